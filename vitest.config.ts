@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// One Vitest run covers every workspace; each package keeps its tests beside its code.
+// One Vitest run covers every workspace that has unit tests; each keeps its tests beside its code.
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'apps/broker', 'bench'],
+    projects: ['packages/*/vitest.config.ts', 'apps/*/vitest.config.ts', 'bench/vitest.config.*'],
   },
 });

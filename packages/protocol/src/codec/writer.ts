@@ -1,4 +1,6 @@
 const INITIAL_CAPACITY_BYTES = 256;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 
 /**
  * A growable big-endian byte buffer with the writes that mirror {@link Reader}. It doubles its
@@ -128,6 +130,8 @@ export class Writer {
 
   /** Zigzag signed 64-bit varint. */
   varlong(value: bigint): this {
+    // Without this check a value outside int64 would wrap silently into a different number.
+    if (value < INT64_MIN || value > INT64_MAX) throw new RangeError(`varlong out of range: ${value}`);
     let zigzag = BigInt.asUintN(64, (value << 1n) ^ (value >> 63n));
     this.ensure(10);
     while (zigzag >= 0x80n) {
@@ -141,6 +145,9 @@ export class Writer {
   /** Zigzag varlong from a safe integer, without going through BigInt (the record hot path). */
   varlongNumber(value: number): this {
     if (!Number.isSafeInteger(value)) throw new RangeError(`varlong value is not a safe integer: ${value}`);
+    // Below -2^52 the zigzag value is an odd number above 2^53, which a double cannot hold exactly;
+    // those rare values take the exact BigInt path.
+    if (value < -(2 ** 52)) return this.varlong(BigInt(value));
     let zigzag = value >= 0 ? value * 2 : -value * 2 - 1;
     this.ensure(10);
     while (zigzag >= 0x80) {

@@ -1,4 +1,41 @@
 import type { ApiSchema } from '../schema/api';
+import { AddOffsetsToTxn } from './apis/add-offsets-to-txn';
+import { AddPartitionsToTxn } from './apis/add-partitions-to-txn';
+import { AlterConfigs } from './apis/alter-configs';
+import { CreateAcls } from './apis/create-acls';
+import { CreatePartitions } from './apis/create-partitions';
+import { CreateTopics } from './apis/create-topics';
+import { DeleteAcls } from './apis/delete-acls';
+import { DeleteRecords } from './apis/delete-records';
+import { DeleteTopics } from './apis/delete-topics';
+import { DescribeAcls } from './apis/describe-acls';
+import { DescribeConfigs } from './apis/describe-configs';
+import { DescribeProducers } from './apis/describe-producers';
+import { DescribeTransactions } from './apis/describe-transactions';
+import { EndTxn } from './apis/end-txn';
+import { IncrementalAlterConfigs } from './apis/incremental-alter-configs';
+import { InitProducerId } from './apis/init-producer-id';
+import { ListTransactions } from './apis/list-transactions';
+import { TxnOffsetCommit } from './apis/txn-offset-commit';
 
 /** Topic administration, configuration, ACL and transaction APIs. */
-export const ADMIN_APIS: readonly ApiSchema[] = [];
+export const ADMIN_APIS: readonly ApiSchema[] = [
+  CreateTopics,
+  DeleteTopics,
+  DeleteRecords,
+  InitProducerId,
+  AddPartitionsToTxn,
+  AddOffsetsToTxn,
+  EndTxn,
+  TxnOffsetCommit,
+  DescribeAcls,
+  CreateAcls,
+  DeleteAcls,
+  DescribeConfigs,
+  AlterConfigs,
+  CreatePartitions,
+  IncrementalAlterConfigs,
+  DescribeProducers,
+  DescribeTransactions,
+  ListTransactions,
+];

@@ -1,4 +1,33 @@
 import type { ApiSchema } from '../schema/api';
+import { DeleteGroups } from './apis/delete-groups';
+import { DescribeGroups } from './apis/describe-groups';
+import { FindCoordinator } from './apis/find-coordinator';
+import { Heartbeat } from './apis/heartbeat';
+import { JoinGroup } from './apis/join-group';
+import { LeaveGroup } from './apis/leave-group';
+import { ListGroups } from './apis/list-groups';
+import { ListOffsets } from './apis/list-offsets';
+import { OffsetCommit } from './apis/offset-commit';
+import { OffsetDelete } from './apis/offset-delete';
+import { OffsetFetch } from './apis/offset-fetch';
+import { SaslAuthenticate } from './apis/sasl-authenticate';
+import { SaslHandshake } from './apis/sasl-handshake';
+import { SyncGroup } from './apis/sync-group';
 
 /** Consumer-group, offset, coordinator, ListOffsets and SASL APIs. */
-export const GROUP_APIS: readonly ApiSchema[] = [];
+export const GROUP_APIS: readonly ApiSchema[] = [
+  ListOffsets,
+  OffsetCommit,
+  OffsetFetch,
+  FindCoordinator,
+  JoinGroup,
+  Heartbeat,
+  LeaveGroup,
+  SyncGroup,
+  DescribeGroups,
+  ListGroups,
+  SaslHandshake,
+  SaslAuthenticate,
+  DeleteGroups,
+  OffsetDelete,
+];

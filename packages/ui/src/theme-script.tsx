@@ -1,0 +1,10 @@
+import { themeStartupScript } from './theme';
+
+/**
+ * Renders the theme start-up script. Place it in `<head>` so the right theme is applied before the
+ * browser paints anything; a theme set later in an effect would flash the light page first.
+ */
+export function ThemeScript() {
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: the script is a constant built in theme.ts, never user input.
+  return <script dangerouslySetInnerHTML={{ __html: themeStartupScript }} />;
+}

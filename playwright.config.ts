@@ -1,0 +1,67 @@
+import { defineConfig, devices } from '@playwright/test';
+
+/*
+ * Browser tests for the console. Specs use relative URLs; the server's address reaches them
+ * through Playwright's `baseURL`. This is the only e2e module that reads `process.env`.
+ */
+
+// Debian's Chromium (installed by scripts/ensure-system-deps.sh). Playwright's own browser
+// download cannot work on machines without general network access, so we never rely on it.
+const chromiumExecutablePath = '/usr/bin/chromium';
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/*
+ * The console listens on a port the kernel picks (`--port 0`), so it can never collide with a
+ * console a developer already runs on 3000, nor with a parallel test run, and there is no window
+ * between choosing a free port and binding it. Next.js prints the bound address; the named group
+ * below makes Playwright store it in PLAYWRIGHT_TEST_BASE_URL, the variable its own `baseURL`
+ * option defaults to (webServer's `port` option uses the same path). Workers start after the
+ * server is up and inherit it, so specs just use relative URLs. If a Next.js upgrade changes the
+ * banner, the run stops with a web server timeout instead of testing the wrong address.
+ */
+const consoleReadyPattern = /Local:\s+(?<playwright_test_base_url>http:\/\/127\.0\.0\.1:\d+)[\s\S]*Ready in/;
+
+const missingBuildMessage = 'The console is not built: run `npm run build -w @weir/console` first.';
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: '.test-results/playwright-artifacts',
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  // The root test runner sums results from the JSON report; `list` is for people.
+  reporter: [['list'], ['json', { outputFile: '.test-results/playwright.json' }]],
+  use: {
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: { executablePath: chromiumExecutablePath, args: chromiumArgs },
+      },
+    },
+  ],
+  webServer: {
+    // Serves the production build. Next.js prints its "Ready" banner before it notices a missing
+    // build, so the guard stops the run up front with the command that fixes it.
+    command: `test -f .next/BUILD_ID || { echo '${missingBuildMessage}' >&2; exit 1; }; exec npx --no-install next start --hostname 127.0.0.1 --port 0`,
+    cwd: 'apps/console',
+    env: { NEXT_TELEMETRY_DISABLED: '1' },
+    wait: { stdout: consoleReadyPattern },
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});
