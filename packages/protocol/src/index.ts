@@ -4,3 +4,92 @@ export type { DecodeErrorKind, DecodeResult } from './codec/decode-error';
 export { DecodeError, tryDecode } from './codec/decode-error';
 export { Reader } from './codec/reader';
 export { Writer } from './codec/writer';
+export type { ErrorCodeInfo, ErrorCodeName } from './errors/error-codes';
+export { ErrorCode, errorCodeInfo, errorCodeTable, isKnownErrorCode } from './errors/error-codes';
+export type { WeirErrorOptions } from './errors/weir-error';
+export { errorForCode, isRetriable, WeirError } from './errors/weir-error';
+export type { FrameDecoderOptions, FramePushResult } from './framing/frame-decoder';
+export { DEFAULT_MAX_FRAME_BYTES, FrameDecoder } from './framing/frame-decoder';
+export { encodeFrame, frameParts, frameSizePrefix } from './framing/frame-encoder';
+export { AddOffsetsToTxn } from './messages/apis/add-offsets-to-txn';
+export { AddPartitionsToTxn } from './messages/apis/add-partitions-to-txn';
+export { AlterConfigs } from './messages/apis/alter-configs';
+export { ApiVersions } from './messages/apis/api-versions';
+export { CreateAcls } from './messages/apis/create-acls';
+export { CreatePartitions } from './messages/apis/create-partitions';
+export { CreateTopics } from './messages/apis/create-topics';
+export { DeleteAcls } from './messages/apis/delete-acls';
+export { DeleteGroups } from './messages/apis/delete-groups';
+export { DeleteRecords } from './messages/apis/delete-records';
+export { DeleteTopics } from './messages/apis/delete-topics';
+export { DescribeAcls } from './messages/apis/describe-acls';
+export { DescribeConfigs } from './messages/apis/describe-configs';
+export { DescribeGroups } from './messages/apis/describe-groups';
+export { DescribeProducers } from './messages/apis/describe-producers';
+export { DescribeTransactions } from './messages/apis/describe-transactions';
+export { EndTxn } from './messages/apis/end-txn';
+export { Fetch } from './messages/apis/fetch';
+export { FindCoordinator } from './messages/apis/find-coordinator';
+export { Heartbeat } from './messages/apis/heartbeat';
+export { IncrementalAlterConfigs } from './messages/apis/incremental-alter-configs';
+export { InitProducerId } from './messages/apis/init-producer-id';
+export { JoinGroup } from './messages/apis/join-group';
+export { LeaveGroup } from './messages/apis/leave-group';
+export { ListGroups } from './messages/apis/list-groups';
+export { ListOffsets } from './messages/apis/list-offsets';
+export { ListTransactions } from './messages/apis/list-transactions';
+export { Metadata } from './messages/apis/metadata';
+export { OffsetCommit } from './messages/apis/offset-commit';
+export { OffsetDelete } from './messages/apis/offset-delete';
+export { OffsetFetch } from './messages/apis/offset-fetch';
+export { Produce } from './messages/apis/produce';
+export { SaslAuthenticate } from './messages/apis/sasl-authenticate';
+export { SaslHandshake } from './messages/apis/sasl-handshake';
+export { SyncGroup } from './messages/apis/sync-group';
+export { TxnOffsetCommit } from './messages/apis/txn-offset-commit';
+export type { RequestHeader } from './messages/header';
+export type { ApiLookup, DecodedRequest, DecodedResponse } from './messages/message-codec';
+export {
+  decodeRequestBody,
+  decodeRequestFrame,
+  decodeResponseFrame,
+  encodeRequestFrame,
+  encodeResponseFrame,
+  peekCorrelationId,
+} from './messages/message-codec';
+export { ALL_APIS, apiByKey } from './messages/registry';
+export type { CompressionType, TimestampType } from './records/batch-attributes';
+export {
+  batchCompression,
+  batchTimestampType,
+  isControlBatch,
+  isTransactionalBatch,
+} from './records/batch-attributes';
+export type { RecordBatchHeader } from './records/batch-header';
+export {
+  BATCH_HEADER_BYTES,
+  BATCH_LOG_OVERHEAD_BYTES,
+  checkBatch,
+  readBatchHeader,
+  setBatchBaseOffset,
+  setBatchLogAppendTime,
+  setBatchPartitionLeaderEpoch,
+  verifyBatchCrc,
+} from './records/batch-header';
+export type {
+  ControlRecord,
+  TransactionMarkerBatchInput,
+  TransactionMarkerType,
+} from './records/control-record';
+export { decodeControlRecord, encodeTransactionMarkerBatch } from './records/control-record';
+export { crc32c } from './records/crc32c';
+export type {
+  DecodedRecord,
+  DecodeRecordBatchOptions,
+  RecordBatch,
+  RecordBatchInput,
+  RecordInput,
+} from './records/record-batch';
+export { decodeRecordBatch, encodeRecordBatch } from './records/record-batch';
+export type { ApiDefinition, ApiSchema, RequestOf, ResponseOf } from './schema/api';
+export { defineApi, isFlexible, supportsVersion } from './schema/api';

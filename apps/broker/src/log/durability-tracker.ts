@@ -1,0 +1,146 @@
+import type { LogConfig } from './log-config';
+import type { Segment } from './segment';
+import { StorageError } from './storage';
+
+interface FlushWaiter {
+  offset: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Decides when a partition's written data is fdatasync'd and tells durable appends when they are
+ * covered. A flush runs when a durable append waits, when `flush.messages` messages are unflushed,
+ * or `flush.ms` after the first unflushed write. One flush covers everything written before it
+ * started; appends written while it runs wait for the next one, which starts as soon as it ends.
+ */
+export class DurabilityTracker {
+  #flushedOffset: number;
+  #unflushedMessages = 0;
+  readonly #dirtySegments = new Set<Segment>();
+  #waiters: FlushWaiter[] = [];
+  #flushInFlight: Promise<void> | undefined;
+  #flushAgain = false;
+  #timer: NodeJS.Timeout | undefined;
+  #failure: unknown;
+
+  constructor(
+    flushedOffset: number,
+    private readonly config: Pick<LogConfig, 'flushMessages' | 'flushMs'>,
+    private readonly writtenOffset: () => number,
+    private readonly onStorageError: (error: StorageError) => void,
+  ) {
+    this.#flushedOffset = flushedOffset;
+  }
+
+  /** Offsets below this are on disk. */
+  get flushedOffset(): number {
+    return this.#flushedOffset;
+  }
+
+  /** Notes that `segment` has data that is not yet fdatasync'd. */
+  markDirty(segment: Segment): void {
+    this.#dirtySegments.add(segment);
+  }
+
+  /** Counts a completed write and applies the flush policy. */
+  recordWrite(_bytes: number, messageCount: number): void {
+    this.#unflushedMessages += messageCount;
+    if (this.#unflushedMessages >= this.config.flushMessages) {
+      void this.#requestFlush();
+      return;
+    }
+    if (this.#timer === undefined && Number.isFinite(this.config.flushMs)) {
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        void this.#requestFlush();
+      }, this.config.flushMs);
+      // A pending flush must not keep a process alive that is otherwise done.
+      this.#timer.unref();
+    }
+  }
+
+  /** Resolves once everything below `offset` is on disk, flushing now if needed. */
+  waitUntilFlushed(offset: number): Promise<void> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    if (offset <= this.#flushedOffset) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.#waiters.push({ offset, resolve, reject });
+      void this.#requestFlush();
+    });
+  }
+
+  /** Forgets a segment that was deleted (truncation, retention) so it is not flushed. */
+  forget(segment: Segment): void {
+    this.#dirtySegments.delete(segment);
+  }
+
+  /** Lowers the flushed offset after a truncation removed data. */
+  truncateTo(offset: number): void {
+    this.#flushedOffset = Math.min(this.#flushedOffset, offset);
+  }
+
+  /** Fails every waiter and refuses new ones: the partition went offline. */
+  fail(error: unknown): void {
+    this.#failure = error;
+    this.#clearTimer();
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(error);
+  }
+
+  /** Stops the timer (on close); data still unflushed is flushed by the caller. */
+  stop(): void {
+    this.#clearTimer();
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #requestFlush(): Promise<void> {
+    if (this.#flushInFlight) {
+      this.#flushAgain = true;
+      return this.#flushInFlight;
+    }
+    this.#flushInFlight = this.#flushLoop().finally(() => {
+      this.#flushInFlight = undefined;
+    });
+    return this.#flushInFlight;
+  }
+
+  async #flushLoop(): Promise<void> {
+    do {
+      this.#flushAgain = false;
+      if (this.#failure) return;
+      // Only writes that completed before this point are covered by the fdatasync below.
+      const coveredOffset = this.writtenOffset();
+      const segments = [...this.#dirtySegments];
+      this.#dirtySegments.clear();
+      this.#unflushedMessages = 0;
+      this.#clearTimer();
+      try {
+        for (const segment of segments) await segment.flush();
+      } catch (error) {
+        if (error instanceof StorageError) {
+          this.onStorageError(error);
+          return;
+        }
+        throw error;
+      }
+      if (coveredOffset > this.#flushedOffset) this.#flushedOffset = coveredOffset;
+      this.#resolveCovered();
+    } while (
+      this.#flushAgain ||
+      this.#waiters.some((waiter) => waiter.offset > this.#flushedOffset && this.#dirtySegments.size > 0)
+    );
+  }
+
+  #resolveCovered(): void {
+    const stillWaiting: FlushWaiter[] = [];
+    for (const waiter of this.#waiters) {
+      if (waiter.offset <= this.#flushedOffset) waiter.resolve();
+      else stillWaiting.push(waiter);
+    }
+    this.#waiters = stillWaiting;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The per-partition log settings, in Kafka's topic-config terms (the names in comments) with units
+ * in the field names. Topic configs override the broker-wide defaults; the config module maps
+ * YAML, environment and topic configs onto this shape.
+ */
+export interface LogConfig {
+  /** segment.bytes: roll to a new segment before the active one would exceed this. */
+  segmentBytes: number;
+  /** segment.ms: roll a segment this long after its first append. */
+  segmentMs: number;
+  /** index.interval.bytes: bytes of log between offset (and time) index entries. */
+  indexIntervalBytes: number;
+  /** segment.index.bytes: maximum size of each index file; a full index forces a roll. */
+  maxIndexBytes: number;
+  /** flush.messages: fdatasync after this many messages; Infinity leaves it to time and durability. */
+  flushMessages: number;
+  /** flush.ms: fdatasync data that has been unflushed this long. */
+  flushMs: number;
+  /** retention.ms: delete closed segments whose newest record is older; -1 keeps them forever. */
+  retentionMs: number;
+  /** retention.bytes: delete the oldest closed segments while the log is larger; -1 is unlimited. */
+  retentionBytes: number;
+  /** max.message.bytes: the largest batch accepted, in bytes. */
+  maxMessageBytes: number;
+  /** message.timestamp.type: keep the producer's timestamps or stamp the broker's append time. */
+  timestampType: 'CreateTime' | 'LogAppendTime';
+  /** file.delete.delay.ms: how long a `.deleted` segment waits before it is unlinked. */
+  fileDeleteDelayMs: number;
+}
+
+export const DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
+  segmentBytes: 1024 * 1024 * 1024,
+  segmentMs: 7 * 24 * 60 * 60 * 1000,
+  indexIntervalBytes: 4096,
+  maxIndexBytes: 10 * 1024 * 1024,
+  flushMessages: Number.POSITIVE_INFINITY,
+  // Kafka leaves flushing to the OS by default and relies on replication; a single node has no
+  // replicas, so Weir fsyncs unflushed data every 100 ms unless told otherwise.
+  flushMs: 100,
+  retentionMs: 7 * 24 * 60 * 60 * 1000,
+  retentionBytes: -1,
+  maxMessageBytes: 1024 * 1024 + 12,
+  timestampType: 'CreateTime',
+  fileDeleteDelayMs: 60_000,
+});

@@ -1,0 +1,605 @@
+import {
+  ErrorCode,
+  isControlBatch,
+  isTransactionalBatch,
+  type RecordBatchHeader,
+  setBatchBaseOffset,
+  setBatchLogAppendTime,
+  setBatchPartitionLeaderEpoch,
+  WeirError,
+} from '@weir/protocol';
+import { readControlType } from './control-batch';
+import { DurabilityTracker } from './durability-tracker';
+import type { LogConfig } from './log-config';
+import { DELETED_SUFFIX } from './log-files';
+import { type AppendOrigin, validateBatch } from './log-validator';
+import { deleteSnapshotsBelow, writeSnapshot } from './producer-snapshot';
+import { lastSequenceOf, type ProducerStateManager } from './producer-state';
+import { rebuildProducerState } from './producer-state-rebuild';
+import { readWholeBatches } from './read-batches';
+import { segmentsToDelete } from './retention';
+import type { BatchToWrite, Segment, SegmentContext } from './segment';
+import { Segment as SegmentClass } from './segment';
+import { StorageError } from './storage';
+import { findOffsetForTimestamp, type TimestampOffset } from './timestamp-lookup';
+
+/** A clock, injected so retention and rolling can be tested without waiting. */
+export interface Clock {
+  nowMs(): number;
+}
+
+export interface AppendOptions {
+  origin: AppendOrigin;
+  /** Resolve only once an fdatasync covers the batch (acks=all on a single node). */
+  durable: boolean;
+  /** Written into the batch's partition leader epoch field; -1 until leader epochs exist. */
+  leaderEpoch?: number;
+}
+
+export interface AppendResult {
+  baseOffset: number;
+  lastOffset: number;
+  /** The broker's append time for LogAppendTime topics, else -1. */
+  logAppendTimeMs: number;
+  logStartOffset: number;
+  /** True when this was a producer retry of a batch already in the log (same offsets returned). */
+  duplicate: boolean;
+}
+
+export interface ReadOptions {
+  maxBytes: number;
+  /** Exclusive upper bound on batch base offsets (the high watermark, or the LSO later). */
+  maxOffset?: number;
+  /** Return the first batch even when it is larger than maxBytes (KIP-74). Default true. */
+  minOneBatch?: boolean;
+}
+
+export interface ReadResult {
+  /** Whole stored batches, byte-for-byte; empty when there is nothing to return. */
+  records: Buffer;
+  highWatermark: number;
+  logStartOffset: number;
+  logEndOffset: number;
+}
+
+/** What the log tells its owner (the log manager). */
+export interface PartitionLogEvents {
+  /** The log hit a disk error and is now offline; every later call fails. */
+  onOffline(error: StorageError): void;
+  /** The log start offset moved (delete records, retention); the owner checkpoints it. */
+  onLogStartOffsetChanged(): void;
+  /** A log line for operators. */
+  warn(message: string, fields: Record<string, unknown>): void;
+  /** A segment was renamed to `.deleted`; the owner unlinks its files after file.delete.delay.ms. */
+  scheduleDelete(segment: Segment, reason: string): void;
+}
+
+export interface PartitionLogState {
+  segments: Segment[];
+  logStartOffset: number;
+  recoveryPoint: number;
+}
+
+interface PendingAppend {
+  batch: Buffer;
+  header: RecordBatchHeader;
+  options: AppendOptions;
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * One partition's log (ARCHITECTURE §4). Appends are serialized: whatever queues up while a write
+ * is in flight goes out as the next group in a single `writev`, with offsets assigned by rewriting
+ * each batch's first 8 bytes. Durable appends wait for an fdatasync that covers them, and one
+ * fdatasync serves every append written before it started. Readers see only what has been written
+ * completely. A disk error takes just this partition offline.
+ */
+export class PartitionLog {
+  readonly topic: string;
+  readonly partition: number;
+  #segments: Segment[];
+  #logStartOffset: number;
+  #logEndOffset: number;
+  #highWatermark: number;
+  #queue: PendingAppend[] = [];
+  #writing = false;
+  #offline: StorageError | undefined;
+  readonly #durability: DurabilityTracker;
+  readonly #listeners = new Set<() => void>();
+  #pendingSnapshot = false;
+
+  constructor(
+    readonly context: SegmentContext & { topic: string; partition: number },
+    readonly config: LogConfig,
+    private readonly clock: Clock,
+    readonly producerState: ProducerStateManager,
+    private readonly events: PartitionLogEvents,
+    state: PartitionLogState,
+  ) {
+    if (state.segments.length === 0) throw new Error('a partition log needs at least one segment');
+    this.topic = context.topic;
+    this.partition = context.partition;
+    this.#segments = state.segments;
+    this.#logStartOffset = state.logStartOffset;
+    this.#logEndOffset = this.#activeSegment.nextOffset;
+    // In standalone mode everything on disk at open is committed; replication sets it later.
+    this.#highWatermark = this.#logEndOffset;
+    this.#durability = new DurabilityTracker(
+      state.recoveryPoint,
+      config,
+      () => this.#logEndOffset,
+      (error) => this.#goOffline(error),
+    );
+  }
+
+  get logStartOffset(): number {
+    return this.#logStartOffset;
+  }
+
+  get logEndOffset(): number {
+    return this.#logEndOffset;
+  }
+
+  get highWatermark(): number {
+    return this.#highWatermark;
+  }
+
+  /** Offsets below this are known to be on disk (fdatasync'd). */
+  get recoveryPoint(): number {
+    return this.#durability.flushedOffset;
+  }
+
+  get sizeBytes(): number {
+    return this.#segments.reduce((total, segment) => total + segment.sizeBytes, 0);
+  }
+
+  get segments(): readonly Segment[] {
+    return this.#segments;
+  }
+
+  get isOffline(): boolean {
+    return this.#offline !== undefined;
+  }
+
+  get offlineError(): StorageError | undefined {
+    return this.#offline;
+  }
+
+  get #activeSegment(): Segment {
+    return this.#segments[this.#segments.length - 1]!;
+  }
+
+  /** Calls `listener` after every change of the log end offset or high watermark. */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Sets the high watermark (replication does this later). It never passes the log end offset.
+   */
+  setHighWatermark(offset: number): void {
+    const bounded = Math.min(offset, this.#logEndOffset);
+    if (bounded === this.#highWatermark) return;
+    this.#highWatermark = bounded;
+    this.#notify();
+  }
+
+  /**
+   * Appends one RecordBatch v2. The batch is validated (CRC, sizes, producer sequence) and then
+   * modified in place (base offset, leader epoch, append time) before it is written.
+   */
+  async append(batch: Buffer, options: AppendOptions): Promise<AppendResult> {
+    this.#assertOnline();
+    const header = validateBatch(batch, options.origin, this.config.maxMessageBytes);
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.#queue.push({ batch, header, options, resolve, reject });
+      void this.#drainQueue();
+    });
+  }
+
+  async #drainQueue(): Promise<void> {
+    if (this.#writing) return;
+    this.#writing = true;
+    try {
+      while (this.#queue.length > 0 && !this.#offline) {
+        const group = this.#queue.splice(0);
+        await this.#writeGroup(group);
+      }
+    } finally {
+      this.#writing = false;
+    }
+    if (this.#offline) this.#rejectQueued(this.#offline);
+  }
+
+  async #writeGroup(group: PendingAppend[]): Promise<void> {
+    const nowMs = this.clock.nowMs();
+    let nextOffset = this.#logEndOffset;
+    const toWrite: BatchToWrite[] = [];
+    const completions: { item: PendingAppend; result: AppendResult }[] = [];
+    for (const item of group) {
+      const { header, batch, options } = item;
+      const producerId = Number(header.producerId);
+      const isIdempotentData =
+        producerId >= 0 && !isControlBatch(header.attributes) && options.origin === 'client';
+      if (isIdempotentData) {
+        const check = this.producerState.check(
+          producerId,
+          header.producerEpoch,
+          header.baseSequence,
+          lastSequenceOf(header.baseSequence, header.lastOffsetDelta),
+        );
+        if (check.kind === 'rejected') {
+          item.reject(new WeirError(check.errorCode, { detail: check.reason }));
+          continue;
+        }
+        if (check.kind === 'duplicate') {
+          completions.push({
+            item,
+            result: this.#resultFor(check.batch.firstOffset, check.batch.lastOffset, -1, true),
+          });
+          continue;
+        }
+      }
+      const baseOffset = nextOffset;
+      const lastOffset = baseOffset + header.lastOffsetDelta;
+      setBatchBaseOffset(batch, BigInt(baseOffset));
+      setBatchPartitionLeaderEpoch(batch, options.leaderEpoch ?? -1);
+      let logAppendTimeMs = -1;
+      let maxTimestampMs = header.maxTimestampMs;
+      if (this.config.timestampType === 'LogAppendTime' && options.origin === 'client') {
+        setBatchLogAppendTime(batch, nowMs);
+        logAppendTimeMs = nowMs;
+        maxTimestampMs = nowMs;
+      }
+      this.#recordProducerBatch(header, batch, baseOffset, lastOffset, maxTimestampMs);
+      toWrite.push({ bytes: batch, baseOffset, lastOffset, maxTimestampMs });
+      completions.push({ item, result: this.#resultFor(baseOffset, lastOffset, logAppendTimeMs, false) });
+      nextOffset = lastOffset + 1;
+    }
+
+    try {
+      await this.#writeWithRolls(toWrite, nowMs);
+    } catch (error) {
+      const failure = this.#asStorageError(error);
+      this.#goOffline(failure);
+      for (const { item } of completions) item.reject(this.#storageFailure(failure));
+      return;
+    }
+    if (nextOffset !== this.#logEndOffset) {
+      // The producer state has seen every batch up to here, idempotent or not.
+      this.producerState.advanceMapEndOffset(nextOffset);
+      this.#logEndOffset = nextOffset;
+      this.#highWatermark = nextOffset;
+      this.#durability.recordWrite(
+        toWrite.reduce((total, batch) => total + batch.bytes.length, 0),
+        toWrite.length,
+      );
+      this.#notify();
+    }
+    if (this.#pendingSnapshot) await this.#writeProducerSnapshot();
+    for (const { item, result } of completions) {
+      if (!item.options.durable) {
+        item.resolve(result);
+        continue;
+      }
+      this.#durability.waitUntilFlushed(result.lastOffset + 1).then(
+        () => item.resolve(result),
+        (error: unknown) => item.reject(error),
+      );
+    }
+  }
+
+  #resultFor(
+    baseOffset: number,
+    lastOffset: number,
+    logAppendTimeMs: number,
+    duplicate: boolean,
+  ): AppendResult {
+    return { baseOffset, lastOffset, logAppendTimeMs, logStartOffset: this.#logStartOffset, duplicate };
+  }
+
+  #recordProducerBatch(
+    header: RecordBatchHeader,
+    batch: Buffer,
+    baseOffset: number,
+    lastOffset: number,
+    timestampMs: number,
+  ): void {
+    const producerId = Number(header.producerId);
+    if (producerId < 0) return;
+    const isControl = isControlBatch(header.attributes);
+    const control = isControl ? readControlType(batch) : undefined;
+    // A control batch of a type we do not interpret takes its offsets but changes no state.
+    if (isControl && !control) return;
+    this.producerState.recordBatch({
+      producerId,
+      producerEpoch: header.producerEpoch,
+      firstSequence: header.baseSequence,
+      lastSequence: lastSequenceOf(header.baseSequence, header.lastOffsetDelta),
+      firstOffset: baseOffset,
+      lastOffset,
+      timestampMs,
+      isTransactional: isTransactionalBatch(header.attributes),
+      control,
+    });
+  }
+
+  /** Writes batches to the active segment, rolling first whenever the next batch would not fit. */
+  async #writeWithRolls(batches: BatchToWrite[], nowMs: number): Promise<void> {
+    let run: BatchToWrite[] = [];
+    let runBytes = 0;
+    for (const batch of batches) {
+      if (this.#shouldRoll(runBytes, run.length, batch.bytes.length, nowMs)) {
+        await this.#activeSegment.append(run, nowMs);
+        this.#durability.markDirty(this.#activeSegment);
+        await this.#roll(batch.baseOffset);
+        run = [];
+        runBytes = 0;
+      }
+      run.push(batch);
+      runBytes += batch.bytes.length;
+    }
+    if (run.length === 0) return;
+    await this.#activeSegment.append(run, nowMs);
+    this.#durability.markDirty(this.#activeSegment);
+  }
+
+  #shouldRoll(runBytes: number, runCount: number, nextBytes: number, nowMs: number): boolean {
+    const active = this.#activeSegment;
+    if (active.isEmpty && runCount === 0) return false;
+    if (active.sizeBytes + runBytes + nextBytes > this.config.segmentBytes) return true;
+    if (active.indexEntriesLeft <= runCount + 1) return true;
+    const firstAppend = active.firstAppendWallClockMs;
+    return firstAppend !== undefined && nowMs - firstAppend >= this.config.segmentMs;
+  }
+
+  /** Closes the active segment for writing and starts a new one at `baseOffset`. */
+  async #roll(baseOffset: number): Promise<void> {
+    const previous = this.#activeSegment;
+    const next = await SegmentClass.create(this.context, baseOffset);
+    this.#segments.push(next);
+    await previous.finishActive();
+    // The producer state is snapshotted once the group that rolled is fully written, so the
+    // snapshot's offset describes exactly the batches the state has seen.
+    this.#pendingSnapshot = true;
+  }
+
+  /** Rolls now if the active segment is older than segment.ms (called by the log manager). */
+  async rollIfExpired(): Promise<void> {
+    if (this.#offline || this.#writing) return;
+    const active = this.#activeSegment;
+    const firstAppend = active.firstAppendWallClockMs;
+    if (active.isEmpty || firstAppend === undefined) return;
+    if (this.clock.nowMs() - firstAppend < this.config.segmentMs) return;
+    this.#writing = true;
+    try {
+      await this.#roll(this.#logEndOffset);
+      await this.#writeProducerSnapshot();
+    } catch (error) {
+      this.#goOffline(this.#asStorageError(error));
+    } finally {
+      this.#writing = false;
+    }
+    void this.#drainQueue();
+  }
+
+  async #writeProducerSnapshot(): Promise<void> {
+    this.#pendingSnapshot = false;
+    await writeSnapshot(this.context.io, this.context.directory, this.producerState);
+  }
+
+  /**
+   * Reads whole batches starting with the one that contains `fetchOffset`, up to `maxBytes` (at
+   * least one batch unless `minOneBatch` is false), never past `maxOffset` (default: the high
+   * watermark). An offset below the log start or above the log end is OFFSET_OUT_OF_RANGE.
+   */
+  async read(fetchOffset: number, options: ReadOptions): Promise<ReadResult> {
+    this.#assertOnline();
+    const maxOffset = Math.min(options.maxOffset ?? this.#highWatermark, this.#logEndOffset);
+    if (fetchOffset < this.#logStartOffset || fetchOffset > this.#logEndOffset) {
+      throw new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
+        detail: `offset ${fetchOffset} is outside ${this.#logStartOffset}..${this.#logEndOffset} of ${this.topic}-${this.partition}`,
+      });
+    }
+    const empty = (): ReadResult => this.#readResult(Buffer.alloc(0));
+    if (fetchOffset >= maxOffset) return empty();
+    const records = await this.#guardStorage(() =>
+      readWholeBatches(this.#segments, fetchOffset, maxOffset, options),
+    );
+    return this.#readResult(records);
+  }
+
+  #readResult(records: Buffer): ReadResult {
+    return {
+      records,
+      highWatermark: this.#highWatermark,
+      logStartOffset: this.#logStartOffset,
+      logEndOffset: this.#logEndOffset,
+    };
+  }
+
+  /** Waits until every append so far is on disk. */
+  async flush(): Promise<void> {
+    this.#assertOnline();
+    await this.#durability.waitUntilFlushed(this.#logEndOffset);
+  }
+
+  #notify(): void {
+    for (const listener of this.#listeners) listener();
+  }
+
+  #assertOnline(): void {
+    if (this.#offline) throw this.#storageFailure(this.#offline);
+  }
+
+  #storageFailure(error: StorageError): WeirError {
+    return new WeirError(ErrorCode.KAFKA_STORAGE_ERROR, {
+      detail: `${this.topic}-${this.partition} is offline: ${error.message}`,
+      cause: error,
+    });
+  }
+
+  #asStorageError(error: unknown): StorageError {
+    if (error instanceof StorageError) return error;
+    // Anything else thrown while writing is a bug; it still must not leave the partition half-open.
+    throw error;
+  }
+
+  #goOffline(error: StorageError): void {
+    if (this.#offline) return;
+    this.#offline = error;
+    this.events.warn('partition log offline after a storage error', {
+      topic: this.topic,
+      partition: this.partition,
+      operation: error.operation,
+      path: error.path,
+      errno: error.errno,
+    });
+    this.#durability.fail(this.#storageFailure(error));
+    this.#rejectQueued(error);
+    this.events.onOffline(error);
+  }
+
+  #rejectQueued(error: StorageError): void {
+    for (const item of this.#queue.splice(0)) item.reject(this.#storageFailure(error));
+  }
+
+  /**
+   * The first offset whose record timestamp is ≥ `targetMs`, below the high watermark (or the
+   * given bound), or undefined when there is none.
+   */
+  async offsetForTimestamp(
+    targetMs: number,
+    maxOffset = this.#highWatermark,
+  ): Promise<TimestampOffset | undefined> {
+    this.#assertOnline();
+    return this.#guardStorage(() =>
+      findOffsetForTimestamp(this.#segments, targetMs, Math.min(maxOffset, this.#logEndOffset)),
+    );
+  }
+
+  /**
+   * Moves the log start offset up to `offset` (DeleteRecords): records below it are no longer
+   * served, and whole segments below it are deleted. `offset` may not pass the high watermark.
+   * Returns the new log start offset (the "low watermark").
+   */
+  async deleteRecordsBefore(offset: number): Promise<number> {
+    this.#assertOnline();
+    if (offset < 0 || offset > this.#highWatermark) {
+      throw new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
+        detail: `cannot delete records before ${offset}: the high watermark of ${this.topic}-${this.partition} is ${this.#highWatermark}`,
+      });
+    }
+    if (offset > this.#logStartOffset) {
+      this.#logStartOffset = offset;
+      this.events.onLogStartOffsetChanged();
+      await this.applyRetention();
+      this.#notify();
+    }
+    return this.#logStartOffset;
+  }
+
+  /**
+   * Deletes the oldest closed segments that retention.ms, retention.bytes or the log start offset
+   * say must go, by renaming them to `.deleted` (unlinked after file.delete.delay.ms, or at the next
+   * start), and advances the log start offset past them. Returns how many segments were deleted.
+   */
+  async applyRetention(): Promise<number> {
+    if (this.#offline) return 0;
+    const closed = this.#segments.slice(0, -1);
+    const described = [];
+    for (const segment of closed) {
+      described.push({
+        baseOffset: segment.baseOffset,
+        nextOffset: this.#nextOffsetOfClosed(segment),
+        sizeBytes: segment.sizeBytes,
+        maxTimestampMs: await this.#guardStorage(() => segment.largestTimestampMs()),
+      });
+    }
+    const decision = segmentsToDelete(
+      described,
+      this.#activeSegment.sizeBytes,
+      this.#logStartOffset,
+      this.config,
+      this.clock.nowMs(),
+    );
+    if (decision.count === 0) return 0;
+    const doomed = this.#segments.slice(0, decision.count);
+    this.#segments = this.#segments.slice(decision.count);
+    const newStart = Math.max(this.#logStartOffset, this.#segments[0]!.baseOffset);
+    if (newStart !== this.#logStartOffset) {
+      this.#logStartOffset = newStart;
+      this.events.onLogStartOffsetChanged();
+    }
+    for (const segment of doomed) {
+      this.#durability.forget(segment);
+      await this.#guardStorage(() => segment.renameFilesWithSuffix(DELETED_SUFFIX));
+      this.events.scheduleDelete(segment, decision.reason ?? 'retention.ms');
+    }
+    await this.#guardStorage(() => deleteSnapshotsBelow(this.context.io, this.context.directory, newStart));
+    return decision.count;
+  }
+
+  /** A closed segment ends where the next one starts. */
+  #nextOffsetOfClosed(segment: Segment): number {
+    const index = this.#segments.indexOf(segment);
+    return this.#segments[index + 1]?.baseOffset ?? this.#logEndOffset;
+  }
+
+  /**
+   * Removes every batch at or above `offset` (a follower truncating a divergent tail). Whole
+   * batches only: the new log end is the base offset of the batch that contained `offset`. The
+   * producer state is rebuilt from the newest snapshot below the new end. Appends must not be in
+   * flight; the replication layer guarantees that.
+   */
+  async truncateTo(offset: number): Promise<void> {
+    this.#assertOnline();
+    if (this.#writing || this.#queue.length > 0) throw new Error('truncateTo while appends are in flight');
+    if (offset >= this.#logEndOffset) return;
+    await this.#guardStorage(async () => {
+      while (this.#segments.length > 1 && this.#activeSegment.baseOffset >= offset) {
+        const removed = this.#segments.pop()!;
+        this.#durability.forget(removed);
+        await removed.delete();
+      }
+      await this.#activeSegment.truncateTo(offset);
+      this.#logEndOffset = this.#activeSegment.nextOffset;
+      this.#durability.truncateTo(this.#logEndOffset);
+      this.#highWatermark = Math.min(this.#highWatermark, this.#logEndOffset);
+      if (this.#logStartOffset > this.#logEndOffset) this.#logStartOffset = this.#logEndOffset;
+      await rebuildProducerState(this.context, this.#segments, this.producerState, this.#logEndOffset);
+    });
+    this.#notify();
+  }
+
+  /**
+   * Closes the log cleanly: waits for queued appends, flushes everything, writes the active
+   * segment's indexes and a producer snapshot at the log end, so the next open scans nothing.
+   */
+  async close(): Promise<void> {
+    while (this.#writing || this.#queue.length > 0) await this.#drainQueue();
+    this.#durability.stop();
+    if (this.#offline) return;
+    await this.#guardStorage(async () => {
+      await this.#durability.waitUntilFlushed(this.#logEndOffset);
+      await this.#activeSegment.writeIndexes();
+      await writeSnapshot(this.context.io, this.context.directory, this.producerState);
+      for (const segment of this.#segments) await segment.close();
+    });
+  }
+
+  /** Runs a disk operation; a storage error takes the partition offline and is rethrown as a code. */
+  async #guardStorage<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (error instanceof StorageError) {
+        this.#goOffline(error);
+        throw this.#storageFailure(error);
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import { BATCH_HEADER_BYTES, BATCH_LOG_OVERHEAD_BYTES } from '@weir/protocol';
+import type { ReadOptions } from './partition-log';
+import type { Segment } from './segment';
+
+/** Index of the last segment whose base offset is ≤ `offset` (segments are sorted by base offset). */
+export function floorSegmentIndex(segments: readonly Segment[], offset: number): number {
+  let low = 0;
+  let high = segments.length - 1;
+  let found = 0;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    if (segments[middle]!.baseOffset <= offset) {
+      found = middle;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return found;
+}
+
+/**
+ * Reads whole stored batches from the segment holding `fetchOffset`: the first is the batch that
+ * contains it, then more while they fit in `maxBytes`, all with base offsets below `maxOffset`.
+ * The first batch is returned even when larger than `maxBytes` unless `minOneBatch` is false, and
+ * a partial trailing batch is never returned. Like Kafka, one read serves one segment; the client's
+ * next fetch continues in the next.
+ */
+export async function readWholeBatches(
+  segments: readonly Segment[],
+  fetchOffset: number,
+  maxOffset: number,
+  options: ReadOptions,
+): Promise<Buffer> {
+  const minOneBatch = options.minOneBatch ?? true;
+  for (let index = floorSegmentIndex(segments, fetchOffset); index < segments.length; index++) {
+    const segment = segments[index]!;
+    // Only bytes below the size published before this read are complete batches.
+    const endPositionBytes = segment.sizeBytes;
+    const location = await segment.locate(fetchOffset, endPositionBytes);
+    if (!location) continue;
+    if (location.baseOffset >= maxOffset) return Buffer.alloc(0);
+    if (!minOneBatch && location.sizeBytes > options.maxBytes) return Buffer.alloc(0);
+    const wantedBytes = Math.max(options.maxBytes, minOneBatch ? location.sizeBytes : 0);
+    const byteCount = Math.min(wantedBytes, endPositionBytes - location.positionBytes);
+    const bytes = await segment.readBytes(location.positionBytes, byteCount);
+    return bytes.subarray(0, wholeBatchesLength(bytes, maxOffset));
+  }
+  return Buffer.alloc(0);
+}
+
+/** The length of the prefix of `bytes` made of complete batches with base offsets below `maxOffset`. */
+function wholeBatchesLength(bytes: Buffer, maxOffset: number): number {
+  let position = 0;
+  while (bytes.length - position >= BATCH_HEADER_BYTES) {
+    const sizeBytes = BATCH_LOG_OVERHEAD_BYTES + bytes.readInt32BE(position + 8);
+    if (position + sizeBytes > bytes.length) break;
+    const baseOffset = Number(bytes.readBigInt64BE(position));
+    if (baseOffset >= maxOffset) break;
+    position += sizeBytes;
+  }
+  return position;
+}
