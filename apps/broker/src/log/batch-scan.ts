@@ -53,6 +53,7 @@ export async function scanBatches(
   const needBody = options.withBody || options.verifyCrc;
   const chunkBytes = Math.max(options.chunkBytes ?? DEFAULT_CHUNK_BYTES, BATCH_HEADER_BYTES);
   let chunk = Buffer.alloc(0);
+  let scratch: Buffer | undefined;
   let chunkStart = fromPositionBytes;
   let position = fromPositionBytes;
 
@@ -62,7 +63,12 @@ export async function scanBatches(
     if (position >= chunkStart && available >= byteCount) return true;
     const wanted = Math.min(Math.max(byteCount, chunkBytes), endPositionBytes - position);
     if (wanted < byteCount) return false;
-    const buffer = Buffer.allocUnsafe(wanted);
+    // One chunk buffer serves the whole scan (the visitor gets views and copies what it keeps);
+    // only a batch larger than a chunk gets a buffer of its own.
+    const buffer =
+      wanted <= chunkBytes
+        ? (scratch ??= Buffer.allocUnsafe(chunkBytes)).subarray(0, wanted)
+        : Buffer.allocUnsafe(wanted);
     const bytesRead = await readFully(file, buffer, position);
     chunk = buffer.subarray(0, bytesRead);
     chunkStart = position;

@@ -8,6 +8,7 @@ import {
   setBatchPartitionLeaderEpoch,
   WeirError,
 } from '@weir/protocol';
+import { type PendingAppend, prepareGroup } from './append-group';
 import { readControlType } from './control-batch';
 import { DurabilityTracker } from './durability-tracker';
 import type { LogConfig } from './log-config';
@@ -78,14 +79,6 @@ export interface PartitionLogState {
   segments: Segment[];
   logStartOffset: number;
   recoveryPoint: number;
-}
-
-interface PendingAppend {
-  batch: Buffer;
-  header: RecordBatchHeader;
-  options: AppendOptions;
-  resolve: (result: AppendResult) => void;
-  reject: (error: unknown) => void;
 }
 
 /**
@@ -215,50 +208,12 @@ export class PartitionLog {
 
   async #writeGroup(group: PendingAppend[]): Promise<void> {
     const nowMs = this.clock.nowMs();
-    let nextOffset = this.#logEndOffset;
-    const toWrite: BatchToWrite[] = [];
-    const completions: { item: PendingAppend; result: AppendResult }[] = [];
-    for (const item of group) {
-      const { header, batch, options } = item;
-      const producerId = Number(header.producerId);
-      const isIdempotentData =
-        producerId >= 0 && !isControlBatch(header.attributes) && options.origin === 'client';
-      if (isIdempotentData) {
-        const check = this.producerState.check(
-          producerId,
-          header.producerEpoch,
-          header.baseSequence,
-          lastSequenceOf(header.baseSequence, header.lastOffsetDelta),
-        );
-        if (check.kind === 'rejected') {
-          item.reject(new WeirError(check.errorCode, { detail: check.reason }));
-          continue;
-        }
-        if (check.kind === 'duplicate') {
-          completions.push({
-            item,
-            result: this.#resultFor(check.batch.firstOffset, check.batch.lastOffset, -1, true),
-          });
-          continue;
-        }
-      }
-      const baseOffset = nextOffset;
-      const lastOffset = baseOffset + header.lastOffsetDelta;
-      setBatchBaseOffset(batch, BigInt(baseOffset));
-      setBatchPartitionLeaderEpoch(batch, options.leaderEpoch ?? -1);
-      let logAppendTimeMs = -1;
-      let maxTimestampMs = header.maxTimestampMs;
-      if (this.config.timestampType === 'LogAppendTime' && options.origin === 'client') {
-        setBatchLogAppendTime(batch, nowMs);
-        logAppendTimeMs = nowMs;
-        maxTimestampMs = nowMs;
-      }
-      this.#recordProducerBatch(header, batch, baseOffset, lastOffset, maxTimestampMs);
-      toWrite.push({ bytes: batch, baseOffset, lastOffset, maxTimestampMs });
-      completions.push({ item, result: this.#resultFor(baseOffset, lastOffset, logAppendTimeMs, false) });
-      nextOffset = lastOffset + 1;
-    }
-
+    const { toWrite, completions, nextOffset } = prepareGroup(group, {
+      producerState: this.producerState,
+      timestampType: this.config.timestampType,
+      nextOffset: this.#logEndOffset,
+      nowMs,
+    });
     try {
       await this.#writeWithRolls(toWrite, nowMs);
     } catch (error) {
@@ -279,7 +234,8 @@ export class PartitionLog {
       this.#notify();
     }
     if (this.#pendingSnapshot) await this.#writeProducerSnapshot();
-    for (const { item, result } of completions) {
+    for (const { item, result: prepared } of completions) {
+      const result: AppendResult = { ...prepared, logStartOffset: this.#logStartOffset };
       if (!item.options.durable) {
         item.resolve(result);
         continue;
@@ -289,41 +245,6 @@ export class PartitionLog {
         (error: unknown) => item.reject(error),
       );
     }
-  }
-
-  #resultFor(
-    baseOffset: number,
-    lastOffset: number,
-    logAppendTimeMs: number,
-    duplicate: boolean,
-  ): AppendResult {
-    return { baseOffset, lastOffset, logAppendTimeMs, logStartOffset: this.#logStartOffset, duplicate };
-  }
-
-  #recordProducerBatch(
-    header: RecordBatchHeader,
-    batch: Buffer,
-    baseOffset: number,
-    lastOffset: number,
-    timestampMs: number,
-  ): void {
-    const producerId = Number(header.producerId);
-    if (producerId < 0) return;
-    const isControl = isControlBatch(header.attributes);
-    const control = isControl ? readControlType(batch) : undefined;
-    // A control batch of a type we do not interpret takes its offsets but changes no state.
-    if (isControl && !control) return;
-    this.producerState.recordBatch({
-      producerId,
-      producerEpoch: header.producerEpoch,
-      firstSequence: header.baseSequence,
-      lastSequence: lastSequenceOf(header.baseSequence, header.lastOffsetDelta),
-      firstOffset: baseOffset,
-      lastOffset,
-      timestampMs,
-      isTransactional: isTransactionalBatch(header.attributes),
-      control,
-    });
   }
 
   /** Writes batches to the active segment, rolling first whenever the next batch would not fit. */

@@ -1,0 +1,94 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { decodeRecordBatch } from '@weir/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createManager, temporaryDirectory } from './log-fixtures';
+
+const ITERATIONS = 50;
+
+interface Ack {
+  baseOffset: number;
+  lastOffset: number;
+  label: string;
+}
+
+/**
+ * Starts the appending child and resolves once it has acknowledged `ackCount` durable batches, then
+ * kills it with SIGKILL (no chance to flush or close) and waits for it to exit.
+ */
+async function runAndKill(dataDirectory: string, labelPrefix: string, ackCount: number): Promise<Ack[]> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      new URL('./fixtures/append-child.ts', import.meta.url).pathname,
+      dataDirectory,
+      labelPrefix,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const acks: Ack[] = [];
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code, signal) => reject(new Error(`child exited early (${code ?? signal})`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const [kind, base, last, label] = line.split(' ');
+      if (kind !== 'ack') return;
+      acks.push({ baseOffset: Number(base), lastOffset: Number(last), label: label! });
+      if (acks.length === ackCount) {
+        child.kill('SIGKILL');
+        resolve();
+      }
+    });
+  });
+  await exited;
+  return acks;
+}
+
+describe('crash recovery', () => {
+  let directory: { path: string; cleanup: () => Promise<void> };
+  beforeAll(async () => {
+    directory = await temporaryDirectory('weir-crash-');
+  });
+  afterAll(async () => {
+    await directory.cleanup();
+  });
+
+  it(`keeps every durable acknowledgement across ${ITERATIONS} SIGKILLs mid-append`, async () => {
+    const acknowledged = new Map<number, Ack>();
+    for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+      const acks = await runAndKill(directory.path, `i${iteration}`, 1 + ((iteration * 7) % 23));
+      for (const ack of acks) acknowledged.set(ack.baseOffset, ack);
+
+      const manager = createManager(directory.path, {
+        config: { segmentBytes: 4096, indexIntervalBytes: 256 },
+      });
+      const report = await manager.start();
+      expect(report.offline).toEqual([]);
+      const log = manager.getLog('crash', 0)!;
+      // Walk the whole log: offsets contiguous, every batch whole and valid.
+      const labels = new Map<number, string>();
+      let offset = log.logStartOffset;
+      while (offset < log.logEndOffset) {
+        const { records } = await log.read(offset, { maxBytes: 1 << 20 });
+        let position = 0;
+        while (position < records.length) {
+          const size = 12 + records.readInt32BE(position + 8);
+          const decoded = decodeRecordBatch(records.subarray(position, position + size));
+          if (!decoded.ok) throw decoded.error;
+          expect(Number(decoded.value.baseOffset)).toBe(offset);
+          labels.set(offset, decoded.value.records[0]!.value!.toString().split('-').slice(0, 2).join('-'));
+          offset += decoded.value.lastOffsetDelta + 1;
+          position += size;
+        }
+      }
+      for (const ack of acknowledged.values()) {
+        expect(labels.get(ack.baseOffset), `acknowledged batch at ${ack.baseOffset}`).toBe(ack.label);
+        expect(ack.lastOffset).toBeLessThan(log.logEndOffset);
+      }
+      // Every other iteration stops cleanly, so both recovery paths run against later crashes.
+      if (iteration % 2 === 0) await manager.shutdown();
+    }
+  }, 240_000);
+});
