@@ -52,7 +52,7 @@ export async function scanBatches(
 ): Promise<ScanStop> {
   const needBody = options.withBody || options.verifyCrc;
   const chunkBytes = Math.max(options.chunkBytes ?? DEFAULT_CHUNK_BYTES, BATCH_HEADER_BYTES);
-  let chunk = Buffer.alloc(0);
+  let chunk: Buffer = Buffer.alloc(0);
   let scratch: Buffer | undefined;
   let chunkStart = fromPositionBytes;
   let position = fromPositionBytes;
