@@ -7,14 +7,20 @@ import { spawn, spawnSync } from 'node:child_process';
 const root = new URL('..', import.meta.url).pathname;
 
 console.log('Building the console…');
-const build = spawnSync('npm', ['run', 'build', '--workspace=@weir/console'], { cwd: root, stdio: 'inherit' });
+const build = spawnSync('npm', ['run', 'build', '--workspace=@weir/console'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (build.status !== 0) {
   console.error('The console build failed; see the output above.');
   process.exit(build.status ?? 1);
 }
 
 const children = [
-  { name: 'console', child: spawn('npm', ['run', 'start', '--workspace=@weir/console'], { cwd: root, stdio: 'inherit' }) },
+  {
+    name: 'console',
+    child: spawn('npm', ['run', 'start', '--workspace=@weir/console'], { cwd: root, stdio: 'inherit' }),
+  },
 ];
 console.log('Weir console: http://127.0.0.1:3000');
 

@@ -30,17 +30,31 @@ function readJson(path) {
 }
 
 // Telemetry would try to reach the network, which tests must not depend on.
-const childEnv = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', NEXT_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
+const childEnv = {
+  ...process.env,
+  TURBO_TELEMETRY_DISABLED: '1',
+  NEXT_TELEMETRY_DISABLED: '1',
+  DO_NOT_TRACK: '1',
+};
 const failures = [];
 const tally = { passed: 0, failed: 0, skipped: 0 };
 
 if (!step('system packages', 'bash', ['scripts/ensure-system-deps.sh'])) failures.push('system packages');
 if (!step('lint and format', 'npx', ['biome', 'ci', '.'])) failures.push('lint');
-if (!step('type-check', 'npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only'])) failures.push('type-check');
+if (!step('type-check', 'npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only']))
+  failures.push('type-check');
 if (!step('type-check (root configs)', 'npx', ['tsc', '-p', 'tsconfig.json'])) failures.push('type-check');
 
 const vitestReport = join(resultsDir, 'vitest.json');
-if (!step('unit and integration tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`])) {
+if (
+  !step('unit and integration tests', 'npx', [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestReport}`,
+  ])
+) {
   failures.push('vitest');
 }
 const vitest = readJson(vitestReport);
@@ -54,7 +68,15 @@ if (vitest) {
 
 // The browser tests run against the production build, so a run can never test a stale build.
 const playwrightReport = join(resultsDir, 'playwright.json');
-if (!step('console build', 'npx', ['turbo', 'run', 'build', '--filter=@weir/console', '--output-logs=errors-only'])) {
+if (
+  !step('console build', 'npx', [
+    'turbo',
+    'run',
+    'build',
+    '--filter=@weir/console',
+    '--output-logs=errors-only',
+  ])
+) {
   failures.push('console build');
 } else if (!step('browser tests', 'npx', ['playwright', 'test'])) {
   failures.push('playwright');

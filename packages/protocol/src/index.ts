@@ -58,10 +58,16 @@ export {
   peekCorrelationId,
 } from './messages/message-codec';
 export { ALL_APIS, apiByKey } from './messages/registry';
-export type { CompressionType, TimestampType } from './records/batch-attributes';
+export type { BatchAttributeFlags, CompressionType, TimestampType } from './records/batch-attributes';
 export {
   batchCompression,
+  batchCompressionId,
   batchTimestampType,
+  COMPRESSION_TYPES,
+  compressionTypeId,
+  decodeBatchAttributes,
+  encodeBatchAttributes,
+  hasDeleteHorizon,
   isControlBatch,
   isTransactionalBatch,
 } from './records/batch-attributes';
@@ -69,20 +75,36 @@ export type { RecordBatchHeader } from './records/batch-header';
 export {
   BATCH_HEADER_BYTES,
   BATCH_LOG_OVERHEAD_BYTES,
+  BatchLayout,
+  batchLastOffset,
+  batchSizeBytes,
   checkBatch,
+  RECORD_BATCH_MAGIC,
   readBatchHeader,
   setBatchBaseOffset,
   setBatchLogAppendTime,
   setBatchPartitionLeaderEpoch,
   verifyBatchCrc,
 } from './records/batch-header';
+export type { BatchScanItem, SplitBatches } from './records/batch-scanner';
+export { iterateBatches, splitBatches } from './records/batch-scanner';
+export type { CompressionCodec } from './records/compression/compression-codec';
+export { DEFAULT_MAX_DECOMPRESSED_BYTES } from './records/compression/compression-codec';
+export { compressBytes, compressionCodec, decompressBytes } from './records/compression/registry';
 export type {
   ControlRecord,
   TransactionMarkerBatchInput,
   TransactionMarkerType,
 } from './records/control-record';
-export { decodeControlRecord, encodeTransactionMarkerBatch } from './records/control-record';
+export {
+  decodeControlRecord,
+  encodeControlRecordKey,
+  encodeTransactionMarkerBatch,
+  encodeTransactionMarkerValue,
+} from './records/control-record';
 export { crc32c } from './records/crc32c';
+export type { RecordFields, RecordFieldsInput, RecordHeader, RecordHeaderInput } from './records/record';
+export { decodeRecord, encodeRecord } from './records/record';
 export type {
   DecodedRecord,
   DecodeRecordBatchOptions,

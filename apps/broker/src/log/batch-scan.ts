@@ -65,10 +65,13 @@ export async function scanBatches(
     if (wanted < byteCount) return false;
     // One chunk buffer serves the whole scan (the visitor gets views and copies what it keeps);
     // only a batch larger than a chunk gets a buffer of its own.
-    const buffer =
-      wanted <= chunkBytes
-        ? (scratch ??= Buffer.allocUnsafe(chunkBytes)).subarray(0, wanted)
-        : Buffer.allocUnsafe(wanted);
+    let buffer: Buffer;
+    if (wanted <= chunkBytes) {
+      scratch ??= Buffer.allocUnsafe(chunkBytes);
+      buffer = scratch.subarray(0, wanted);
+    } else {
+      buffer = Buffer.allocUnsafe(wanted);
+    }
     const bytesRead = await readFully(file, buffer, position);
     chunk = buffer.subarray(0, bytesRead);
     chunkStart = position;

@@ -1,21 +1,11 @@
-import {
-  ErrorCode,
-  isControlBatch,
-  isTransactionalBatch,
-  type RecordBatchHeader,
-  setBatchBaseOffset,
-  setBatchLogAppendTime,
-  setBatchPartitionLeaderEpoch,
-  WeirError,
-} from '@weir/protocol';
+import { ErrorCode, WeirError } from '@weir/protocol';
 import { type PendingAppend, prepareGroup } from './append-group';
-import { readControlType } from './control-batch';
 import { DurabilityTracker } from './durability-tracker';
 import type { LogConfig } from './log-config';
 import { DELETED_SUFFIX } from './log-files';
 import { type AppendOrigin, validateBatch } from './log-validator';
 import { deleteSnapshotsBelow, writeSnapshot } from './producer-snapshot';
-import { lastSequenceOf, type ProducerStateManager } from './producer-state';
+import type { ProducerStateManager } from './producer-state';
 import { rebuildProducerState } from './producer-state-rebuild';
 import { readWholeBatches } from './read-batches';
 import { segmentsToDelete } from './retention';

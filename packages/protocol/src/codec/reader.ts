@@ -140,28 +140,28 @@ export class Reader {
 
   /** An unsigned LEB128 varint of at most 5 bytes (32 bits), as used by flexible lengths and tags. */
   uvarint(): number {
+    // The first four bytes carry 28 bits, which integer operations handle exactly; staying in
+    // small-integer arithmetic keeps V8 from turning the hot decode loops into float code.
     let result = 0;
-    let shift = 0;
-    for (let index = 0; index < 5; index++) {
-      if (this.#offset >= this.#end) {
-        throw new DecodeError('truncated', 'varint ends early', this.#offset);
-      }
+    for (let shift = 0; shift < 28; shift += 7) {
+      if (this.#offset >= this.#end) throw new DecodeError('truncated', 'varint ends early', this.#offset);
       const byte = this.#buffer[this.#offset++]!;
-      if (index === 4 && byte > 0x0f) {
-        throw new DecodeError('invalid-varint', 'unsigned varint exceeds 32 bits', this.#offset - 1);
-      }
-      result += (byte & 0x7f) * 2 ** shift;
+      result |= (byte & 0x7f) << shift;
       if ((byte & 0x80) === 0) return result;
-      shift += 7;
     }
-    throw new DecodeError('invalid-varint', 'unsigned varint longer than 5 bytes', this.#offset);
+    if (this.#offset >= this.#end) throw new DecodeError('truncated', 'varint ends early', this.#offset);
+    const last = this.#buffer[this.#offset++]!;
+    if (last > 0x0f) {
+      throw new DecodeError('invalid-varint', 'unsigned varint exceeds 32 bits or 5 bytes', this.#offset - 1);
+    }
+    return result + last * 0x10000000;
   }
 
   /** A zigzag-encoded signed 32-bit varint, as used inside records. */
   varint(): number {
     const raw = this.uvarint();
     // Zigzag: even values are non-negative, odd values are negative.
-    return raw % 2 === 0 ? raw / 2 : -(raw + 1) / 2;
+    return (raw >>> 1) ^ -(raw & 1);
   }
 
   /** A zigzag-encoded signed 64-bit varint (up to 10 bytes). */

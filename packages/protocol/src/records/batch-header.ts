@@ -93,7 +93,11 @@ export function readBatchHeaderOrThrow(buffer: Buffer, offset: number): RecordBa
   }
   const magic = buffer.readInt8(offset + BatchLayout.magic);
   if (magic !== RECORD_BATCH_MAGIC) {
-    throw new DecodeError('unsupported-version', `record batch magic ${magic}, expected 2`, offset + BatchLayout.magic);
+    throw new DecodeError(
+      'unsupported-version',
+      `record batch magic ${magic}, expected 2`,
+      offset + BatchLayout.magic,
+    );
   }
   const batchLength = buffer.readInt32BE(offset + BatchLayout.batchLength);
   if (batchLength < MIN_BATCH_LENGTH_BYTES) {
@@ -203,7 +207,11 @@ export function setBatchBaseOffset(batch: Uint8Array, baseOffset: bigint, offset
  * Rewrites the partition leader epoch (bytes 12–15) of the batch at `offset`, in place. Outside the
  * CRC, like the base offset.
  */
-export function setBatchPartitionLeaderEpoch(batch: Uint8Array, partitionLeaderEpoch: number, offset = 0): void {
+export function setBatchPartitionLeaderEpoch(
+  batch: Uint8Array,
+  partitionLeaderEpoch: number,
+  offset = 0,
+): void {
   asBuffer(batch).writeInt32BE(partitionLeaderEpoch, offset + BatchLayout.partitionLeaderEpoch);
 }
 

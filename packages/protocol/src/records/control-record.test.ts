@@ -56,7 +56,10 @@ describe('transaction marker batches', () => {
     expect(!shortKey.ok && shortKey.error.kind).toBe('truncated');
     const negative = decodeControlRecord({ key: Buffer.from('ffff0001', 'hex'), value: null });
     expect(!negative.ok && negative.error.kind).toBe('invalid-value');
-    const shortValue = decodeControlRecord({ key: encodeControlRecordKey(1), value: Buffer.from('0000', 'hex') });
+    const shortValue = decodeControlRecord({
+      key: encodeControlRecordKey(1),
+      value: Buffer.from('0000', 'hex'),
+    });
     expect(!shortValue.ok && shortValue.error.kind).toBe('truncated');
   });
 });

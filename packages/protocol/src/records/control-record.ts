@@ -80,7 +80,7 @@ export function encodeTransactionMarkerBatch(input: TransactionMarkerBatchInput)
 /**
  * Interprets a record of a control batch. Like Kafka, a key version above 0 is read as version 0
  * (later versions only append fields); a negative version, a short key or a short marker value is
- * an error.
+ * an error. Error offsets count from the start of the key or value at fault.
  */
 export function decodeControlRecord(record: {
   key: Uint8Array | null;

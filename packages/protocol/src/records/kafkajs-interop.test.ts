@@ -1,7 +1,11 @@
 import fc from 'fast-check';
-import { compress as zstdCompress, decompress as zstdDecompress } from 'zstd-napi';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { headersArbitrary, nullableBytesArbitrary, timestampMsArbitrary } from '../../test/records/arbitraries';
+import { compress as zstdCompress, decompress as zstdDecompress } from 'zstd-napi';
+import {
+  headersArbitrary,
+  nullableBytesArbitrary,
+  timestampMsArbitrary,
+} from '../../test/records/arbitraries';
 import {
   decodeKafkajsBatch,
   encodeKafkajsBatch,
@@ -34,7 +38,8 @@ const KAFKAJS_TYPE: Record<CompressionType, number> = {
 
 beforeAll(() => {
   const LZ4Codec = requireUntyped<new () => { codec: () => KafkajsCodec }>('kafkajs-lz4');
-  kafkajsCompressionCodecs[kafkajsCompressionTypes.Snappy] = requireUntyped<() => KafkajsCodec>('kafkajs-snappy');
+  kafkajsCompressionCodecs[kafkajsCompressionTypes.Snappy] =
+    requireUntyped<() => KafkajsCodec>('kafkajs-snappy');
   kafkajsCompressionCodecs[kafkajsCompressionTypes.LZ4] = new LZ4Codec().codec;
   kafkajsCompressionCodecs[kafkajsCompressionTypes.ZSTD] = () => ({
     compress: async (encoder) => zstdCompress(encoder.buffer),
@@ -80,7 +85,8 @@ function kafkajsDecodedHeaders(headers: readonly RecordHeaderInput[] = []): Kafk
   for (const { key, value } of headers) {
     const bytes = value === null ? null : Buffer.from(value);
     const existing = result[key];
-    result[key] = existing === undefined ? bytes : Array.isArray(existing) ? [...existing, bytes] : [existing, bytes];
+    result[key] =
+      existing === undefined ? bytes : Array.isArray(existing) ? [...existing, bytes] : [existing, bytes];
   }
   return result;
 }
@@ -97,7 +103,10 @@ const kafkajsRecordsArbitrary = fc.array(
   { minLength: 1, maxLength: 12 },
 );
 
-async function encodeWithKafkajs(records: readonly RecordInput[], compression: CompressionType): Promise<Buffer> {
+async function encodeWithKafkajs(
+  records: readonly RecordInput[],
+  compression: CompressionType,
+): Promise<Buffer> {
   const firstTimestamp = records[0]!.timestampMs;
   return encodeKafkajsBatch({
     compression: KAFKAJS_TYPE[compression],
@@ -133,11 +142,15 @@ const asArray = (bytes: Uint8Array | null | undefined) => (bytes ? Array.from(by
 describe('kafkajs 2.2.4 interoperability', () => {
   it('produces byte-identical uncompressed and gzip batches for the same inputs', async () => {
     await fc.assert(
-      fc.asyncProperty(kafkajsRecordsArbitrary, fc.constantFrom<CompressionType>('none', 'gzip'), async (records, type) => {
-        const theirs = await encodeWithKafkajs(records, type);
-        const ours = encodeLikeKafkajs(records, type);
-        expect(ours.toString('hex')).toBe(theirs.toString('hex'));
-      }),
+      fc.asyncProperty(
+        kafkajsRecordsArbitrary,
+        fc.constantFrom<CompressionType>('none', 'gzip'),
+        async (records, type) => {
+          const theirs = await encodeWithKafkajs(records, type);
+          const ours = encodeLikeKafkajs(records, type);
+          expect(ours.toString('hex')).toBe(theirs.toString('hex'));
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -151,7 +164,9 @@ describe('kafkajs 2.2.4 interoperability', () => {
           const batch = decoded.value;
           expect(batch.attributes & 0x07).toBe(KAFKAJS_TYPE[compression]);
           expect([batch.producerId, batch.producerEpoch, batch.baseSequence]).toEqual([-1n, 0, 0]);
-          expect(batch.records.map((record) => record.offset)).toEqual(records.map((_, index) => BigInt(index)));
+          expect(batch.records.map((record) => record.offset)).toEqual(
+            records.map((_, index) => BigInt(index)),
+          );
           batch.records.forEach((record, index) => {
             const input = records[index]!;
             expect(record.timestampMs).toBe(input.timestampMs);
@@ -177,28 +192,41 @@ describe('kafkajs 2.2.4 interoperability', () => {
         { minLength: 1, maxLength: 12 },
       );
       await fc.assert(
-        fc.asyncProperty(recordsArbitrary, fc.bigInt({ min: 0n, max: 2n ** 50n }), async (records, baseOffset) => {
-          const batch = encodeRecordBatch({ records, compression, baseOffset, producerId: 77n, producerEpoch: 4, baseSequence: 9 });
-          const theirs = await decodeKafkajsBatch(batch);
-          expect(theirs.firstOffset).toBe(String(baseOffset));
-          expect(theirs.firstTimestamp).toBe(String(records[0]!.timestampMs));
-          expect(theirs.maxTimestamp).toBe(String(Math.max(...records.map((record) => record.timestampMs))));
-          expect([theirs.producerId, theirs.producerEpoch, theirs.firstSequence]).toEqual(['77', 4, 9]);
-          expect([theirs.partitionLeaderEpoch, theirs.lastOffsetDelta, theirs.inTransaction]).toEqual([
-            -1,
-            records.length - 1,
-            false,
-          ]);
-          expect(theirs.records).toHaveLength(records.length);
-          theirs.records.forEach((record, index) => {
-            const input = records[index]!;
-            expect(record.offset).toBe(String(baseOffset + BigInt(index)));
-            expect(record.timestamp).toBe(String(input.timestampMs));
-            expect(asArray(record.key)).toEqual(asArray(input.key));
-            expect(asArray(record.value)).toEqual(asArray(input.value));
-            expect(record.headers).toEqual(kafkajsDecodedHeaders(input.headers));
-          });
-        }),
+        fc.asyncProperty(
+          recordsArbitrary,
+          fc.bigInt({ min: 0n, max: 2n ** 50n }),
+          async (records, baseOffset) => {
+            const batch = encodeRecordBatch({
+              records,
+              compression,
+              baseOffset,
+              producerId: 77n,
+              producerEpoch: 4,
+              baseSequence: 9,
+            });
+            const theirs = await decodeKafkajsBatch(batch);
+            expect(theirs.firstOffset).toBe(String(baseOffset));
+            expect(theirs.firstTimestamp).toBe(String(records[0]!.timestampMs));
+            expect(theirs.maxTimestamp).toBe(
+              String(Math.max(...records.map((record) => record.timestampMs))),
+            );
+            expect([theirs.producerId, theirs.producerEpoch, theirs.firstSequence]).toEqual(['77', 4, 9]);
+            expect([theirs.partitionLeaderEpoch, theirs.lastOffsetDelta, theirs.inTransaction]).toEqual([
+              -1,
+              records.length - 1,
+              false,
+            ]);
+            expect(theirs.records).toHaveLength(records.length);
+            theirs.records.forEach((record, index) => {
+              const input = records[index]!;
+              expect(record.offset).toBe(String(baseOffset + BigInt(index)));
+              expect(record.timestamp).toBe(String(input.timestampMs));
+              expect(asArray(record.key)).toEqual(asArray(input.key));
+              expect(asArray(record.value)).toEqual(asArray(input.value));
+              expect(record.headers).toEqual(kafkajsDecodedHeaders(input.headers));
+            });
+          },
+        ),
         { numRuns: 40 },
       );
     });

@@ -106,7 +106,9 @@ describe('encodeRecordBatch / decodeRecordBatch', () => {
   });
 
   it('returns record bytes as views into an uncompressed input', () => {
-    const batch = encodeRecordBatch({ records: [{ key: Buffer.from('k'), value: Buffer.from('v'), timestampMs: 1 }] });
+    const batch = encodeRecordBatch({
+      records: [{ key: Buffer.from('k'), value: Buffer.from('v'), timestampMs: 1 }],
+    });
     const decoded = decodeRecordBatch(batch);
     if (!decoded.ok) throw decoded.error;
     expect(decoded.value.records[0]?.value?.buffer).toBe(batch.buffer);
@@ -154,9 +156,16 @@ describe('decodeRecordBatch failures', () => {
   });
 
   it('reports records left over after the count as trailing-bytes, and too few as truncated', () => {
-    const section = Buffer.concat(records.map((record, index) =>
-      encodeRecord({ timestampDelta: record.timestampMs - 1_000, offsetDelta: index, key: record.key ?? null, value: record.value }),
-    ));
+    const section = Buffer.concat(
+      records.map((record, index) =>
+        encodeRecord({
+          timestampDelta: record.timestampMs - 1_000,
+          offsetDelta: index,
+          key: record.key ?? null,
+          value: record.value,
+        }),
+      ),
+    );
     const tooFew = decodeRecordBatch(batchAround(section, 1));
     expect(!tooFew.ok && tooFew.error.kind).toBe('trailing-bytes');
     const tooMany = decodeRecordBatch(batchAround(section, 3));

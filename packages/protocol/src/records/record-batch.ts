@@ -20,7 +20,6 @@ import { asBuffer } from './buffer-view';
 import { DEFAULT_MAX_DECOMPRESSED_BYTES } from './compression/compression-codec';
 import { compressionCodec } from './compression/registry';
 import { crc32c } from './crc32c';
-import { RecordReader } from './record-reader';
 import {
   type RecordFields,
   type RecordHeaderInput,
@@ -29,6 +28,7 @@ import {
   recordSizeBytes,
   writeRecord,
 } from './record';
+import { RecordReader } from './record-reader';
 
 /**
  * Full encode and decode of RecordBatch v2: what producers (the SDK) and consumers need. The broker
@@ -161,6 +161,11 @@ export function encodeRecordBatch(input: RecordBatchInput): Buffer {
     );
   }
 
+  if (at !== recordsBuffer.length) {
+    // allocUnsafe leaves unwritten bytes as whatever memory held; never ship them.
+    throw new Error(`record batch encoder wrote ${at} of ${recordsBuffer.length} bytes`);
+  }
+
   let batch: Buffer;
   if (uncompressed) {
     batch = recordsBuffer;
@@ -183,7 +188,10 @@ export function encodeRecordBatch(input: RecordBatchInput): Buffer {
   batch.writeInt32BE(input.partitionLeaderEpoch ?? -1, BatchLayout.partitionLeaderEpoch);
   batch.writeInt8(RECORD_BATCH_MAGIC, BatchLayout.magic);
   batch.writeInt16BE(attributes, BatchLayout.attributes);
-  batch.writeInt32BE(input.lastOffsetDelta ?? lastRecord.offsetDelta ?? count - 1, BatchLayout.lastOffsetDelta);
+  batch.writeInt32BE(
+    input.lastOffsetDelta ?? lastRecord.offsetDelta ?? count - 1,
+    BatchLayout.lastOffsetDelta,
+  );
   writeSafeInt64(batch, baseTimestampMs, BatchLayout.baseTimestamp);
   writeSafeInt64(batch, input.maxTimestampMs ?? maxTimestampMs, BatchLayout.maxTimestamp);
   batch.writeBigInt64BE(input.producerId ?? -1n, BatchLayout.producerId);

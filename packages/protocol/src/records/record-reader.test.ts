@@ -33,9 +33,11 @@ describe('RecordReader', () => {
     const varlongBytes = fc.oneof(
       fc.uint8Array({ maxLength: 12 }),
       // Mostly continuation bytes, to reach the long encodings.
-      fc.array(fc.integer({ min: 0x80, max: 0xff }), { maxLength: 10 }).chain((prefix) =>
-        fc.integer({ min: 0, max: 0x7f }).map((last) => Uint8Array.from([...prefix, last])),
-      ),
+      fc
+        .array(fc.integer({ min: 0x80, max: 0xff }), { maxLength: 10 })
+        .chain((prefix) =>
+          fc.integer({ min: 0, max: 0x7f }).map((last) => Uint8Array.from([...prefix, last])),
+        ),
     );
     fc.assert(
       fc.property(varlongBytes, (bytes) => {

@@ -42,7 +42,8 @@ export class RecordReader {
     for (let shift = 0; shift < 35; shift += 7) {
       if (at >= end) throw new DecodeError('truncated', 'varint ends early', at);
       const byte = buffer[at++]!;
-      if (shift === 28 && byte > 0x0f) throw new DecodeError('invalid-varint', 'varint exceeds 32 bits', at - 1);
+      if (shift === 28 && byte > 0x0f)
+        throw new DecodeError('invalid-varint', 'varint exceeds 32 bits', at - 1);
       raw |= (byte & 0x7f) << shift;
       if (byte < 0x80) {
         this.position = at;
@@ -78,7 +79,8 @@ export class RecordReader {
     for (let shift = 28n; shift < 70n; shift += 7n) {
       if (at >= end) throw new DecodeError('truncated', 'varlong ends early', at);
       const byte = buffer[at++]!;
-      if (shift === 63n && byte > 0x01) throw new DecodeError('invalid-varint', 'varlong exceeds 64 bits', at - 1);
+      if (shift === 63n && byte > 0x01)
+        throw new DecodeError('invalid-varint', 'varlong exceeds 64 bits', at - 1);
       wide |= BigInt(byte & 0x7f) << shift;
       if (byte < 0x80) {
         const value = (wide >> 1n) ^ -(wide & 1n);

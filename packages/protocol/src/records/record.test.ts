@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { headersArbitrary, normaliseBytes, normaliseHeaders, nullableBytesArbitrary } from '../../test/records/arbitraries';
+import {
+  headersArbitrary,
+  normaliseBytes,
+  normaliseHeaders,
+  nullableBytesArbitrary,
+} from '../../test/records/arbitraries';
 import { decodeRecord, encodeRecord, type RecordFieldsInput } from './record';
 
 const fieldsArbitrary: fc.Arbitrary<RecordFieldsInput> = fc.record({
@@ -54,7 +59,12 @@ describe('record encode/decode', () => {
   });
 
   it('returns key and value as views into the input, not copies', () => {
-    const bytes = encodeRecord({ timestampDelta: 0, offsetDelta: 0, key: Buffer.from('key'), value: Buffer.from('v') });
+    const bytes = encodeRecord({
+      timestampDelta: 0,
+      offsetDelta: 0,
+      key: Buffer.from('key'),
+      value: Buffer.from('v'),
+    });
     const decoded = decodeRecord(bytes);
     if (!decoded.ok) throw decoded.error;
     expect(decoded.value.key?.buffer).toBe(bytes.buffer);
@@ -120,7 +130,11 @@ describe('record encode/decode', () => {
   });
 
   it('throws RangeError when asked to encode deltas that do not fit the wire types', () => {
-    expect(() => encodeRecord({ timestampDelta: 0.5, offsetDelta: 0, key: null, value: null })).toThrow(RangeError);
-    expect(() => encodeRecord({ timestampDelta: 0, offsetDelta: 2 ** 31, key: null, value: null })).toThrow(RangeError);
+    expect(() => encodeRecord({ timestampDelta: 0.5, offsetDelta: 0, key: null, value: null })).toThrow(
+      RangeError,
+    );
+    expect(() => encodeRecord({ timestampDelta: 0, offsetDelta: 2 ** 31, key: null, value: null })).toThrow(
+      RangeError,
+    );
   });
 });

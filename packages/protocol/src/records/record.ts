@@ -214,7 +214,11 @@ export function decodeRecord(bytes: Uint8Array): DecodeResult<RecordFields> {
     const reader = new RecordReader(view, 0, view.length);
     const record = readRecord(reader);
     if (reader.remaining !== 0) {
-      throw new DecodeError('trailing-bytes', `${reader.remaining} bytes left after the record`, reader.position);
+      throw new DecodeError(
+        'trailing-bytes',
+        `${reader.remaining} bytes left after the record`,
+        reader.position,
+      );
     }
     return record;
   });

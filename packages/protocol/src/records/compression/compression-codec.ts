@@ -6,10 +6,10 @@ import type { CompressionType } from '../batch-attributes';
  * The API is synchronous on purpose. The broker's hot path never compresses or decompresses (it
  * stores batches as they arrive); only the SDK does, one batch at a time, and a batch is bounded
  * by `max.message.bytes` (1 MiB by default). At that size a synchronous native call costs tens to
- * hundreds of microseconds, less than the thread-pool round trip an async call would add, and
- * zstd-napi and lz4-napi's frame API only offer synchronous calls anyway. A sync API also keeps batch
- * encode and decode plain functions that return a value or a `DecodeResult`, with no promise
- * plumbing through every caller. A caller that must not block can run encode/decode in a worker.
+ * hundreds of microseconds, about what the thread-pool round trip of an async call would add, and
+ * zstd-napi has no async one-shot API at all. A sync API also keeps batch encode and decode plain
+ * functions that return a value or a `DecodeResult`, with no promise plumbing through every caller.
+ * A caller that must not block its event loop can run encode/decode in a worker thread.
  */
 export interface CompressionCodec {
   readonly type: CompressionType;

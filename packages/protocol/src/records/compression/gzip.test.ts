@@ -17,7 +17,9 @@ describe('gzip codec', () => {
   });
 
   it('also accepts a bare zlib stream, as librdkafka does', () => {
-    expect(gzipCodec.decompress(deflateSync(Buffer.from('zlib framing')), LIMIT).toString()).toBe('zlib framing');
+    expect(gzipCodec.decompress(deflateSync(Buffer.from('zlib framing')), LIMIT).toString()).toBe(
+      'zlib framing',
+    );
   });
 
   it('refuses truncated input and output beyond the limit', () => {

@@ -30,7 +30,16 @@ const BD_RESERVED_MASK = 0x8f;
 const BLOCK_UNCOMPRESSED_FLAG = 0x80000000;
 
 /** Block maximum sizes by the BD byte's 3-bit index; indexes 0–3 are reserved. */
-const BLOCK_MAX_SIZE_BYTES: readonly number[] = [0, 0, 0, 0, 64 * 1024, 256 * 1024, 1024 * 1024, 4 * 1024 * 1024];
+const BLOCK_MAX_SIZE_BYTES: readonly number[] = [
+  0,
+  0,
+  0,
+  0,
+  64 * 1024,
+  256 * 1024,
+  1024 * 1024,
+  4 * 1024 * 1024,
+];
 
 /**
  * Checks that `frame` is exactly one complete LZ4 frame: a valid descriptor, blocks whose sizes fit

@@ -10,11 +10,15 @@ describe('compression registry', () => {
 
   it('round-trips through every codec', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...COMPRESSION_TYPES), fc.uint8Array({ maxLength: 2000 }), (type, bytes) => {
-        const result = decompressBytes(type, compressBytes(type, bytes));
-        if (!result.ok) throw result.error;
-        expect(result.value).toEqual(Buffer.from(bytes));
-      }),
+      fc.property(
+        fc.constantFrom(...COMPRESSION_TYPES),
+        fc.uint8Array({ maxLength: 2000 }),
+        (type, bytes) => {
+          const result = decompressBytes(type, compressBytes(type, bytes));
+          if (!result.ok) throw result.error;
+          expect(result.value).toEqual(Buffer.from(bytes));
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -5,14 +5,16 @@ import { requireUntyped } from '../../../test/records/kafkajs-internals';
 import { snappyCodec } from './snappy';
 
 /** snappyjs is a pure-JavaScript implementation (kafkajs-snappy's), independent of ours. */
-const snappyjs = requireUntyped<{ compress(input: Buffer): Buffer; uncompress(input: Buffer): Buffer }>('snappyjs');
+const snappyjs = requireUntyped<{ compress(input: Buffer): Buffer; uncompress(input: Buffer): Buffer }>(
+  'snappyjs',
+);
 
 const XERIAL_HEADER_HEX = '82534e415050590000000001' + '00000001';
 const LIMIT = 16 * 1024 * 1024;
 
 /** Wraps raw blocks in xerial framing by hand. */
 function xerial(blocks: Buffer[]): Buffer {
-  const parts = [Buffer.from(XERIAL_HEADER_HEX, 'hex')];
+  const parts: Buffer[] = [Buffer.from(XERIAL_HEADER_HEX, 'hex')];
   for (const block of blocks) {
     const length = Buffer.alloc(4);
     length.writeInt32BE(block.length);
@@ -61,9 +63,9 @@ describe('snappy codec', () => {
 
   it('decodes hand-framed xerial data with several blocks and with none', () => {
     const parts = [Buffer.from('first block '), Buffer.from('second block')];
-    expect(snappyCodec.decompress(xerial(parts.map((part) => snappyjs.compress(part))), LIMIT).toString()).toBe(
-      'first block second block',
-    );
+    expect(
+      snappyCodec.decompress(xerial(parts.map((part) => snappyjs.compress(part))), LIMIT).toString(),
+    ).toBe('first block second block');
     expect(snappyCodec.decompress(xerial([]), LIMIT)).toHaveLength(0);
   });
 

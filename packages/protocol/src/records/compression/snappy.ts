@@ -95,6 +95,8 @@ export const snappyCodec: CompressionCodec = {
   compress: compressXerial,
   decompress: (input, maxOutputBytes) => {
     const view = asBuffer(input);
-    return isXerialFramed(view) ? uncompressXerial(view, maxOutputBytes) : uncompressRaw(view, maxOutputBytes);
+    return isXerialFramed(view)
+      ? uncompressXerial(view, maxOutputBytes)
+      : uncompressRaw(view, maxOutputBytes);
   },
 };

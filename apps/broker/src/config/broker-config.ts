@@ -1,0 +1,120 @@
+import { z } from 'zod';
+
+/**
+ * The broker's configuration, validated with zod. Every size and duration carries its unit in its
+ * name. Topic-level defaults keep Kafka's meaning (the Kafka name is in each comment) so operators
+ * can map what they know; per-topic overrides use the Kafka names themselves (see topic-configs).
+ */
+const endpointSchema = z.strictObject({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.number().int().min(0).max(65535),
+});
+
+const clientListenerSchema = endpointSchema.extend({
+  port: z.number().int().min(0).max(65535).default(9092),
+  /** The host clients are told to connect to (Metadata); defaults to `host`. */
+  advertisedHost: z.string().min(1).optional(),
+  /** The port clients are told to connect to; defaults to the bound port. */
+  advertisedPort: z.number().int().min(1).max(65535).optional(),
+});
+
+export const brokerConfigSchema = z.strictObject({
+  /** broker.id / node.id */
+  nodeId: z.number().int().min(0).default(0),
+  /** Where partition logs and the local metadata store live. */
+  dataDir: z.string().min(1).default('./data'),
+  /** Reported in Metadata v2+; generated and persisted on first start when absent. */
+  clusterId: z.string().min(1).optional(),
+  listeners: z
+    .strictObject({
+      client: clientListenerSchema.prefault({}),
+    })
+    .prefault({}),
+  health: endpointSchema.extend({ port: z.number().int().min(0).max(65535).default(9080) }).prefault({}),
+  metrics: endpointSchema.extend({ port: z.number().int().min(0).max(65535).default(9100) }).prefault({}),
+  limits: z
+    .strictObject({
+      /** socket.request.max.bytes */
+      maxFrameBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .default(100 * 1024 * 1024),
+      /** connections.max.idle.ms */
+      idleTimeoutMs: z.number().int().min(1).default(600_000),
+      /** max.connections */
+      maxConnections: z.number().int().min(1).default(10_000),
+      /** Requests read from one connection before its answers are written; reading pauses beyond. */
+      maxInFlightRequestsPerConnection: z.number().int().min(1).default(1000),
+    })
+    .prefault({}),
+  topics: z
+    .strictObject({
+      /** auto.create.topics.enable */
+      autoCreateEnable: z.boolean().default(true),
+      /** num.partitions */
+      defaultPartitions: z.number().int().min(1).default(1),
+    })
+    .prefault({}),
+  log: z
+    .strictObject({
+      /** log.segment.bytes */
+      segmentBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .default(1024 * 1024 * 1024),
+      /** log.roll.ms */
+      segmentMs: z
+        .number()
+        .int()
+        .min(1)
+        .default(7 * 24 * 3600 * 1000),
+      /** log.retention.ms (-1: forever) */
+      retentionMs: z
+        .number()
+        .int()
+        .min(-1)
+        .default(7 * 24 * 3600 * 1000),
+      /** log.retention.bytes (-1: unlimited) */
+      retentionBytes: z.number().int().min(-1).default(-1),
+      /** log.retention.check.interval.ms */
+      retentionCheckIntervalMs: z.number().int().min(1).default(300_000),
+      /** log.flush.interval.messages (omit for never) */
+      flushMessages: z.number().int().min(1).optional(),
+      /** log.flush.interval.ms */
+      flushMs: z.number().int().min(1).default(100),
+      /** log.index.interval.bytes */
+      indexIntervalBytes: z.number().int().min(0).default(4096),
+      /** log.index.size.max.bytes */
+      maxIndexBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .default(10 * 1024 * 1024),
+      /** message.max.bytes */
+      maxMessageBytes: z
+        .number()
+        .int()
+        .min(64)
+        .default(1024 * 1024 + 12),
+      /** log.message.timestamp.type */
+      timestampType: z.enum(['CreateTime', 'LogAppendTime']).default('CreateTime'),
+      /** Segment files kept open at once across all partitions. */
+      maxOpenFiles: z.number().int().min(16).default(1024),
+    })
+    .prefault({}),
+  logging: z
+    .strictObject({
+      level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+      /** Human-readable lines instead of JSON; by default only on a terminal. */
+      pretty: z.boolean().optional(),
+    })
+    .prefault({}),
+  /** How long a graceful shutdown may take before the process exits anyway. */
+  shutdownTimeoutMs: z.number().int().min(1).default(30_000),
+});
+
+export type BrokerConfig = z.infer<typeof brokerConfigSchema>;
+/** The configuration as written by a user: every field optional. */
+export type BrokerConfigInput = z.input<typeof brokerConfigSchema>;

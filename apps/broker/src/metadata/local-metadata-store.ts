@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { StorageError, type StorageIo } from '../log/storage';
+import type { MetadataStore, ProducerIdBlock, TopicRecord } from './metadata-store';
+
+const METADATA_FILE = 'metadata.json';
+const FORMAT_VERSION = 1;
+
+const fileSchema = z.object({
+  version: z.literal(FORMAT_VERSION),
+  clusterId: z.string().min(1),
+  nextProducerId: z.number().int().min(0),
+  topics: z.array(
+    z.object({
+      name: z.string().min(1),
+      topicId: z.string().min(1),
+      partitionCount: z.number().int().min(1),
+      configs: z.record(z.string(), z.string()),
+      internal: z.boolean(),
+      createdAtMs: z.number().int(),
+    }),
+  ),
+});
+
+type MetadataFile = z.infer<typeof fileSchema>;
+
+/**
+ * The embedded metadata store: one JSON file in the data directory, replaced atomically (write a
+ * temporary file, fsync, rename, fsync the directory) on every change, so a crash leaves the old
+ * or the new catalogue and never a mix. Changes are serialized; reads come from memory.
+ */
+export class LocalMetadataStore implements MetadataStore {
+  readonly #path: string;
+  #state: MetadataFile | undefined;
+  #writeChain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly io: StorageIo,
+    dataDirectory: string,
+    private readonly configuredClusterId?: string,
+  ) {
+    this.#path = join(dataDirectory, METADATA_FILE);
+  }
+
+  async load(): Promise<void> {
+    let text: string | undefined;
+    try {
+      text = (await this.io.readWholeFile(this.#path)).toString('utf8');
+    } catch (error) {
+      if (!(error instanceof StorageError && error.isNotFound)) throw error;
+    }
+    if (text === undefined) {
+      this.#state = {
+        version: FORMAT_VERSION,
+        clusterId: this.configuredClusterId ?? randomUUID(),
+        nextProducerId: 0,
+        topics: [],
+      };
+      await this.#persist();
+      return;
+    }
+    const parsed = fileSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new Error(
+        `${this.#path} is not a valid metadata file: ${issue?.path.join('.')}: ${issue?.message}`,
+      );
+    }
+    this.#state = parsed.data;
+  }
+
+  clusterId(): string {
+    return this.#loaded.clusterId;
+  }
+
+  listTopics(): readonly TopicRecord[] {
+    return this.#loaded.topics;
+  }
+
+  getTopic(name: string): TopicRecord | undefined {
+    return this.#loaded.topics.find((topic) => topic.name === name);
+  }
+
+  createTopic(topic: TopicRecord): Promise<void> {
+    return this.#mutate((state) => {
+      if (state.topics.some((existing) => existing.name === topic.name)) {
+        throw new Error(`topic ${topic.name} already exists`);
+      }
+      state.topics.push({ ...topic, configs: { ...topic.configs } });
+    });
+  }
+
+  deleteTopic(name: string): Promise<void> {
+    return this.#mutate((state) => {
+      state.topics = state.topics.filter((topic) => topic.name !== name);
+    });
+  }
+
+  updateTopic(
+    name: string,
+    change: { partitionCount?: number; configs?: Record<string, string> },
+  ): Promise<void> {
+    return this.#mutate((state) => {
+      const topic = state.topics.find((candidate) => candidate.name === name);
+      if (!topic) throw new Error(`topic ${name} does not exist`);
+      if (change.partitionCount !== undefined) topic.partitionCount = change.partitionCount;
+      if (change.configs !== undefined) topic.configs = { ...change.configs };
+    });
+  }
+
+  async allocateProducerIdBlock(count: number): Promise<ProducerIdBlock> {
+    let block: ProducerIdBlock | undefined;
+    await this.#mutate((state) => {
+      block = { firstProducerId: state.nextProducerId, count };
+      state.nextProducerId += count;
+    });
+    return block!;
+  }
+
+  get #loaded(): MetadataFile {
+    if (!this.#state) throw new Error('the metadata store is used before load()');
+    return this.#state;
+  }
+
+  /**
+   * Applies a change to a copy, persists the copy, then makes it current: readers never see a
+   * change that is not yet durable, and a failed write leaves the old state in place.
+   */
+  #mutate(change: (state: MetadataFile) => void): Promise<void> {
+    const run = async () => {
+      const next = structuredClone(this.#loaded);
+      change(next);
+      await this.#write(next);
+      this.#state = next;
+    };
+    const result = this.#writeChain.then(run);
+    this.#writeChain = result.catch(() => undefined);
+    return result;
+  }
+
+  #persist(): Promise<void> {
+    return this.#write(this.#loaded);
+  }
+
+  async #write(state: MetadataFile): Promise<void> {
+    await this.io.writeFileAtomic(this.#path, Buffer.from(`${JSON.stringify(state, null, 2)}\n`, 'utf8'));
+  }
+}
