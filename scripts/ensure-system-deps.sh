@@ -8,10 +8,12 @@ set -euo pipefail
 # Every Debian package a test depends on. Add new ones here, with the reason, one per line:
 #   chromium     Playwright drives Debian's build; Playwright's own browser download cannot work here.
 #   prometheus   Provides promtool, which the broker's metrics test runs on the /metrics output.
-# Planned: kcat (librdkafka client for integration tests), etcd-server (cluster-mode tests).
+#   kcat         Debian's librdkafka 2.0 client; the broker's compatibility tests drive it.
+# Planned: etcd-server (cluster-mode tests).
 REQUIRED_DEBIAN_PACKAGES=(
   chromium
   prometheus
+  kcat
 )
 
 fail() {

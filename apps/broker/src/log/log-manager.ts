@@ -148,6 +148,10 @@ export class LogManager {
     return [...this.#logs.values()];
   }
 
+  isOffline(topic: string, partition: number): boolean {
+    return this.#offline.has(checkpointKey(topic, partition));
+  }
+
   offlinePartitions(): OfflinePartition[] {
     return [...this.#offline.values()];
   }

@@ -153,6 +153,14 @@ export class PartitionLog {
     return this.#segments[this.#segments.length - 1]!;
   }
 
+  /**
+   * Applies changed topic settings (AlterConfigs). The config object is shared with the flush
+   * policy, so updating it in place takes effect for the next append, flush and retention check.
+   */
+  reconfigure(next: LogConfig): void {
+    Object.assign(this.config, next);
+  }
+
   /** Calls `listener` after every change of the log end offset or high watermark. */
   subscribe(listener: () => void): () => void {
     this.#listeners.add(listener);

@@ -1,0 +1,33 @@
+import { ErrorCode, WeirError } from '@weir/protocol';
+
+/**
+ * The outcome of one item of a batched command (one topic of CreateTopics, one partition of
+ * Produce): Kafka answers per item, so one bad item must not fail the others.
+ */
+export type CommandResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; errorCode: number; errorMessage: string; cause?: unknown };
+
+/**
+ * Runs one item and captures its failure. A {@link WeirError} keeps its code; anything else is a
+ * bug or an unexpected failure and becomes UNKNOWN_SERVER_ERROR with the error kept as `cause`,
+ * so the caller can log it.
+ */
+export async function resultOf<T>(run: () => Promise<T>): Promise<CommandResult<T>> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (error) {
+    return failureOf(error);
+  }
+}
+
+export function failureOf(error: unknown): {
+  ok: false;
+  errorCode: number;
+  errorMessage: string;
+  cause?: unknown;
+} {
+  if (error instanceof WeirError) return { ok: false, errorCode: error.code, errorMessage: error.message };
+  const message = error instanceof Error ? error.message : String(error);
+  return { ok: false, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: message, cause: error };
+}

@@ -1,0 +1,226 @@
+import { BATCH_LOG_OVERHEAD_BYTES, ErrorCode, WeirError } from '@weir/protocol';
+import type { PartitionLog } from '../log/partition-log';
+import type { TopicManager } from '../topics/topic-manager';
+import { type CommandResult, failureOf, resultOf } from './command-result';
+import { waitForChange } from './wait-for-change';
+
+export interface ProduceResult {
+  baseOffset: number;
+  logAppendTimeMs: number;
+  logStartOffset: number;
+}
+
+export interface FetchPartitionRequest {
+  topic: string;
+  partition: number;
+  fetchOffset: number;
+  partitionMaxBytes: number;
+}
+
+export interface FetchRequest {
+  partitions: FetchPartitionRequest[];
+  maxWaitMs: number;
+  minBytes: number;
+  maxBytes: number;
+  isolationLevel: 'read_uncommitted' | 'read_committed';
+}
+
+export interface FetchPartitionResult {
+  topic: string;
+  partition: number;
+  errorCode: number;
+  highWatermark: number;
+  lastStableOffset: number;
+  logStartOffset: number;
+  records: Buffer;
+}
+
+/** Bytes, records and topics a produce or fetch moved; the metrics layer counts them. */
+export interface TrafficObserver {
+  bytesIn(topic: string, bytes: number, records: number): void;
+  bytesOut(topic: string, bytes: number): void;
+}
+
+const EMPTY = Buffer.alloc(0);
+const VALID_ACKS = new Set([-1, 0, 1]);
+
+/**
+ * The data path: produce, fetch (with long-poll), list offsets and delete records. Produce with
+ * acks=-1 waits for an fdatasync (standalone durability); acks=1 answers once the write is done.
+ */
+export class DataCommands {
+  constructor(
+    private readonly topics: TopicManager,
+    private readonly traffic: TrafficObserver,
+  ) {}
+
+  /**
+   * Appends one partition's records. Produce v3+ carries exactly one batch per partition; the log
+   * validates it (CRC, sizes, sequence) and assigns offsets.
+   */
+  async produce(request: {
+    topic: string;
+    partition: number;
+    records: Buffer | null;
+    acks: number;
+  }): Promise<CommandResult<ProduceResult>> {
+    return resultOf(async () => {
+      if (!VALID_ACKS.has(request.acks)) {
+        throw new WeirError(ErrorCode.INVALID_REQUIRED_ACKS, {
+          detail: `acks ${request.acks} is not -1, 0 or 1`,
+        });
+      }
+      const log = this.topics.partitionLog(request.topic, request.partition);
+      const records = request.records;
+      if (!records || records.length < BATCH_LOG_OVERHEAD_BYTES) {
+        throw new WeirError(ErrorCode.CORRUPT_MESSAGE, { detail: 'the partition carries no record batch' });
+      }
+      const batchBytes = BATCH_LOG_OVERHEAD_BYTES + records.readInt32BE(8);
+      if (batchBytes < records.length) {
+        throw new WeirError(ErrorCode.INVALID_RECORD, {
+          detail: 'produce requests of version 3 and above carry exactly one record batch per partition',
+        });
+      }
+      const result = await log.append(records, { origin: 'client', durable: request.acks === -1 });
+      this.traffic.bytesIn(request.topic, records.length, result.lastOffset - result.baseOffset + 1);
+      return {
+        baseOffset: result.baseOffset,
+        logAppendTimeMs: result.logAppendTimeMs,
+        logStartOffset: result.logStartOffset,
+      };
+    });
+  }
+
+  /**
+   * Reads every requested partition; when fewer than `minBytes` came back, waits until an append
+   * to one of them (our push delivery), `maxWaitMs`, or `signal` (the connection closed), then
+   * reads again. The response's `maxBytes` is shared: only the first non-empty partition may
+   * exceed it (KIP-74), the others stop at what is left.
+   */
+  async fetch(request: FetchRequest, signal: AbortSignal): Promise<FetchPartitionResult[]> {
+    const deadlineMs = Date.now() + Math.max(0, request.maxWaitMs);
+    for (;;) {
+      const results = await this.#readAll(request);
+      const totalBytes = results.reduce((total, result) => total + result.records.length, 0);
+      const anyError = results.some((result) => result.errorCode !== ErrorCode.NONE);
+      const remainingMs = deadlineMs - Date.now();
+      if (totalBytes >= request.minBytes || anyError || remainingMs <= 0 || signal.aborted) {
+        for (const result of results)
+          if (result.records.length > 0) this.traffic.bytesOut(result.topic, result.records.length);
+        return results;
+      }
+      const logs = this.#logsOf(request.partitions);
+      await waitForChange(logs, remainingMs, signal);
+    }
+  }
+
+  async #readAll(request: FetchRequest): Promise<FetchPartitionResult[]> {
+    let remainingBytes = request.maxBytes;
+    let anyData = false;
+    const results: FetchPartitionResult[] = [];
+    for (const wanted of request.partitions) {
+      const result = await this.#readPartition(wanted, {
+        maxBytes: Math.max(0, Math.min(wanted.partitionMaxBytes, remainingBytes)),
+        minOneBatch: !anyData,
+      });
+      remainingBytes -= result.records.length;
+      anyData ||= result.records.length > 0;
+      results.push(result);
+    }
+    return results;
+  }
+
+  async #readPartition(
+    wanted: FetchPartitionRequest,
+    limits: { maxBytes: number; minOneBatch: boolean },
+  ): Promise<FetchPartitionResult> {
+    const base = { topic: wanted.topic, partition: wanted.partition };
+    let log: PartitionLog;
+    try {
+      log = this.topics.partitionLog(wanted.topic, wanted.partition);
+    } catch (error) {
+      return { ...base, ...emptyPartition(failureOf(error).errorCode) };
+    }
+    const offsets = {
+      highWatermark: log.highWatermark,
+      lastStableOffset: log.highWatermark,
+      logStartOffset: log.logStartOffset,
+    };
+    // kafka-compat §7: below the log start or above the high watermark is out of range; exactly
+    // the high watermark is a valid, empty read.
+    if (wanted.fetchOffset < log.logStartOffset || wanted.fetchOffset > log.highWatermark) {
+      return { ...base, ...offsets, errorCode: ErrorCode.OFFSET_OUT_OF_RANGE, records: EMPTY };
+    }
+    try {
+      const read = await log.read(wanted.fetchOffset, {
+        maxBytes: limits.maxBytes,
+        minOneBatch: limits.minOneBatch,
+      });
+      return {
+        ...base,
+        errorCode: ErrorCode.NONE,
+        highWatermark: read.highWatermark,
+        lastStableOffset: read.highWatermark,
+        logStartOffset: read.logStartOffset,
+        records: read.records,
+      };
+    } catch (error) {
+      return { ...base, ...offsets, errorCode: failureOf(error).errorCode, records: EMPTY };
+    }
+  }
+
+  #logsOf(partitions: FetchPartitionRequest[]): PartitionLog[] {
+    const logs: PartitionLog[] = [];
+    for (const { topic, partition } of partitions) {
+      try {
+        logs.push(this.topics.partitionLog(topic, partition));
+      } catch {
+        // A partition that does not exist has nothing to wait for.
+      }
+    }
+    return logs;
+  }
+
+  /**
+   * ListOffsets: -2 is the log start, -1 the high watermark (the LSO for read_committed, which
+   * equals it until transactions exist), anything else the first record at or after that time.
+   * No such record gives offset -1 and timestamp -1.
+   */
+  async listOffset(request: {
+    topic: string;
+    partition: number;
+    timestampMs: number;
+  }): Promise<CommandResult<{ offset: number; timestampMs: number }>> {
+    return resultOf(async () => {
+      const log = this.topics.partitionLog(request.topic, request.partition);
+      if (request.timestampMs === -2) return { offset: log.logStartOffset, timestampMs: -1 };
+      if (request.timestampMs === -1) return { offset: log.highWatermark, timestampMs: -1 };
+      if (request.timestampMs < 0) {
+        throw new WeirError(ErrorCode.INVALID_REQUEST, {
+          detail: `unsupported timestamp ${request.timestampMs}`,
+        });
+      }
+      const found = await log.offsetForTimestamp(request.timestampMs);
+      return found
+        ? { offset: found.offset, timestampMs: found.timestampMs }
+        : { offset: -1, timestampMs: -1 };
+    });
+  }
+
+  /** DeleteRecords: moves the log start offset; -1 means "up to the high watermark". */
+  async deleteRecords(request: {
+    topic: string;
+    partition: number;
+    offset: number;
+  }): Promise<CommandResult<{ lowWatermark: number }>> {
+    return resultOf(async () => {
+      const log = this.topics.partitionLog(request.topic, request.partition);
+      const offset = request.offset === -1 ? log.highWatermark : request.offset;
+      return { lowWatermark: await log.deleteRecordsBefore(offset) };
+    });
+  }
+}
+
+function emptyPartition(errorCode: number) {
+  return { errorCode, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, records: EMPTY };
+}

@@ -1,0 +1,244 @@
+import { describe, expect, it } from 'vitest';
+import type { ConfigError } from './config-error';
+import type { ConfigFlags } from './flag-overrides';
+import { type LoadConfigResult, loadConfig } from './load-config';
+
+/** Loads with an in-memory file system, so each test states exactly which files exist. */
+function load(
+  options: { flags?: ConfigFlags; env?: Record<string, string>; files?: Record<string, string> } = {},
+): Promise<LoadConfigResult> {
+  const files = options.files ?? {};
+  return loadConfig({
+    flags: options.flags ?? {},
+    env: options.env ?? {},
+    readFile: async (path) => {
+      const text = files[path];
+      if (text === undefined) throw new Error(`ENOENT: no such file or directory, open '${path}'`);
+      return text;
+    },
+  });
+}
+
+async function errorsOf(result: Promise<LoadConfigResult>): Promise<ConfigError[]> {
+  const loaded = await result;
+  if (loaded.ok) throw new Error('expected the configuration to be rejected');
+  return loaded.errors;
+}
+
+async function configOf(result: Promise<LoadConfigResult>) {
+  const loaded = await result;
+  if (!loaded.ok) throw new Error(`unexpected errors: ${JSON.stringify(loaded.errors)}`);
+  return loaded.config;
+}
+
+describe('loadConfig precedence', () => {
+  it('uses the schema defaults when nothing is given', async () => {
+    const config = await configOf(load());
+    expect(config.dataDir).toBe('./data');
+    expect(config.listeners.client).toEqual({ host: '127.0.0.1', port: 9092 });
+    expect(config.log.flushMs).toBe(100);
+  });
+
+  it('layers defaults < file < environment < flags, key by key', async () => {
+    const files = {
+      'weir.yaml': [
+        'dataDir: /from/file',
+        'nodeId: 1',
+        'log:',
+        '  flushMs: 10',
+        '  segmentBytes: 2048',
+        '',
+      ].join('\n'),
+    };
+    const env = { WEIR_LOG__FLUSH_MS: '20', WEIR_NODE_ID: '2' };
+    const flags = { config: 'weir.yaml', set: ['log.flushMs=30'] };
+    const config = await configOf(load({ files, env, flags }));
+    expect(config.log.flushMs).toBe(30); // flag beats env and file
+    expect(config.nodeId).toBe(2); // env beats file
+    expect(config.dataDir).toBe('/from/file'); // file beats default
+    expect(config.log.segmentBytes).toBe(2048);
+    expect(config.log.retentionBytes).toBe(-1); // untouched default beside overridden siblings
+  });
+
+  it('reads the file named by WEIR_CONFIG, and --config wins over it', async () => {
+    const files = { 'a.yaml': 'nodeId: 1\n', 'b.yaml': 'nodeId: 2\n' };
+    expect((await configOf(load({ files, env: { WEIR_CONFIG: 'a.yaml' } }))).nodeId).toBe(1);
+    expect(
+      (await configOf(load({ files, env: { WEIR_CONFIG: 'a.yaml' }, flags: { config: 'b.yaml' } }))).nodeId,
+    ).toBe(2);
+  });
+
+  it('maps nested keys to WEIR_ variables with double underscores', async () => {
+    const env = {
+      WEIR_LISTENERS__CLIENT__PORT: '19092',
+      WEIR_LISTENERS__CLIENT__ADVERTISED_HOST: 'broker.example',
+      WEIR_DATA_DIR: '/var/lib/weir',
+      WEIR_TOPICS__AUTO_CREATE_ENABLE: 'false',
+      WEIR_LIMITS__MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION: '5',
+    };
+    const config = await configOf(load({ env }));
+    expect(config.listeners.client.port).toBe(19092);
+    expect(config.listeners.client.advertisedHost).toBe('broker.example');
+    expect(config.dataDir).toBe('/var/lib/weir');
+    expect(config.topics.autoCreateEnable).toBe(false);
+    expect(config.limits.maxInFlightRequestsPerConnection).toBe(5);
+  });
+
+  it('keeps a double-quoted JSON string as a string, so number-like text can reach a string key', async () => {
+    const config = await configOf(load({ env: { WEIR_CLUSTER_ID: '"12345"' } }));
+    expect(config.clusterId).toBe('12345');
+  });
+
+  it('ignores variables without the WEIR_ prefix', async () => {
+    const config = await configOf(load({ env: { PATH: '/bin', DATA_DIR: '/x', weir_data_dir: '/y' } }));
+    expect(config.dataDir).toBe('./data');
+  });
+
+  it('applies the --data-dir, --host and --port shortcuts, with --set winning over them', async () => {
+    const config = await configOf(
+      load({ flags: { dataDir: '/d', host: '0.0.0.0', port: '1234', set: ['listeners.client.port=4321'] } }),
+    );
+    expect(config.dataDir).toBe('/d');
+    expect(config.listeners.client.host).toBe('0.0.0.0');
+    expect(config.listeners.client.port).toBe(4321);
+  });
+
+  it('treats an empty YAML value and an empty file as not set', async () => {
+    const files = { 'a.yaml': 'clusterId:\nlog:\n', 'empty.yaml': '' };
+    expect((await configOf(load({ files, flags: { config: 'a.yaml' } }))).clusterId).toBeUndefined();
+    expect((await configOf(load({ files, flags: { config: 'empty.yaml' } }))).dataDir).toBe('./data');
+  });
+});
+
+describe('loadConfig errors name the key, the source and the reason', () => {
+  it('reports a value of the wrong type from the file with its line', async () => {
+    const files = { 'weir.yaml': 'log:\n  flushMs: soon\n' };
+    const errors = await errorsOf(load({ files, flags: { config: 'weir.yaml' } }));
+    expect(errors).toEqual([
+      {
+        key: 'log.flushMs',
+        source: 'file',
+        reason: expect.stringMatching(/expected number.*"soon".*weir\.yaml line 2/),
+      },
+    ]);
+  });
+
+  it('reports an out-of-range value from the environment naming the variable', async () => {
+    const errors = await errorsOf(load({ env: { WEIR_LISTENERS__CLIENT__PORT: '70000' } }));
+    expect(errors).toEqual([
+      {
+        key: 'listeners.client.port',
+        source: 'env',
+        reason: expect.stringMatching(/<=65535.*70000.*WEIR_LISTENERS__CLIENT__PORT/),
+      },
+    ]);
+  });
+
+  it('reports a bad enum value from a flag', async () => {
+    const errors = await errorsOf(load({ flags: { set: ['logging.level=loud'] } }));
+    expect(errors).toEqual([
+      { key: 'logging.level', source: 'flag', reason: expect.stringContaining('"loud"') },
+    ]);
+  });
+
+  it('reports a bad shortcut value under the key it sets', async () => {
+    const errors = await errorsOf(load({ flags: { port: 'http' } }));
+    expect(errors).toEqual([
+      { key: 'listeners.client.port', source: 'flag', reason: expect.stringContaining('--port') },
+    ]);
+  });
+
+  it('reports unknown keys in the file with a suggestion', async () => {
+    const files = { 'weir.yaml': 'data_dir: /x\nlog:\n  flushMS: 5\n  bogus: 1\n' };
+    const errors = await errorsOf(load({ files, flags: { config: 'weir.yaml' } }));
+    expect(errors.map((error) => error.key).sort()).toEqual(['data_dir', 'log.bogus', 'log.flushMS']);
+    expect(errors.every((error) => error.source === 'file')).toBe(true);
+    expect(errors.find((error) => error.key === 'data_dir')?.reason).toMatch(
+      /unknown key.*did you mean dataDir/,
+    );
+    expect(errors.find((error) => error.key === 'log.flushMS')?.reason).toMatch(
+      /line 3.*did you mean log\.flushMs/,
+    );
+  });
+
+  it('reports an unknown WEIR_ variable naming the variable and the key it would set', async () => {
+    const errors = await errorsOf(load({ env: { WEIR_LOG__FLUSH_MSS: '5' } }));
+    expect(errors).toEqual([
+      {
+        key: 'log.flushMss',
+        source: 'env',
+        reason: expect.stringMatching(/WEIR_LOG__FLUSH_MSS.*did you mean WEIR_LOG__FLUSH_MS\?/),
+      },
+    ]);
+  });
+
+  it('reports a YAML syntax error naming the file and the line', async () => {
+    const files = { 'conf/weir.yaml': 'nodeId: 1\nlog:\n  flushMs: [1, 2\n' };
+    const errors = await errorsOf(load({ files, flags: { config: 'conf/weir.yaml' } }));
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors[0]).toEqual({
+      key: 'config',
+      source: 'file',
+      reason: expect.stringMatching(/YAML syntax error in conf\/weir\.yaml at line \d+, column \d+/),
+    });
+    expect(errors[0]?.reason).toMatch(/line (3|4)/);
+  });
+
+  it('reports duplicate keys in the file as a syntax error', async () => {
+    const files = { 'weir.yaml': 'nodeId: 1\nnodeId: 2\n' };
+    const errors = await errorsOf(load({ files, flags: { config: 'weir.yaml' } }));
+    expect(errors).toEqual([{ key: 'config', source: 'file', reason: expect.stringMatching(/line 2/) }]);
+  });
+
+  it('reports a file that is not a mapping', async () => {
+    const files = { 'weir.yaml': '- nodeId: 1\n' };
+    const errors = await errorsOf(load({ files, flags: { config: 'weir.yaml' } }));
+    expect(errors).toEqual([{ key: 'config', source: 'file', reason: expect.stringContaining('mapping') }]);
+  });
+
+  it('reports a missing file under the source that named it', async () => {
+    expect(await errorsOf(load({ flags: { config: 'missing.yaml' } }))).toEqual([
+      { key: 'config', source: 'flag', reason: expect.stringMatching(/missing\.yaml.*ENOENT/) },
+    ]);
+    expect(await errorsOf(load({ env: { WEIR_CONFIG: 'missing.yaml' } }))).toEqual([
+      { key: 'config', source: 'env', reason: expect.stringMatching(/missing\.yaml.*ENOENT/) },
+    ]);
+  });
+
+  it('reports a --set without "=" and an unknown --set key', async () => {
+    const errors = await errorsOf(load({ flags: { set: ['log.flushMs', '=5', 'log.flushMz=5'] } }));
+    expect(errors).toEqual([
+      { key: 'log.flushMs', source: 'flag', reason: expect.stringContaining('key.path=value') },
+      { key: '(empty)', source: 'flag', reason: expect.stringContaining('key.path=value') },
+      {
+        key: 'log.flushMz',
+        source: 'flag',
+        reason: expect.stringMatching(/unknown key.*did you mean log\.flushMs/),
+      },
+    ]);
+  });
+
+  it('reports every problem of every layer at once', async () => {
+    const files = { 'weir.yaml': 'nodeId: -1\n' };
+    const errors = await errorsOf(
+      load({
+        files,
+        flags: { config: 'weir.yaml', set: ['log.flushMs=0'] },
+        env: { WEIR_NOPE: '1', WEIR_SHUTDOWN_TIMEOUT_MS: 'x' },
+      }),
+    );
+    expect(errors.map((error) => `${error.key}/${error.source}`).sort()).toEqual([
+      'log.flushMs/flag',
+      'nodeId/file',
+      'nope/env',
+      'shutdownTimeoutMs/env',
+    ]);
+  });
+
+  it('does not let __proto__ in the file change any prototype', async () => {
+    const files = { 'weir.yaml': '__proto__:\n  polluted: true\n' };
+    const errors = await errorsOf(load({ files, flags: { config: 'weir.yaml' } }));
+    expect(errors.map((error) => error.key)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

@@ -1,0 +1,123 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { type PartitionStats, registerPartitionGauges } from './partition-metrics';
+
+/** The broker's metrics: one registry, and a typed handle for everything the broker counts. */
+export interface BrokerMetrics {
+  registry: Registry;
+  /** Requests received, by API name (e.g. `Produce`) and API version. */
+  requestsTotal: Counter<'api' | 'version'>;
+  /** Time from a request's arrival to its response being queued, by API name. */
+  requestDurationSeconds: Histogram<'api'>;
+  /** Error codes returned, by API name and Kafka error name (e.g. `NOT_LEADER_OR_FOLLOWER`). */
+  requestErrorsTotal: Counter<'api' | 'error'>;
+  /** Record batch bytes appended by producers, by topic. */
+  bytesInTotal: Counter<'topic'>;
+  /** Record batch bytes returned to fetchers, by topic. */
+  bytesOutTotal: Counter<'topic'>;
+  recordsInTotal: Counter<'topic'>;
+  recordsOutTotal: Counter<'topic'>;
+  /** Client connections open now. */
+  connections: Gauge;
+  /** Connections refused or closed by a limit, by reason (e.g. `max_connections`). */
+  connectionsRejectedTotal: Counter<'reason'>;
+  /** Disk operations that failed (each takes a partition offline or fails a request). */
+  storageErrorsTotal: Counter;
+  /** Sets where the partition gauges come from; called again, it replaces the previous source. */
+  registerPartitionCollector(collect: () => PartitionStats[]): void;
+  /** Drops the per-topic series of a deleted topic, so they do not linger until restart. */
+  removeTopic(topic: string): void;
+}
+
+/**
+ * Request latencies span sub-millisecond produces to long-polling fetches that wait up to
+ * max_wait_ms (500 ms by default in most clients, sometimes seconds), hence the wide range.
+ */
+const REQUEST_DURATION_BUCKETS_SECONDS = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+];
+
+const NON_CONFORMING_DEFAULT_METRICS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
+
+/**
+ * Creates a fresh registry with the broker's metrics and the Node.js process metrics, all prefixed
+ * `weir_`. Each call is independent (no global registry), so tests and embedded brokers don't clash.
+ */
+export function createBrokerMetrics(): BrokerMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry, prefix: 'weir_' });
+  // prom-client names three gauges `..._total`, which Prometheus reserves for counters (promtool
+  // rejects them). Each only sums a gauge that stays, labelled by type, so nothing is lost.
+  for (const name of NON_CONFORMING_DEFAULT_METRICS) registry.removeSingleMetric(`weir_${name}`);
+
+  const topicCounter = (name: string, help: string): Counter<'topic'> =>
+    new Counter({ name, help, labelNames: ['topic'], registers });
+
+  const bytesInTotal = topicCounter('weir_topic_in_bytes_total', 'Record batch bytes appended to a topic.');
+  const bytesOutTotal = topicCounter(
+    'weir_topic_out_bytes_total',
+    'Record batch bytes fetched from a topic.',
+  );
+  const recordsInTotal = topicCounter('weir_topic_in_records_total', 'Records appended to a topic.');
+  const recordsOutTotal = topicCounter('weir_topic_out_records_total', 'Records fetched from a topic.');
+  const setPartitionCollector = registerPartitionGauges(registry, () => {
+    collectorErrorsTotal.inc({ collector: 'partitions' });
+  });
+  // Registered after the collected gauges: a scrape reads metrics in registration order, so a
+  // collector failure counted during this scrape already shows in it.
+  const collectorErrorsTotal = new Counter({
+    name: 'weir_metrics_collector_errors_total',
+    help: 'Scrapes in which a collector failed; its metrics were left empty for that scrape.',
+    labelNames: ['collector'],
+    registers,
+  });
+
+  return {
+    registry,
+    requestsTotal: new Counter({
+      name: 'weir_requests_total',
+      help: 'Kafka protocol requests received.',
+      labelNames: ['api', 'version'],
+      registers,
+    }),
+    requestDurationSeconds: new Histogram({
+      name: 'weir_request_duration_seconds',
+      help: 'Time from receiving a Kafka protocol request to queueing its response.',
+      labelNames: ['api'],
+      buckets: REQUEST_DURATION_BUCKETS_SECONDS,
+      registers,
+    }),
+    requestErrorsTotal: new Counter({
+      name: 'weir_request_errors_total',
+      help: 'Kafka error codes returned in responses, by the Kafka error name.',
+      labelNames: ['api', 'error'],
+      registers,
+    }),
+    bytesInTotal,
+    bytesOutTotal,
+    recordsInTotal,
+    recordsOutTotal,
+    connections: new Gauge({ name: 'weir_connections', help: 'Client connections open now.', registers }),
+    connectionsRejectedTotal: new Counter({
+      name: 'weir_connections_rejected_total',
+      help: 'Client connections refused or closed because a limit was reached.',
+      labelNames: ['reason'],
+      registers,
+    }),
+    storageErrorsTotal: new Counter({
+      name: 'weir_storage_errors_total',
+      help: 'Disk operations on partition logs that failed.',
+      registers,
+    }),
+    registerPartitionCollector: setPartitionCollector,
+    removeTopic(topic) {
+      for (const counter of [bytesInTotal, bytesOutTotal, recordsInTotal, recordsOutTotal]) {
+        counter.remove({ topic });
+      }
+    },
+  };
+}

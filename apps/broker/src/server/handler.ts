@@ -1,0 +1,33 @@
+import type { ApiSchema, RequestHeader, RequestOf, ResponseOf } from '@weir/protocol';
+import type { BrokerCommands } from '../commands/broker-commands';
+
+/** Who sent a request and over which connection; authorization uses it later. */
+export interface RequestContext {
+  header: RequestHeader;
+  /** The authenticated principal; "User:ANONYMOUS" until security exists. */
+  principal: string;
+  clientHost: string;
+  /** Aborted when the connection closes, so long waits (fetch) stop early. */
+  signal: AbortSignal;
+}
+
+/**
+ * One Kafka API served by the broker. Handlers translate between the wire and the internal command
+ * boundary and nothing else: no storage, no coordination logic. `versions` is what the broker
+ * advertises, a subset of what the codec defines.
+ */
+export interface ApiHandler<A extends ApiSchema = ApiSchema> {
+  readonly api: A;
+  readonly versions: { min: number; max: number };
+  /** The response, or undefined when the request gets none (Produce with acks=0). */
+  handle(
+    request: RequestOf<A>,
+    context: RequestContext,
+    commands: BrokerCommands,
+  ): Promise<ResponseOf<A> | undefined>;
+}
+
+/** Declares a handler with its types tied to its API schema. */
+export function defineHandler<A extends ApiSchema>(handler: ApiHandler<A>): ApiHandler<A> {
+  return handler;
+}

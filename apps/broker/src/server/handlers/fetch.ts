@@ -1,0 +1,55 @@
+import { Fetch } from '@weir/protocol';
+import { defineHandler } from '../handler';
+
+/**
+ * Fetch v4–11, sessionless (both target clients send session id 0 and epoch -1). Long-polls until
+ * min_bytes arrive or max_wait_ms passes. Transactions are not here yet, so the last stable offset
+ * equals the high watermark and no transaction is ever aborted; the isolation level is accepted.
+ */
+export const fetchHandler = defineHandler({
+  api: Fetch,
+  versions: { min: 4, max: 11 },
+  async handle(request, context, commands) {
+    const results = await commands.data.fetch(
+      {
+        partitions: request.topics.flatMap((topic) =>
+          topic.partitions.map((partition) => ({
+            topic: topic.topic,
+            partition: partition.partition,
+            fetchOffset: Number(partition.fetchOffset),
+            partitionMaxBytes: partition.partitionMaxBytes,
+          })),
+        ),
+        maxWaitMs: request.maxWaitMs,
+        minBytes: request.minBytes,
+        maxBytes: request.maxBytes,
+        isolationLevel: request.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted',
+      },
+      context.signal,
+    );
+    const byTopic = new Map<string, typeof results>();
+    for (const result of results) {
+      const list = byTopic.get(result.topic) ?? [];
+      list.push(result);
+      byTopic.set(result.topic, list);
+    }
+    return {
+      throttleTimeMs: 0,
+      errorCode: 0,
+      sessionId: 0,
+      responses: [...byTopic].map(([topic, partitions]) => ({
+        topic,
+        partitions: partitions.map((partition) => ({
+          partitionIndex: partition.partition,
+          errorCode: partition.errorCode,
+          highWatermark: BigInt(partition.highWatermark),
+          lastStableOffset: BigInt(partition.lastStableOffset),
+          logStartOffset: BigInt(partition.logStartOffset),
+          abortedTransactions: request.isolationLevel === 1 ? [] : null,
+          preferredReadReplica: -1,
+          records: partition.records,
+        })),
+      })),
+    };
+  },
+});

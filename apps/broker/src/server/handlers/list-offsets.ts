@@ -1,0 +1,29 @@
+import { ListOffsets } from '@weir/protocol';
+import { defineHandler } from '../handler';
+
+/** ListOffsets v1–3: earliest (-2), latest (-1) or the first offset at or after a timestamp. */
+export const listOffsetsHandler = defineHandler({
+  api: ListOffsets,
+  versions: { min: 1, max: 3 },
+  async handle(request, _context, commands) {
+    const topics = [];
+    for (const topic of request.topics) {
+      const partitions = [];
+      for (const partition of topic.partitions) {
+        const result = await commands.data.listOffset({
+          topic: topic.name,
+          partition: partition.partitionIndex,
+          timestampMs: Number(partition.timestamp),
+        });
+        partitions.push({
+          partitionIndex: partition.partitionIndex,
+          errorCode: result.ok ? 0 : result.errorCode,
+          timestamp: result.ok ? BigInt(result.value.timestampMs) : -1n,
+          offset: result.ok ? BigInt(result.value.offset) : -1n,
+        });
+      }
+      topics.push({ name: topic.name, partitions });
+    }
+    return { throttleTimeMs: 0, topics };
+  },
+});

@@ -1,0 +1,63 @@
+import type { ApiHandler } from './handler';
+import { type AdvertisedApi, createApiVersionsHandler } from './handlers/api-versions';
+import { createPartitionsHandler } from './handlers/create-partitions';
+import { createTopicsHandler } from './handlers/create-topics';
+import { deleteRecordsHandler } from './handlers/delete-records';
+import { deleteTopicsHandler } from './handlers/delete-topics';
+import { fetchHandler } from './handlers/fetch';
+import { initProducerIdHandler } from './handlers/init-producer-id';
+import { listOffsetsHandler } from './handlers/list-offsets';
+import { metadataHandler } from './handlers/metadata';
+import { produceHandler } from './handlers/produce';
+
+/**
+ * Which handler serves which API key. Built once; a duplicate key or a handler advertising
+ * versions its schema does not define is a bug and fails at start.
+ */
+export class HandlerRegistry {
+  readonly #handlers = new Map<number, ApiHandler>();
+
+  constructor(handlers: readonly ApiHandler[]) {
+    for (const handler of handlers) this.#add(handler);
+    this.#add(createApiVersionsHandler(() => this.advertised()));
+  }
+
+  get(apiKey: number): ApiHandler | undefined {
+    return this.#handlers.get(apiKey);
+  }
+
+  /** What ApiVersions reports: exactly the served keys and versions, sorted by key. */
+  advertised(): AdvertisedApi[] {
+    return [...this.#handlers.values()]
+      .map((handler) => ({
+        apiKey: handler.api.apiKey,
+        minVersion: handler.versions.min,
+        maxVersion: handler.versions.max,
+      }))
+      .sort((left, right) => left.apiKey - right.apiKey);
+  }
+
+  #add(handler: ApiHandler): void {
+    const { api, versions } = handler;
+    if (this.#handlers.has(api.apiKey)) throw new Error(`two handlers for ${api.name} (key ${api.apiKey})`);
+    if (versions.min < api.versions.min || versions.max > api.versions.max || versions.min > versions.max) {
+      throw new Error(`${api.name} handler advertises ${versions.min}-${versions.max} beyond its schema`);
+    }
+    this.#handlers.set(api.apiKey, handler);
+  }
+}
+
+/** The handlers of the client listener. */
+export function clientHandlers(): ApiHandler[] {
+  return [
+    produceHandler,
+    fetchHandler,
+    listOffsetsHandler,
+    metadataHandler,
+    createTopicsHandler,
+    deleteTopicsHandler,
+    deleteRecordsHandler,
+    initProducerIdHandler,
+    createPartitionsHandler,
+  ] as ApiHandler[];
+}

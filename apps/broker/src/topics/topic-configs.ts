@@ -1,0 +1,208 @@
+import type { BrokerConfig } from '../config/broker-config';
+import type { LogConfig } from '../log/log-config';
+
+/** The shape of one topic-level config, with Kafka's name and meaning. */
+export interface TopicConfigDefinition {
+  name: string;
+  /** Kafka's type name, reported by DescribeConfigs documentation and used for parsing. */
+  type: 'long' | 'int' | 'boolean' | 'string' | 'list';
+  /** Why `value` is not acceptable, or undefined. */
+  problem(value: string): string | undefined;
+  /** The value a topic gets when it does not set this config (from the broker's settings). */
+  defaultValue(broker: BrokerConfig): string;
+  /** Writes the parsed value into the log settings, for configs the log uses. */
+  applyToLog?(log: LogConfig, value: string): void;
+}
+
+const LONG_PATTERN = /^-?\d+$/;
+
+function integerProblem(value: string, min: number, max = Number.MAX_SAFE_INTEGER): string | undefined {
+  if (!LONG_PATTERN.test(value)) return `"${value}" is not an integer`;
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed)) return `${value} is too large`;
+  if (parsed < min || parsed > max) return `${value} is outside ${min}..${max}`;
+  return undefined;
+}
+
+function oneOf(...allowed: string[]): (value: string) => string | undefined {
+  return (value) => (allowed.includes(value) ? undefined : `"${value}" is not one of ${allowed.join(', ')}`);
+}
+
+const INT_MAX = 2_147_483_647;
+
+/**
+ * The topic configs Weir understands. Anything else is refused with INVALID_CONFIG, so a typo never
+ * silently does nothing. Values are kept as strings, as Kafka's protocol carries them.
+ */
+export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
+  {
+    name: 'cleanup.policy',
+    type: 'list',
+    // Compaction is not implemented yet; accepting "compact" would promise something we do not do.
+    problem: (value) =>
+      value === 'delete' ? undefined : `"${value}" is not supported (only "delete" is, for now)`,
+    defaultValue: () => 'delete',
+  },
+  {
+    name: 'compression.type',
+    type: 'string',
+    // Batches are stored as the producer sent them; recompressing would break that.
+    problem: (value) =>
+      value === 'producer' ? undefined : `"${value}" is not supported (only "producer" is)`,
+    defaultValue: () => 'producer',
+  },
+  {
+    name: 'delete.retention.ms',
+    type: 'long',
+    problem: (value) => integerProblem(value, 0),
+    defaultValue: () => String(24 * 3600 * 1000),
+  },
+  {
+    name: 'file.delete.delay.ms',
+    type: 'long',
+    problem: (value) => integerProblem(value, 0),
+    defaultValue: () => '60000',
+    applyToLog: (log, value) => {
+      log.fileDeleteDelayMs = Number(value);
+    },
+  },
+  {
+    name: 'flush.messages',
+    type: 'long',
+    problem: (value) => integerProblem(value, 1),
+    defaultValue: (broker) => String(broker.log.flushMessages ?? Number.MAX_SAFE_INTEGER),
+    applyToLog: (log, value) => {
+      log.flushMessages = Number(value);
+    },
+  },
+  {
+    name: 'flush.ms',
+    type: 'long',
+    problem: (value) => integerProblem(value, 1),
+    defaultValue: (broker) => String(broker.log.flushMs),
+    applyToLog: (log, value) => {
+      log.flushMs = Number(value);
+    },
+  },
+  {
+    name: 'index.interval.bytes',
+    type: 'int',
+    problem: (value) => integerProblem(value, 0, INT_MAX),
+    defaultValue: (broker) => String(broker.log.indexIntervalBytes),
+    applyToLog: (log, value) => {
+      log.indexIntervalBytes = Number(value);
+    },
+  },
+  {
+    name: 'max.message.bytes',
+    type: 'int',
+    problem: (value) => integerProblem(value, 64, INT_MAX),
+    defaultValue: (broker) => String(broker.log.maxMessageBytes),
+    applyToLog: (log, value) => {
+      log.maxMessageBytes = Number(value);
+    },
+  },
+  {
+    name: 'message.timestamp.type',
+    type: 'string',
+    problem: oneOf('CreateTime', 'LogAppendTime'),
+    defaultValue: (broker) => broker.log.timestampType,
+    applyToLog: (log, value) => {
+      log.timestampType = value as LogConfig['timestampType'];
+    },
+  },
+  {
+    name: 'min.insync.replicas',
+    type: 'int',
+    problem: (value) => integerProblem(value, 1, INT_MAX),
+    defaultValue: () => '1',
+  },
+  {
+    name: 'retention.bytes',
+    type: 'long',
+    problem: (value) => integerProblem(value, -1),
+    defaultValue: (broker) => String(broker.log.retentionBytes),
+    applyToLog: (log, value) => {
+      log.retentionBytes = Number(value);
+    },
+  },
+  {
+    name: 'retention.ms',
+    type: 'long',
+    problem: (value) => integerProblem(value, -1),
+    defaultValue: (broker) => String(broker.log.retentionMs),
+    applyToLog: (log, value) => {
+      log.retentionMs = Number(value);
+    },
+  },
+  {
+    name: 'segment.bytes',
+    type: 'int',
+    problem: (value) => integerProblem(value, 1024, INT_MAX),
+    defaultValue: (broker) => String(broker.log.segmentBytes),
+    applyToLog: (log, value) => {
+      log.segmentBytes = Number(value);
+    },
+  },
+  {
+    name: 'segment.index.bytes',
+    type: 'int',
+    problem: (value) => integerProblem(value, 1024, INT_MAX),
+    defaultValue: (broker) => String(broker.log.maxIndexBytes),
+    applyToLog: (log, value) => {
+      log.maxIndexBytes = Number(value);
+    },
+  },
+  {
+    name: 'segment.ms',
+    type: 'long',
+    problem: (value) => integerProblem(value, 1),
+    defaultValue: (broker) => String(broker.log.segmentMs),
+    applyToLog: (log, value) => {
+      log.segmentMs = Number(value);
+    },
+  },
+  {
+    name: 'unclean.leader.election.enable',
+    type: 'boolean',
+    problem: oneOf('true', 'false'),
+    defaultValue: () => 'false',
+  },
+];
+
+const BY_NAME = new Map(TOPIC_CONFIGS.map((definition) => [definition.name, definition]));
+
+export function topicConfigDefinition(name: string): TopicConfigDefinition | undefined {
+  return BY_NAME.get(name);
+}
+
+/** Why a set of topic config overrides is not acceptable: the first bad entry, named. */
+export function topicConfigsProblem(configs: Record<string, string | null>): string | undefined {
+  for (const [name, value] of Object.entries(configs)) {
+    const definition = BY_NAME.get(name);
+    if (!definition) return `unknown topic config "${name}"`;
+    if (value === null) return `topic config "${name}" has no value`;
+    const problem = definition.problem(value);
+    if (problem) return `invalid value for "${name}": ${problem}`;
+  }
+  return undefined;
+}
+
+/** The log settings of a topic: broker defaults, then the topic's overrides. */
+export function logConfigFor(broker: BrokerConfig, overrides: Record<string, string>): LogConfig {
+  const log: LogConfig = {
+    segmentBytes: broker.log.segmentBytes,
+    segmentMs: broker.log.segmentMs,
+    indexIntervalBytes: broker.log.indexIntervalBytes,
+    maxIndexBytes: broker.log.maxIndexBytes,
+    flushMessages: broker.log.flushMessages ?? Number.POSITIVE_INFINITY,
+    flushMs: broker.log.flushMs,
+    retentionMs: broker.log.retentionMs,
+    retentionBytes: broker.log.retentionBytes,
+    maxMessageBytes: broker.log.maxMessageBytes,
+    timestampType: broker.log.timestampType,
+    fileDeleteDelayMs: 60_000,
+  };
+  for (const [name, value] of Object.entries(overrides)) BY_NAME.get(name)?.applyToLog?.(log, value);
+  return log;
+}
