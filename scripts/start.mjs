@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// `npm start`: builds what needs building and starts everything that exists so far, in the
-// foreground, on loopback. Today that is the console (http://127.0.0.1:3000); the broker joins it
-// here when it lands. Ctrl-C (SIGINT) or SIGTERM stops every child and waits for it to exit.
+// `npm start`: builds the console, then runs the broker (embedded data directory ./data, client
+// listener 127.0.0.1:9092, health :9080, metrics :9100) and the console (http://127.0.0.1:3000)
+// in the foreground. Both are direct children, so Ctrl-C (SIGINT) or SIGTERM reaches them as is:
+// the broker finishes in-flight requests and writes its checkpoints before it exits.
+// Extra arguments go to the broker: `npm start -- --set log.flushMs=5`.
 import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+const brokerArgs = process.argv.slice(2);
 
 console.log('Building the console…');
 const build = spawnSync('npm', ['run', 'build', '--workspace=@weir/console'], {
@@ -18,27 +22,51 @@ if (build.status !== 0) {
 
 const children = [
   {
+    name: 'broker',
+    child: spawn(
+      process.execPath,
+      [join(root, 'apps/broker/bin/weir.js'), 'broker', 'start', ...brokerArgs],
+      {
+        cwd: root,
+        stdio: 'inherit',
+      },
+    ),
+  },
+  {
     name: 'console',
-    child: spawn('npm', ['run', 'start', '--workspace=@weir/console'], { cwd: root, stdio: 'inherit' }),
+    child: spawn(
+      process.execPath,
+      [join(root, 'node_modules/next/dist/bin/next'), 'start', '--hostname', '127.0.0.1', '--port', '3000'],
+      {
+        cwd: join(root, 'apps/console'),
+        stdio: 'inherit',
+        env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+      },
+    ),
   },
 ];
-console.log('Weir console: http://127.0.0.1:3000');
+console.log('Weir broker: 127.0.0.1:9092 · console: http://127.0.0.1:3000');
 
 let stopping = false;
 function stopAll(signal) {
   if (stopping) return;
   stopping = true;
-  for (const { child } of children) if (child.exitCode === null) child.kill(signal);
+  for (const { child } of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
 }
 process.on('SIGINT', () => stopAll('SIGINT'));
 process.on('SIGTERM', () => stopAll('SIGTERM'));
 
 let running = children.length;
+let failed = false;
 for (const { name, child } of children) {
   child.on('exit', (code, signal) => {
-    if (!stopping) console.error(`${name} exited (${signal ?? code}); stopping the rest.`);
+    if (!stopping) {
+      console.error(`${name} exited (${signal ?? code}); stopping the rest.`);
+      failed = true;
+    }
     stopAll('SIGTERM');
     running -= 1;
-    if (running === 0) process.exit(stopping && (signal || code === 0) ? 0 : (code ?? 1));
+    if (running === 0) process.exit(failed ? 1 : 0);
   });
 }

@@ -10,7 +10,7 @@ import type { ReadinessCheck } from './http/health-server';
 import type { BrokerMetrics } from './http/metrics';
 import type { PartitionStats } from './http/partition-metrics';
 import { LogManager } from './log/log-manager';
-import { createStorageIo } from './log/storage';
+import { createStorageIo, type StorageIo } from './log/storage';
 import type { Logger } from './logger';
 import { LocalMetadataStore } from './metadata/local-metadata-store';
 import { Dispatcher, type RequestObserver } from './server/dispatcher';
@@ -32,6 +32,7 @@ const systemClock = { nowMs: () => Date.now() };
  * finishes in-flight requests, then logs flush and write their checkpoints.
  */
 export class Broker {
+  readonly #io: StorageIo;
   readonly #logs: LogManager;
   readonly #store: LocalMetadataStore;
   readonly #topics: TopicManager;
@@ -46,6 +47,7 @@ export class Broker {
     private readonly deps: BrokerDeps,
   ) {
     const io = createStorageIo();
+    this.#io = io;
     const dataDirectory = config.dataDir;
     this.#store = new LocalMetadataStore(io, dataDirectory, config.clusterId);
     const logLogger = deps.logger.child({ component: 'log' });
@@ -105,7 +107,6 @@ export class Broker {
         connectionLogger.warn({ remoteAddress, reason }, 'connection refused');
       },
     });
-    deps.metrics.registerPartitionCollector(() => this.partitionStats());
   }
 
   /** The bound client port (useful when the configured port is 0). */
@@ -115,6 +116,8 @@ export class Broker {
 
   async start(): Promise<void> {
     const { logger } = this.deps;
+    // A fresh data directory is created here, so a first start needs nothing prepared.
+    await this.#io.makeDirectory(this.config.dataDir);
     await this.#store.load();
     const report = await this.#logs.start();
     await this.#topics.reconcile();
@@ -125,7 +128,6 @@ export class Broker {
     logger.info(
       {
         clusterId: this.#store.clusterId(),
-        nodeId: this.config.nodeId,
         client: `${this.config.listeners.client.host}:${this.#listener.port}`,
         partitions: report.openedCount,
         cleanShutdown: report.cleanShutdown,
@@ -138,7 +140,8 @@ export class Broker {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#listening = false;
-    await this.#listener.stop(this.config.shutdownTimeoutMs);
+    // Draining gets half the shutdown bound, so flushing and checkpoints still fit in the rest.
+    await this.#listener.stop(this.config.shutdownTimeoutMs / 2);
     await this.#logs.shutdown();
     this.deps.logger.info('broker stopped');
   }

@@ -73,7 +73,7 @@ async function runUntilSignal(
     );
     return EXIT_FAILURE;
   }
-  if (first?.ok) logger.info('broker started');
+  if (first?.ok) logger.info('startup complete');
   const signal = await shutdownRequested;
   logger.info({ signal, shutdownTimeoutMs: config.shutdownTimeoutMs }, 'shutting down');
   // The bound starts at the signal and also covers a start still in progress when it came.
@@ -95,7 +95,7 @@ async function runUntilSignal(
     return EXIT_FAILURE;
   }
   if (!stopped) return EXIT_FAILURE;
-  logger.info('broker stopped');
+  logger.info('shutdown complete');
   return 0;
 }
 

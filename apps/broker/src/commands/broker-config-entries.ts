@@ -1,0 +1,86 @@
+import { resolve } from 'node:path';
+import { type BrokerConfig, brokerConfigSchema } from '../config/broker-config';
+import { topicConfigDefinition } from '../topics/topic-configs';
+
+/** One broker config under its Kafka name, as DescribeConfigs reports it for a broker resource. */
+export interface BrokerConfigDefinition {
+  name: string;
+  value(config: BrokerConfig): string;
+  /**
+   * STATIC_BROKER_CONFIG when it comes from `BrokerConfig` (YAML, env, flags); DEFAULT_CONFIG when
+   * Weir fixes the value and nothing can set it.
+   */
+  source: 'STATIC_BROKER_CONFIG' | 'DEFAULT_CONFIG';
+  /** The topic config this broker config is the default of (Kafka's synonym), if any. */
+  topicConfig?: string;
+  sensitive?: boolean;
+}
+
+function fromConfig(name: string, value: (config: BrokerConfig) => string | number | boolean) {
+  return { name, value: (config: BrokerConfig) => String(value(config)), source: 'STATIC_BROKER_CONFIG' } as const;
+}
+
+/**
+ * A broker config that is the default of a topic config. Its value is the topic config's default,
+ * so a topic's synonym and the broker's entry can never disagree.
+ */
+function topicDefault(
+  name: string,
+  topicConfig: string,
+  source: BrokerConfigDefinition['source'],
+): BrokerConfigDefinition {
+  const definition = topicConfigDefinition(topicConfig);
+  // A typo here is a bug in this table, so it fails at load rather than describing nothing.
+  if (!definition) throw new Error(`"${topicConfig}" is not a topic config`);
+  return { name, value: (config) => definition.defaultValue(config), source, topicConfig };
+}
+
+/** Every broker config DescribeConfigs reports, in Kafka's names. None can change at runtime. */
+export const BROKER_CONFIGS: readonly BrokerConfigDefinition[] = [
+  fromConfig('broker.id', (config) => config.nodeId),
+  fromConfig('node.id', (config) => config.nodeId),
+  // Kafka's log.dirs holds the partition logs; Weir keeps them under `<dataDir>/logs`.
+  fromConfig('log.dirs', (config) => resolve(config.dataDir, 'logs')),
+  fromConfig('num.partitions', (config) => config.topics.defaultPartitions),
+  fromConfig('auto.create.topics.enable', (config) => config.topics.autoCreateEnable),
+  fromConfig('socket.request.max.bytes', (config) => config.limits.maxFrameBytes),
+  fromConfig('connections.max.idle.ms', (config) => config.limits.idleTimeoutMs),
+  fromConfig('max.connections', (config) => config.limits.maxConnections),
+  fromConfig('log.retention.check.interval.ms', (config) => config.log.retentionCheckIntervalMs),
+  topicDefault('message.max.bytes', 'max.message.bytes', 'STATIC_BROKER_CONFIG'),
+  topicDefault('log.segment.bytes', 'segment.bytes', 'STATIC_BROKER_CONFIG'),
+  topicDefault('log.roll.ms', 'segment.ms', 'STATIC_BROKER_CONFIG'),
+  topicDefault('log.retention.ms', 'retention.ms', 'STATIC_BROKER_CONFIG'),
+  topicDefault('log.retention.bytes', 'retention.bytes', 'STATIC_BROKER_CONFIG'),
+  topicDefault('log.flush.interval.ms', 'flush.ms', 'STATIC_BROKER_CONFIG'),
+  topicDefault('log.flush.interval.messages', 'flush.messages', 'STATIC_BROKER_CONFIG'),
+  topicDefault('log.index.interval.bytes', 'index.interval.bytes', 'STATIC_BROKER_CONFIG'),
+  topicDefault('log.index.size.max.bytes', 'segment.index.bytes', 'STATIC_BROKER_CONFIG'),
+  topicDefault('log.message.timestamp.type', 'message.timestamp.type', 'STATIC_BROKER_CONFIG'),
+  topicDefault('log.cleanup.policy', 'cleanup.policy', 'DEFAULT_CONFIG'),
+  topicDefault('compression.type', 'compression.type', 'DEFAULT_CONFIG'),
+  topicDefault('log.cleaner.delete.retention.ms', 'delete.retention.ms', 'DEFAULT_CONFIG'),
+  topicDefault('log.segment.delete.delay.ms', 'file.delete.delay.ms', 'DEFAULT_CONFIG'),
+  topicDefault('min.insync.replicas', 'min.insync.replicas', 'DEFAULT_CONFIG'),
+  topicDefault('unclean.leader.election.enable', 'unclean.leader.election.enable', 'DEFAULT_CONFIG'),
+];
+
+const BY_TOPIC_CONFIG = new Map(
+  BROKER_CONFIGS.filter((definition) => definition.topicConfig !== undefined).map((definition) => [
+    definition.topicConfig,
+    definition,
+  ]),
+);
+
+/** The broker config a topic config falls back to, if it has one. */
+export function brokerConfigForTopicConfig(topicConfig: string): BrokerConfigDefinition | undefined {
+  return BY_TOPIC_CONFIG.get(topicConfig);
+}
+
+let builtInDefaults: BrokerConfig | undefined;
+
+/** The configuration with nothing set: what a broker config's DEFAULT_CONFIG synonym reports. */
+export function builtInBrokerConfig(): BrokerConfig {
+  builtInDefaults ??= brokerConfigSchema.parse({});
+  return builtInDefaults;
+}
