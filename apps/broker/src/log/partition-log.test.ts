@@ -286,4 +286,46 @@ describe('PartitionLog', () => {
     await log.append(makeBatch(), { origin: 'client', durable: false });
     expect(seen).toEqual([3, 4]);
   });
+  it('truncates to an offset at batch boundaries, rebuilding the producer state', async () => {
+    manager = createManager(directory.path, { config: { segmentBytes: 300, retentionMs: -1 } });
+    await manager.start();
+    const log = await manager.createLog('follower', 0);
+    for (let index = 0; index < 10; index++) {
+      await log.append(
+        makeBatch({ count: 2, valueBytes: 60, producerId: 9n, producerEpoch: 0, baseSequence: index * 2 }),
+        {
+          origin: 'client',
+          durable: false,
+        },
+      );
+    }
+    expect(log.segments.length).toBeGreaterThan(2);
+    // Offset 11 lies inside the batch 10..11, which goes entirely: the log now ends at 10.
+    await log.truncateTo(11);
+    expect(log.logEndOffset).toBe(10);
+    expect(log.highWatermark).toBe(10);
+    expect(
+      batchesOf((await log.read(8, { maxBytes: 1 << 16 })).records).map((batch) => batch.baseOffset),
+    ).toEqual([8]);
+    // The producer state forgot the truncated batches: sequence 10 is next again, 12 is a gap.
+    await expect(
+      log.append(makeBatch({ count: 2, producerId: 9n, producerEpoch: 0, baseSequence: 12 }), {
+        origin: 'client',
+        durable: false,
+      }),
+    ).rejects.toMatchObject({ code: ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER });
+    const next = await log.append(
+      makeBatch({ count: 2, producerId: 9n, producerEpoch: 0, baseSequence: 10 }),
+      {
+        origin: 'client',
+        durable: false,
+      },
+    );
+    expect(next).toMatchObject({ baseOffset: 10, duplicate: false });
+    // One batch per segment here: the segment holding offset 3 is emptied and stays as the active one.
+    await log.truncateTo(3);
+    expect(log.logEndOffset).toBe(2);
+    expect(log.segments.map((segment) => segment.baseOffset)).toEqual([0, 2]);
+    expect(log.segments[1]!.sizeBytes).toBe(0);
+  });
 });
