@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { ErrorCode, errorCodeInfo } from '@weir/protocol';
 import type { BrokerCommands } from './commands/broker-commands';
 import { ClusterCommands } from './commands/cluster-commands';
+import { ConfigCommands } from './commands/config-commands';
 import { DataCommands } from './commands/data-commands';
 import { ProducerIdCommands } from './commands/producer-id-commands';
 import { TopicCommands } from './commands/topic-commands';
@@ -86,6 +87,7 @@ export class Broker {
         bytesOut: (topic, bytes) => deps.metrics.bytesOutTotal.inc({ topic }, bytes),
       }),
       producers: new ProducerIdCommands(this.#store),
+      configs: new ConfigCommands(this.#topics, config),
     };
     const dispatcher = new Dispatcher(
       new HandlerRegistry(clientHandlers()),

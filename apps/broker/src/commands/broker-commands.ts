@@ -1,4 +1,5 @@
 import type { ClusterCommands } from './cluster-commands';
+import type { ConfigCommands } from './config-commands';
 import type { DataCommands } from './data-commands';
 import type { ProducerIdCommands } from './producer-id-commands';
 import type { TopicCommands } from './topic-commands';
@@ -13,4 +14,5 @@ export interface BrokerCommands {
   topics: TopicCommands;
   data: DataCommands;
   producers: ProducerIdCommands;
+  configs: ConfigCommands;
 }

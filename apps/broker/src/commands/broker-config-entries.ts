@@ -17,7 +17,11 @@ export interface BrokerConfigDefinition {
 }
 
 function fromConfig(name: string, value: (config: BrokerConfig) => string | number | boolean) {
-  return { name, value: (config: BrokerConfig) => String(value(config)), source: 'STATIC_BROKER_CONFIG' } as const;
+  return {
+    name,
+    value: (config: BrokerConfig) => String(value(config)),
+    source: 'STATIC_BROKER_CONFIG',
+  } as const;
 }
 
 /**

@@ -1,10 +1,13 @@
 import type { ApiHandler } from './handler';
+import { alterConfigsHandler } from './handlers/alter-configs';
 import { type AdvertisedApi, createApiVersionsHandler } from './handlers/api-versions';
 import { createPartitionsHandler } from './handlers/create-partitions';
 import { createTopicsHandler } from './handlers/create-topics';
 import { deleteRecordsHandler } from './handlers/delete-records';
 import { deleteTopicsHandler } from './handlers/delete-topics';
+import { describeConfigsHandler } from './handlers/describe-configs';
 import { fetchHandler } from './handlers/fetch';
+import { incrementalAlterConfigsHandler } from './handlers/incremental-alter-configs';
 import { initProducerIdHandler } from './handlers/init-producer-id';
 import { listOffsetsHandler } from './handlers/list-offsets';
 import { metadataHandler } from './handlers/metadata';
@@ -59,5 +62,8 @@ export function clientHandlers(): ApiHandler[] {
     deleteRecordsHandler,
     initProducerIdHandler,
     createPartitionsHandler,
+    describeConfigsHandler,
+    alterConfigsHandler,
+    incrementalAlterConfigsHandler,
   ] as ApiHandler[];
 }

@@ -1,0 +1,196 @@
+import { ErrorCode, WeirError } from '@weir/protocol';
+import type { BrokerConfig } from '../config/broker-config';
+import { TOPIC_CONFIGS } from '../topics/topic-configs';
+import type { TopicManager } from '../topics/topic-manager';
+import { topicNameProblem } from '../topics/topic-name';
+import { BROKER_CONFIGS, brokerConfigForTopicConfig, builtInBrokerConfig } from './broker-config-entries';
+import { failureOf } from './command-result';
+import type {
+  AlterConfigsResource,
+  ConfigEntryDescription,
+  ConfigResourceType,
+  ConfigSynonym,
+  DescribeConfigsResource,
+  ResourceAlterResult,
+  ResourceConfigsDescription,
+} from './config-types';
+import { alteredTopicOverrides } from './topic-config-alteration';
+
+/**
+ * Config commands: what DescribeConfigs, AlterConfigs and IncrementalAlterConfigs need. Topic
+ * configs are overrides kept in the metadata store and applied to live logs; broker configs come
+ * from the YAML, environment and flags and are read-only at runtime.
+ */
+export class ConfigCommands {
+  /** Alterations run one at a time: each reads the current overrides and writes a new set. */
+  #alterations: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly topics: TopicManager,
+    private readonly config: BrokerConfig,
+  ) {}
+
+  async describeConfigs(
+    resources: readonly DescribeConfigsResource[],
+    options: { includeSynonyms: boolean },
+  ): Promise<ResourceConfigsDescription[]> {
+    return resources.map((resource) => {
+      try {
+        const wanted = resource.keys && resource.keys.length > 0 ? new Set(resource.keys) : null;
+        const entries =
+          requireType(resource.type) === 'topic'
+            ? this.#topicEntries(resource.name)
+            : this.#brokerEntries(resource.name);
+        return {
+          errorCode: ErrorCode.NONE,
+          errorMessage: null,
+          entries: entries
+            .filter((entry) => wanted === null || wanted.has(entry.name))
+            .map((entry) => (options.includeSynonyms ? entry : { ...entry, synonyms: [] })),
+        };
+      } catch (error) {
+        const failure = failureOf(error);
+        return { errorCode: failure.errorCode, errorMessage: failure.errorMessage, entries: [] };
+      }
+    });
+  }
+
+  /**
+   * Changes topic configs, or checks the change only with `validateOnly`. `incremental` false is
+   * AlterConfigs (the listed configs replace all overrides); true is IncrementalAlterConfigs.
+   */
+  alterConfigs(
+    resources: readonly AlterConfigsResource[],
+    options: { validateOnly: boolean; incremental: boolean },
+  ): Promise<ResourceAlterResult[]> {
+    const run = this.#alterations.then(() => this.#alterAll(resources, options));
+    this.#alterations = run.catch(() => undefined);
+    return run;
+  }
+
+  async #alterAll(
+    resources: readonly AlterConfigsResource[],
+    options: { validateOnly: boolean; incremental: boolean },
+  ): Promise<ResourceAlterResult[]> {
+    const results: ResourceAlterResult[] = [];
+    for (const resource of resources) {
+      try {
+        if (requireType(resource.type) === 'topic') await this.#alterTopic(resource, options);
+        else this.#alterBroker(resource);
+        results.push({ errorCode: ErrorCode.NONE, errorMessage: null });
+      } catch (error) {
+        const failure = failureOf(error);
+        results.push({ errorCode: failure.errorCode, errorMessage: failure.errorMessage });
+      }
+    }
+    return results;
+  }
+
+  async #alterTopic(
+    resource: AlterConfigsResource,
+    options: { validateOnly: boolean; incremental: boolean },
+  ): Promise<void> {
+    const record = this.#requireTopic(resource.name);
+    const overrides = alteredTopicOverrides(record.configs, resource.configs, {
+      incremental: options.incremental,
+      broker: this.config,
+    });
+    if (!options.validateOnly) await this.topics.setConfigs(resource.name, overrides);
+  }
+
+  #alterBroker(resource: AlterConfigsResource): void {
+    this.#requireThisBroker(resource.name);
+    // An empty change set asks for nothing (AlterConfigs: "no dynamic overrides"), which is true.
+    if (resource.configs.length === 0) return;
+    const names = resource.configs.map((config) => `"${config.name}"`).join(', ');
+    throw new WeirError(ErrorCode.INVALID_REQUEST, {
+      detail: `cannot change ${names}: broker configs are read-only at runtime; they are set in the YAML/env/flags and need a restart`,
+    });
+  }
+
+  #topicEntries(name: string): ConfigEntryDescription[] {
+    const record = this.#requireTopic(name);
+    return TOPIC_CONFIGS.map((definition) => {
+      const override = record.configs[definition.name];
+      // The broker YAML may set the matching log.* value explicitly; this cannot tell, so the
+      // fallback is always reported as DEFAULT_CONFIG under the broker config's name.
+      const fallback: ConfigSynonym = {
+        name: brokerConfigForTopicConfig(definition.name)?.name ?? definition.name,
+        value: definition.defaultValue(this.config),
+        source: 'DEFAULT_CONFIG',
+      };
+      const synonyms: ConfigSynonym[] =
+        override === undefined
+          ? [fallback]
+          : [{ name: definition.name, value: override, source: 'DYNAMIC_TOPIC_CONFIG' }, fallback];
+      return entryOf(definition.name, synonyms, { readOnly: false, sensitive: false });
+    });
+  }
+
+  #brokerEntries(name: string): ConfigEntryDescription[] {
+    this.#requireThisBroker(name);
+    const builtIn = builtInBrokerConfig();
+    return BROKER_CONFIGS.map((definition) => {
+      const defaultSynonym: ConfigSynonym = {
+        name: definition.name,
+        value: definition.value(builtIn),
+        source: 'DEFAULT_CONFIG',
+      };
+      const synonyms: ConfigSynonym[] =
+        definition.source === 'DEFAULT_CONFIG'
+          ? [defaultSynonym]
+          : [
+              { name: definition.name, value: definition.value(this.config), source: definition.source },
+              defaultSynonym,
+            ];
+      return entryOf(definition.name, synonyms, { readOnly: true, sensitive: definition.sensitive ?? false });
+    });
+  }
+
+  #requireTopic(name: string) {
+    const nameProblem = topicNameProblem(name);
+    if (nameProblem) throw new WeirError(ErrorCode.INVALID_TOPIC_EXCEPTION, { detail: nameProblem });
+    const record = this.topics.getTopic(name);
+    if (!record) {
+      throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, { detail: `topic "${name}" does not exist` });
+    }
+    return record;
+  }
+
+  /** A broker resource names this broker's node id, or is "" (Kafka's cluster-wide default). */
+  #requireThisBroker(name: string): void {
+    const nodeId = String(this.config.nodeId);
+    if (name === '' || name === nodeId) return;
+    throw new WeirError(ErrorCode.INVALID_REQUEST, {
+      detail: `unknown broker "${name}": this is broker ${nodeId} (use "${nodeId}" or "" for the cluster default)`,
+    });
+  }
+}
+
+function requireType(type: ConfigResourceType | null): ConfigResourceType {
+  if (type === null) {
+    throw new WeirError(ErrorCode.INVALID_REQUEST, {
+      detail: 'unsupported resource type: only topics (2) and brokers (4) have configs here',
+    });
+  }
+  return type;
+}
+
+/** An entry whose value and source are those of its first (most specific) synonym. */
+function entryOf(
+  name: string,
+  synonyms: ConfigSynonym[],
+  options: { readOnly: boolean; sensitive: boolean },
+): ConfigEntryDescription {
+  const shown = options.sensitive ? synonyms.map((synonym) => ({ ...synonym, value: null })) : synonyms;
+  const effective = shown[0]!;
+  return {
+    name,
+    value: effective.value,
+    readOnly: options.readOnly,
+    isDefault: effective.source === 'DEFAULT_CONFIG',
+    source: effective.source,
+    isSensitive: options.sensitive,
+    synonyms: shown,
+  };
+}

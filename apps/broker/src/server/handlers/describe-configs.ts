@@ -1,0 +1,47 @@
+import { DescribeConfigs } from '@weir/protocol';
+import { CONFIG_SOURCE_IDS, configResourceTypeOf } from '../../commands/config-types';
+import { defineHandler } from '../handler';
+
+/**
+ * DescribeConfigs v0–2 for topics and this broker. v0 reports `is_default`; v1+ reports
+ * `config_source` and, when asked, synonyms. The codec writes only the fields of the version.
+ */
+export const describeConfigsHandler = defineHandler({
+  api: DescribeConfigs,
+  versions: { min: 0, max: 2 },
+  async handle(request, _context, commands) {
+    const descriptions = await commands.configs.describeConfigs(
+      request.resources.map((resource) => ({
+        type: configResourceTypeOf(resource.resourceType),
+        name: resource.resourceName,
+        keys: resource.configurationKeys,
+      })),
+      { includeSynonyms: request.includeSynonyms },
+    );
+    return {
+      throttleTimeMs: 0,
+      results: descriptions.map((description, index) => {
+        const resource = request.resources[index]!;
+        return {
+          errorCode: description.errorCode,
+          errorMessage: description.errorMessage,
+          resourceType: resource.resourceType,
+          resourceName: resource.resourceName,
+          configs: description.entries.map((entry) => ({
+            name: entry.name,
+            value: entry.value,
+            readOnly: entry.readOnly,
+            isDefault: entry.isDefault,
+            configSource: CONFIG_SOURCE_IDS[entry.source],
+            isSensitive: entry.isSensitive,
+            synonyms: entry.synonyms.map((synonym) => ({
+              name: synonym.name,
+              value: synonym.value,
+              source: CONFIG_SOURCE_IDS[synonym.source],
+            })),
+          })),
+        };
+      }),
+    };
+  },
+});

@@ -1,0 +1,289 @@
+import { type Admin, ConfigResourceTypes, ConfigSource, Kafka, logLevel } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOPIC_CONFIGS } from '../src/topics/topic-configs';
+import { type RunningBroker, startBroker } from './broker-harness';
+
+const RETENTION_DEFAULT_MS = 3_600_000;
+
+const brokerOverrides = {
+  nodeId: 3,
+  topics: { autoCreateEnable: false, defaultPartitions: 2 },
+  log: { retentionMs: RETENTION_DEFAULT_MS },
+};
+
+function kafkaFor(running: RunningBroker): Kafka {
+  return new Kafka({
+    clientId: 'weir-configs-test',
+    brokers: [running.bootstrap],
+    logLevel: logLevel.NOTHING,
+  });
+}
+
+async function withAdmin<T>(kafka: Kafka, run: (admin: Admin) => Promise<T>): Promise<T> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    return await run(admin);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** A topic's configs as kafkajs reports them, by name. */
+async function topicConfigs(admin: Admin, topic: string, includeSynonyms = false) {
+  const { resources } = await admin.describeConfigs({
+    resources: [{ type: ConfigResourceTypes.TOPIC, name: topic }],
+    includeSynonyms,
+  });
+  return new Map(resources[0]!.configEntries.map((entry) => [entry.configName, entry]));
+}
+
+async function setTopicConfigs(
+  admin: Admin,
+  topic: string,
+  entries: Record<string, string>,
+  validateOnly = false,
+) {
+  await admin.alterConfigs({
+    validateOnly,
+    resources: [
+      {
+        type: ConfigResourceTypes.TOPIC,
+        name: topic,
+        configEntries: Object.entries(entries).map(([name, value]) => ({ name, value })),
+      },
+    ],
+  });
+}
+
+describe('topic and broker configs through the kafkajs admin client', () => {
+  let running: RunningBroker;
+  let kafka: Kafka;
+
+  beforeAll(async () => {
+    running = await startBroker(brokerOverrides);
+    kafka = kafkaFor(running);
+  });
+  afterAll(async () => {
+    await running.dispose();
+  });
+
+  it('describes every topic config with its broker-derived default', async () => {
+    await withAdmin(kafka, async (admin) => {
+      await admin.createTopics({ topics: [{ topic: 'defaults', numPartitions: 1 }] });
+      const configs = await topicConfigs(admin, 'defaults', true);
+      expect([...configs.keys()].sort()).toEqual(TOPIC_CONFIGS.map((definition) => definition.name).sort());
+      expect(configs.get('retention.ms')).toMatchObject({
+        configValue: String(RETENTION_DEFAULT_MS),
+        configSource: ConfigSource.DEFAULT_CONFIG,
+        isDefault: true,
+        readOnly: false,
+        isSensitive: false,
+        configSynonyms: [
+          {
+            configName: 'log.retention.ms',
+            configValue: String(RETENTION_DEFAULT_MS),
+            configSource: ConfigSource.DEFAULT_CONFIG,
+          },
+        ],
+      });
+      expect(configs.get('cleanup.policy')?.configValue).toBe('delete');
+
+      const { resources } = await admin.describeConfigs({
+        resources: [
+          { type: ConfigResourceTypes.TOPIC, name: 'defaults', configNames: ['segment.ms', 'nope'] },
+        ],
+        includeSynonyms: false,
+      });
+      expect(resources[0]!.configEntries.map((entry) => entry.configName)).toEqual(['segment.ms']);
+      expect(resources[0]!.configEntries[0]!.configSynonyms).toEqual([]);
+    });
+  });
+
+  it('reports an unknown topic as UNKNOWN_TOPIC_OR_PARTITION', async () => {
+    await withAdmin(kafka, async (admin) => {
+      await expect(topicConfigs(admin, 'no-such-topic')).rejects.toMatchObject({
+        type: 'UNKNOWN_TOPIC_OR_PARTITION',
+      });
+    });
+  });
+
+  it('alters retention.ms and describes it as a dynamic topic config', async () => {
+    await withAdmin(kafka, async (admin) => {
+      await admin.createTopics({ topics: [{ topic: 'altered', numPartitions: 1 }] });
+      await setTopicConfigs(admin, 'altered', { 'retention.ms': '60000' });
+      const retention = (await topicConfigs(admin, 'altered', true)).get('retention.ms');
+      expect(retention).toMatchObject({
+        configValue: '60000',
+        configSource: ConfigSource.TOPIC_CONFIG,
+        isDefault: false,
+        configSynonyms: [
+          { configName: 'retention.ms', configValue: '60000', configSource: ConfigSource.TOPIC_CONFIG },
+          {
+            configName: 'log.retention.ms',
+            configValue: String(RETENTION_DEFAULT_MS),
+            configSource: ConfigSource.DEFAULT_CONFIG,
+          },
+        ],
+      });
+    });
+  });
+
+  it('replaces the whole override set: a config not listed goes back to its default', async () => {
+    await withAdmin(kafka, async (admin) => {
+      await admin.createTopics({ topics: [{ topic: 'replaced', numPartitions: 1 }] });
+      await setTopicConfigs(admin, 'replaced', { 'retention.ms': '60000', 'segment.ms': '120000' });
+      await setTopicConfigs(admin, 'replaced', { 'segment.ms': '180000' });
+      const configs = await topicConfigs(admin, 'replaced');
+      expect(configs.get('segment.ms')).toMatchObject({ configValue: '180000', isDefault: false });
+      expect(configs.get('retention.ms')).toMatchObject({
+        configValue: String(RETENTION_DEFAULT_MS),
+        configSource: ConfigSource.DEFAULT_CONFIG,
+      });
+    });
+  });
+
+  it('refuses invalid values and unknown configs with INVALID_CONFIG and changes nothing', async () => {
+    await withAdmin(kafka, async (admin) => {
+      await admin.createTopics({ topics: [{ topic: 'invalid', numPartitions: 1 }] });
+      await setTopicConfigs(admin, 'invalid', { 'retention.ms': '60000' });
+      await expect(setTopicConfigs(admin, 'invalid', { 'retention.ms': 'soon' })).rejects.toMatchObject({
+        type: 'INVALID_CONFIG',
+      });
+      await expect(setTopicConfigs(admin, 'invalid', { 'retention.msec': '1' })).rejects.toMatchObject({
+        type: 'INVALID_CONFIG',
+      });
+      expect((await topicConfigs(admin, 'invalid')).get('retention.ms')?.configValue).toBe('60000');
+    });
+  });
+
+  it('checks but applies nothing with validateOnly', async () => {
+    await withAdmin(kafka, async (admin) => {
+      await admin.createTopics({ topics: [{ topic: 'validate-only', numPartitions: 1 }] });
+      await setTopicConfigs(admin, 'validate-only', { 'retention.ms': '60000' }, true);
+      expect((await topicConfigs(admin, 'validate-only')).get('retention.ms')).toMatchObject({
+        configValue: String(RETENTION_DEFAULT_MS),
+        isDefault: true,
+      });
+      await expect(
+        setTopicConfigs(admin, 'validate-only', { 'retention.ms': '-5' }, true),
+      ).rejects.toMatchObject({ type: 'INVALID_CONFIG' });
+    });
+  });
+
+  it('applies a lowered max.message.bytes to the live log', async () => {
+    const topic = 'small-messages';
+    await withAdmin(kafka, async (admin) => {
+      await admin.createTopics({ topics: [{ topic, numPartitions: 1 }] });
+    });
+    const producer = kafka.producer({ allowAutoTopicCreation: false, retry: { retries: 0 } });
+    await producer.connect();
+    try {
+      const large = { value: 'x'.repeat(4096) };
+      await producer.send({ topic, messages: [large] });
+      await withAdmin(kafka, (admin) => setTopicConfigs(admin, topic, { 'max.message.bytes': '1024' }));
+      await expect(producer.send({ topic, messages: [large] })).rejects.toMatchObject({
+        type: 'MESSAGE_TOO_LARGE',
+      });
+      await producer.send({ topic, messages: [{ value: 'small' }] });
+    } finally {
+      await producer.disconnect();
+    }
+  });
+
+  it('creates topics with configs and refuses unsupported ones', async () => {
+    await withAdmin(kafka, async (admin) => {
+      await admin.createTopics({
+        topics: [
+          { topic: 'created-with-configs', configEntries: [{ name: 'retention.ms', value: '90000' }] },
+        ],
+      });
+      expect((await topicConfigs(admin, 'created-with-configs')).get('retention.ms')).toMatchObject({
+        configValue: '90000',
+        configSource: ConfigSource.TOPIC_CONFIG,
+      });
+      await expect(
+        admin.createTopics({
+          topics: [{ topic: 'compacted', configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }],
+        }),
+      ).rejects.toMatchObject({ errors: [expect.objectContaining({ type: 'INVALID_CONFIG' })] });
+      expect(await admin.listTopics()).not.toContain('compacted');
+    });
+  });
+
+  it('describes the broker configs as read-only static configs', async () => {
+    await withAdmin(kafka, async (admin) => {
+      const { resources } = await admin.describeConfigs({
+        resources: [{ type: ConfigResourceTypes.BROKER, name: '3' }],
+        includeSynonyms: false,
+      });
+      const entries = new Map(resources[0]!.configEntries.map((entry) => [entry.configName, entry]));
+      expect(entries.get('broker.id')).toMatchObject({
+        configValue: '3',
+        readOnly: true,
+        configSource: ConfigSource.STATIC_BROKER_CONFIG,
+      });
+      expect(entries.get('num.partitions')?.configValue).toBe('2');
+      expect(entries.get('auto.create.topics.enable')?.configValue).toBe('false');
+      expect(entries.get('log.retention.ms')?.configValue).toBe(String(RETENTION_DEFAULT_MS));
+      expect(entries.get('message.max.bytes')?.configValue).toBe(String(1024 * 1024 + 12));
+      expect([...entries.values()].every((entry) => entry.readOnly)).toBe(true);
+    });
+  });
+
+  it('refuses to alter broker configs', async () => {
+    await withAdmin(kafka, async (admin) => {
+      await expect(
+        admin.alterConfigs({
+          validateOnly: false,
+          resources: [
+            {
+              type: ConfigResourceTypes.BROKER,
+              name: '3',
+              configEntries: [{ name: 'num.partitions', value: '5' }],
+            },
+          ],
+        }),
+      ).rejects.toMatchObject({ type: 'INVALID_REQUEST' });
+    });
+  });
+});
+
+describe('topic config overrides across a restart', () => {
+  it('keeps an altered config and applies it after the broker restarts', async () => {
+    const first = await startBroker(brokerOverrides);
+    try {
+      await withAdmin(kafkaFor(first), async (admin) => {
+        await admin.createTopics({ topics: [{ topic: 'durable-config', numPartitions: 1 }] });
+        await setTopicConfigs(admin, 'durable-config', {
+          'retention.ms': '60000',
+          'max.message.bytes': '1024',
+        });
+      });
+    } finally {
+      await first.stop();
+    }
+    const second = await startBroker(brokerOverrides, first.dataDir);
+    try {
+      const kafka = kafkaFor(second);
+      const configs = await withAdmin(kafka, (admin) => topicConfigs(admin, 'durable-config'));
+      expect(configs.get('retention.ms')).toMatchObject({
+        configValue: '60000',
+        configSource: ConfigSource.TOPIC_CONFIG,
+      });
+      const producer = kafka.producer({ allowAutoTopicCreation: false, retry: { retries: 0 } });
+      await producer.connect();
+      try {
+        await expect(
+          producer.send({ topic: 'durable-config', messages: [{ value: 'x'.repeat(4096) }] }),
+        ).rejects.toMatchObject({ type: 'MESSAGE_TOO_LARGE' });
+      } finally {
+        await producer.disconnect();
+      }
+    } finally {
+      await second.dispose();
+      // The first broker's data directory is the one the second reused; dispose removes it.
+      await first.dispose();
+    }
+  });
+});
