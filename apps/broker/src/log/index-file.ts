@@ -74,7 +74,8 @@ export abstract class IndexFile {
 
   /** Forgets every entry (for a new segment or before a rebuild). */
   reset(): void {
-    this.entries = Buffer.alloc(Math.min(this.maxIndexBytes, 64 * this.entryBytes));
+    // Grown on the first append; most segments of most partitions never get an entry.
+    this.entries = Buffer.alloc(0);
     this.entryCount = 0;
     this.#loaded = true;
   }

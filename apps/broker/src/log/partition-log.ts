@@ -87,6 +87,7 @@ export class PartitionLog {
   #highWatermark: number;
   #queue: PendingAppend[] = [];
   #writing = false;
+  #drainScheduled = false;
   #offline: StorageError | undefined;
   readonly #durability: DurabilityTracker;
   readonly #listeners = new Set<() => void>();
@@ -186,6 +187,20 @@ export class PartitionLog {
     const header = validateBatch(batch, options.origin, this.config.maxMessageBytes);
     return new Promise<AppendResult>((resolve, reject) => {
       this.#queue.push({ batch, header, options, resolve, reject });
+      this.#scheduleDrain();
+    });
+  }
+
+  /**
+   * Starts draining after the current synchronous work, so appends issued together (a produce
+   * request's partitions, appenders woken by the same completion) form one group and one write
+   * instead of the first of them going out alone.
+   */
+  #scheduleDrain(): void {
+    if (this.#drainScheduled) return;
+    this.#drainScheduled = true;
+    queueMicrotask(() => {
+      this.#drainScheduled = false;
       void this.#drainQueue();
     });
   }

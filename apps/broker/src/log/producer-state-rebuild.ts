@@ -18,6 +18,8 @@ export async function rebuildProducerState(
   logEndOffset: number,
 ): Promise<number> {
   const loaded = await loadLatestSnapshot(context.io, context.directory, logEndOffset, state);
+  // A snapshot at the log end (written at a clean shutdown) is the whole state: nothing to replay.
+  if (loaded.loadedOffset !== undefined && loaded.loadedOffset >= logEndOffset) return 0;
   const firstOffset = segments[0]!.baseOffset;
   let from = loaded.loadedOffset;
   if (from === undefined || from < firstOffset) {

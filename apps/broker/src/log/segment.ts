@@ -293,7 +293,13 @@ export class Segment {
    * the end of the file, reading headers only.
    */
   async loadTail(): Promise<ScanStop> {
-    await this.#ensureIndexesLoaded();
+    // A segment smaller than one index interval has no index entries: skip reading the files.
+    const indexed = this.#sizeBytes > this.context.indexIntervalBytes;
+    if (indexed) await this.#ensureIndexesLoaded();
+    else {
+      this.offsetIndex.reset();
+      this.timeIndex.reset();
+    }
     const last = this.offsetIndex.lastEntry;
     let nextOffset = this.baseOffset;
     const stop = await this.scan(

@@ -139,7 +139,13 @@ export function createStorageIo(options: { faults?: FaultInjector } = {}): Stora
   const io: StorageIo = {
     openFile: (path, mode) =>
       guard('open', path, async () => wrapHandle(path, await open(path, flagsFor[mode], 0o644))),
-    readWholeFile: (path) => guard('read', path, () => readFile(path)),
+    readWholeFile: (path) =>
+      guard('read', path, async () => {
+        const data = await readFile(path);
+        // For an empty file Node returns a zero-length view of a 64 KiB pooled buffer; keeping it
+        // (empty indexes of thousands of partitions) would pin all that memory.
+        return data.length === 0 ? Buffer.alloc(0) : data;
+      }),
     async writeFileAtomic(path, data) {
       const temporaryPath = `${path}.tmp`;
       const file = await io.openFile(temporaryPath, 'create');
