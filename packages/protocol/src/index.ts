@@ -115,3 +115,81 @@ export type {
 export { decodeRecordBatch, encodeRecordBatch } from './records/record-batch';
 export type { ApiDefinition, ApiSchema, RequestOf, ResponseOf } from './schema/api';
 export { defineApi, isFlexible, supportsVersion } from './schema/api';
+
+// The client SDK: transport, connection, client, producer, consumer, admin. This comment stands
+// apart so the import sorter keeps the block below as its own group at the end of the file.
+
+export { Admin } from './client/admin';
+export type { AdminItemFailure } from './client/admin-error';
+export { AdminItemsError } from './client/admin-error';
+export type {
+  AdminTimeoutOptions,
+  AlterConfigsRequest,
+  ConfigEntry,
+  ConfigOperation,
+  ConfigResource,
+  ConfigResourceDescription,
+  ConfigResourceType,
+  ConfigSource,
+  DeletedRecords,
+  DeleteRecordsRequest,
+  DescribeConfigsRequest,
+  IncrementalAlterConfigsRequest,
+  NewTopic,
+  PartitionCountChange,
+  PartitionOffsetRange,
+  TopicDescription,
+  ValidateOnlyOptions,
+} from './client/admin-types';
+export type { ApiVersionRange, BrokerApiVersions } from './client/api-versions';
+export type { BrokerAddress } from './client/broker-address';
+export { formatBrokerAddress, parseBrokerAddress } from './client/broker-address';
+export type { ClientOptions, ClientRequestOptions, ConnectionLane, RequestTarget } from './client/client';
+export { Client } from './client/client';
+export { ClosedError } from './client/closed-error';
+export type {
+  BrokerMetadata,
+  ClusterMetadata,
+  MetadataSnapshot,
+  PartitionMetadata,
+  TopicMetadata,
+} from './client/cluster-metadata';
+export type { ConnectionOptions, RequestOptions } from './client/connection';
+export { Connection } from './client/connection';
+export type {
+  ConnectionCloseReason,
+  ConnectionStatus,
+  ConnectionStatusListener,
+} from './client/connection-status';
+export type {
+  ConsumerOptions,
+  PartitionAssignment,
+  PollOptions,
+  StartOffset,
+} from './client/consumer';
+export { Consumer } from './client/consumer';
+export type { OffsetQuery, OffsetSpec, PartitionOffset } from './client/list-offsets';
+export type {
+  ConsumerRecord,
+  MessageBytes,
+  MessageHeader,
+  ProducerMessage,
+  ProducerRecord,
+  RecordMetadata,
+} from './client/message';
+export { murmur2, partitionForKey, StickyPartitioner } from './client/partitioner';
+export { Producer } from './client/producer';
+export type {
+  InterceptedProduceResponse,
+  ProducerOptions,
+  ProducerTestHooks,
+} from './client/producer-options';
+export type { RetryHooks, RetryOptions } from './client/retry';
+export { RetryPolicy } from './client/retry';
+export { nodeTransport } from './transport/node-transport';
+export type {
+  Transport,
+  TransportConnectOptions,
+  TransportFactory,
+  TransportHandlers,
+} from './transport/transport';

@@ -1,0 +1,592 @@
+import { ErrorCode } from '../errors/error-codes';
+import { errorForCode, WeirError } from '../errors/weir-error';
+import { Produce } from '../messages/apis/produce';
+import type { CompressionType } from '../records/batch-attributes';
+import { COMPRESSION_TYPES } from '../records/batch-attributes';
+import type { RecordHeaderInput } from '../records/record';
+import type { RequestOf, ResponseOf } from '../schema/api';
+import { ByteBudget } from './byte-budget';
+import type { Client } from './client';
+import { ClosedError } from './closed-error';
+import { needsMetadataRefresh } from './cluster-metadata';
+import type { Connection } from './connection';
+import { DrainTimer } from './drain-timer';
+import { type ProducerMessage, type ProducerRecord, type RecordMetadata, toBuffer } from './message';
+import { PartitionQueue } from './partition-queue';
+import { partitionForKey, StickyPartitioner } from './partitioner';
+import {
+  estimateRecordBytes,
+  incrementSequence,
+  type PendingRecord,
+  ProducerBatch,
+  type ProducerIdentity,
+  SendTracker,
+} from './producer-batch';
+import { ProducerIdentitySource } from './producer-identity';
+import type { ProducerOptions, ProducerTestHooks } from './producer-options';
+
+/** The records of one send, checked and converted before any is queued. */
+interface CheckedMessage {
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly headers: readonly RecordHeaderInput[];
+  readonly partition: number | undefined;
+  readonly timestampMs: number;
+  readonly sizeBytes: number;
+}
+
+/** Kafka keeps the last five batches per producer and partition for deduplication. */
+const MAX_IDEMPOTENT_IN_FLIGHT = 5;
+
+/**
+ * Sends records to topics. Records are grouped per partition into batches, which are sent to the
+ * partition's leader, several partitions per request; `send` resolves with each record's offset
+ * once its batch is stored. Keyed records are placed with murmur2 (the same partition the Java
+ * client and kafkajs choose), keyless ones stick to one partition until its batch is sent.
+ *
+ * Retriable failures are retried with the client's backoff and bounds, in order per partition.
+ * With idempotence (the default) a retry cannot store a record twice: batches carry a producer id
+ * and sequence numbers, and the broker answers a repeated batch with its original offset.
+ *
+ * The producer does not own the client: close the producer (which flushes), then the client.
+ */
+export class Producer {
+  readonly #client: Client;
+  readonly #acks: -1 | 0 | 1;
+  readonly #idempotent: boolean;
+  readonly #compression: CompressionType;
+  readonly #lingerMs: number;
+  readonly #batchBytes: number;
+  readonly #maxRequestBytes: number;
+  readonly #maxInFlight: number;
+  readonly #hooks: ProducerTestHooks | undefined;
+  readonly #budget: ByteBudget;
+  readonly #sticky: StickyPartitioner;
+  readonly #queues = new Map<string, PartitionQueue>();
+  readonly #outstanding = new Set<SendTracker>();
+  readonly #refreshingTopics = new Set<string>();
+  readonly #connectingNodes = new Set<number>();
+  #appendChain: Promise<void> = Promise.resolve();
+  readonly #drainTimer = new DrainTimer(() => this.#drain());
+  readonly #identities: ProducerIdentitySource;
+  #nextSerial = 0;
+  /** Wakes the drain when the client closes, so waiting batches fail instead of lingering on. */
+  readonly #onClientClosed = () => this.#scheduleDrain(0);
+  #closeOpenBatches = false;
+  #closing: Promise<void> | undefined;
+
+  constructor(client: Client, options: ProducerOptions = {}) {
+    this.#client = client;
+    this.#acks = options.acks ?? -1;
+    if (this.#acks !== -1 && this.#acks !== 0 && this.#acks !== 1) {
+      throw new RangeError(`acks must be -1, 0 or 1, got ${this.#acks}`);
+    }
+    this.#idempotent = options.idempotent ?? this.#acks === -1;
+    if (this.#idempotent && this.#acks !== -1) {
+      throw new RangeError(`an idempotent producer needs acks=-1, got acks=${this.#acks}`);
+    }
+    this.#compression = options.compression ?? 'none';
+    if (!COMPRESSION_TYPES.includes(this.#compression)) {
+      throw new RangeError(`unknown compression "${this.#compression}"`);
+    }
+    this.#lingerMs = atLeast('lingerMs', options.lingerMs ?? 0, 0);
+    this.#batchBytes = atLeast('batchBytes', options.batchBytes ?? 64 * 1024, 1);
+    this.#maxRequestBytes = atLeast('maxRequestBytes', options.maxRequestBytes ?? 1024 * 1024, 1);
+    this.#maxInFlight = atLeast('maxInFlightPerPartition', options.maxInFlightPerPartition ?? 5, 1);
+    if (this.#maxInFlight > MAX_IDEMPOTENT_IN_FLIGHT && this.#idempotent) {
+      throw new RangeError(`an idempotent producer allows at most 5 batches in flight per partition`);
+    }
+    this.#budget = new ByteBudget(atLeast('bufferBytes', options.bufferBytes ?? 32 * 1024 * 1024, 1));
+    this.#hooks = options.testHooks;
+    this.#sticky = new StickyPartitioner(client.random);
+    this.#identities = new ProducerIdentitySource(client, (error) => {
+      // Without a producer id nothing can be sent: fail what waits for one; the next send asks again.
+      if (error !== undefined) this.#failUnsent(error);
+      this.#scheduleDrain(0);
+    });
+    client.signal.addEventListener('abort', this.#onClientClosed, { once: true });
+  }
+
+  /** Record bytes accepted and not yet stored or failed. */
+  get bufferedBytes(): number {
+    return this.#budget.usedBytes;
+  }
+
+  /**
+   * Queues records for one topic and resolves with where each was stored, in input order. Waits
+   * while the buffer is full. Rejects with the first failure among its records (a
+   * {@link WeirError}); records of the same call in other batches may still have been stored.
+   */
+  send(record: ProducerRecord): Promise<RecordMetadata[]> {
+    if (this.#closing !== undefined) return Promise.reject(new ClosedError('the producer'));
+    let messages: CheckedMessage[];
+    try {
+      messages = this.#check(record);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const tracker = new SendTracker(messages.length);
+    if (messages.length === 0) return tracker.promise;
+    this.#outstanding.add(tracker);
+    const forget = () => this.#outstanding.delete(tracker);
+    tracker.promise.then(forget, forget);
+    // One chain keeps sends in call order even when one waits for metadata or buffer space.
+    this.#appendChain = this.#appendChain
+      .then(() => this.#append(record.topic, messages, tracker))
+      .catch((error: unknown) => tracker.fail(error));
+    return tracker.promise;
+  }
+
+  /**
+   * Sends everything queued so far without waiting for `lingerMs`, and resolves once every `send`
+   * made before this call has settled. Failures stay with their `send` promises.
+   */
+  async flush(): Promise<void> {
+    const settled = [...this.#outstanding].map((tracker) => tracker.promise.then(noop, noop));
+    await this.#appendChain;
+    this.#closeOpenBatches = true;
+    this.#scheduleDrain(0);
+    await Promise.all(settled);
+  }
+
+  /** Refuses new sends, flushes, and stops. Idempotent. The client stays open. */
+  close(): Promise<void> {
+    this.#closing ??= this.flush().finally(() => {
+      this.#drainTimer.stop();
+      this.#client.signal.removeEventListener('abort', this.#onClientClosed);
+    });
+    return this.#closing;
+  }
+
+  #check(record: ProducerRecord): CheckedMessage[] {
+    if (typeof record.topic !== 'string' || record.topic.length === 0) {
+      throw new RangeError('send needs a topic name');
+    }
+    const nowMs = Date.now();
+    return record.messages.map((message: ProducerMessage, index) => {
+      const key = toBuffer(message.key);
+      const value = toBuffer(message.value);
+      const headers = (message.headers ?? []).map((header) => ({
+        key: header.key,
+        value: toBuffer(header.value),
+      }));
+      const partition = message.partition;
+      if (partition !== undefined && (!Number.isInteger(partition) || partition < 0)) {
+        throw new RangeError(`message ${index}: partition must be a non-negative integer, got ${partition}`);
+      }
+      const timestampMs = message.timestampMs ?? nowMs;
+      if (!Number.isSafeInteger(timestampMs)) {
+        throw new RangeError(`message ${index}: timestampMs must be an integer, got ${timestampMs}`);
+      }
+      const sizeBytes = estimateRecordBytes(key, value, headers);
+      if (sizeBytes > this.#budget.capacityBytes) {
+        throw new WeirError(ErrorCode.MESSAGE_TOO_LARGE, {
+          detail: `message ${index} takes about ${sizeBytes} bytes, more than bufferBytes (${this.#budget.capacityBytes}).`,
+        });
+      }
+      return { key, value, headers, partition, timestampMs, sizeBytes };
+    });
+  }
+
+  async #append(topic: string, messages: readonly CheckedMessage[], tracker: SendTracker): Promise<void> {
+    const metadata = await this.#client.topic(topic);
+    const partitionCount = metadata.partitions.length;
+    const available = metadata.partitions.filter((p) => p.leaderId >= 0).map((p) => p.partition);
+    const outside = messages.find(
+      (message) => message.partition !== undefined && message.partition >= partitionCount,
+    );
+    if (outside !== undefined) {
+      throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, {
+        detail: `topic "${topic}" has ${partitionCount} partitions, so partition ${outside.partition} does not exist.`,
+      });
+    }
+    for (let index = 0; index < messages.length; index++) {
+      if (tracker.settled) return;
+      const message = messages[index]!;
+      if (!this.#budget.tryAcquire(message.sizeBytes)) {
+        // Full: get what is open on its way so the space comes back, then wait for it in turn.
+        this.#closeOpenBatches = true;
+        this.#scheduleDrain(0);
+        await this.#budget.acquire(message.sizeBytes);
+      }
+      const partition =
+        message.partition ??
+        (message.key !== null
+          ? partitionForKey(message.key, partitionCount)
+          : this.#sticky.partition(topic, partitionCount, available));
+      this.#enqueue(topic, partition, {
+        key: message.key,
+        value: message.value,
+        headers: message.headers,
+        timestampMs: message.timestampMs,
+        sizeBytes: message.sizeBytes,
+        tracker,
+        index,
+      });
+    }
+  }
+
+  #enqueue(topic: string, partition: number, record: PendingRecord): void {
+    const queue = this.#queue(topic, partition);
+    let batch = queue.open;
+    if (batch?.wouldOverflow(record.sizeBytes, this.#batchBytes)) {
+      this.#closeOpen(queue);
+      batch = undefined;
+    }
+    if (batch === undefined) {
+      batch = new ProducerBatch(topic, partition, this.#nextSerial++, Date.now());
+      queue.open = batch;
+      this.#scheduleDrain(this.#lingerMs);
+    }
+    batch.append(record);
+    if (batch.sizeBytes >= this.#batchBytes) this.#closeOpen(queue);
+  }
+
+  #queue(topic: string, partition: number): PartitionQueue {
+    const key = `${topic}\u0000${partition}`;
+    let queue = this.#queues.get(key);
+    if (queue === undefined) {
+      queue = new PartitionQueue(topic, partition);
+      this.#queues.set(key, queue);
+    }
+    return queue;
+  }
+
+  #closeOpen(queue: PartitionQueue): void {
+    const batch = queue.closeOpen();
+    if (batch === undefined) return;
+    this.#sticky.onBatchClosed(queue.topic, queue.partition);
+    this.#scheduleDrain(0);
+  }
+
+  #scheduleDrain(delayMs: number): void {
+    this.#drainTimer.schedule(delayMs);
+  }
+
+  /**
+   * Closes batches whose linger is over, fails batches past their delivery time, and sends what may
+   * go. Each round takes at most one batch per partition, and rounds are written one after the
+   * other on each connection, so a partition's batches reach the broker in order.
+   */
+  #drain(): void {
+    if (this.#client.closed) {
+      this.#failEverything(new ClosedError('the client'));
+      return;
+    }
+    const nowMs = Date.now();
+    let wakeAtMs = Number.POSITIVE_INFINITY;
+    const closeAll = this.#closeOpenBatches;
+    this.#closeOpenBatches = false;
+    for (const queue of this.#queues.values()) {
+      const open = queue.open;
+      if (open !== undefined) {
+        const dueAtMs = open.createdAtMs + this.#lingerMs;
+        if (closeAll || dueAtMs <= nowMs) this.#closeOpen(queue);
+        else wakeAtMs = Math.min(wakeAtMs, dueAtMs);
+      }
+      this.#expireUnsent(queue, nowMs);
+    }
+    for (let round = 0; round < this.#maxInFlight; round++) {
+      const requests = new Map<Connection, ProducerBatch[][]>();
+      for (const queue of this.#queues.values()) {
+        const batch = queue.ready[0];
+        if (batch === undefined || queue.recovering || queue.inFlight.length >= this.#maxInFlight) continue;
+        if (queue.notBeforeMs > nowMs) {
+          wakeAtMs = Math.min(wakeAtMs, queue.notBeforeMs);
+          continue;
+        }
+        const connection = this.#connectionFor(queue, nowMs);
+        if (connection === undefined || !this.#prepare(queue, batch)) continue;
+        queue.markSent(batch);
+        const perConnection = requests.get(connection) ?? [[]];
+        requests.set(connection, perConnection);
+        let current = perConnection.at(-1)!;
+        if (current.length > 0 && requestBytes(current) + batch.bytes.length > this.#maxRequestBytes) {
+          current = [];
+          perConnection.push(current);
+        }
+        current.push(batch);
+      }
+      if (requests.size === 0) break;
+      for (const [connection, batchLists] of requests) {
+        for (const batches of batchLists) this.#sendRequest(connection, batches);
+      }
+    }
+    if (wakeAtMs < Number.POSITIVE_INFINITY) this.#scheduleDrain(Math.max(0, wakeAtMs - nowMs));
+  }
+
+  /** The ready connection to the queue's leader; otherwise starts what is missing and returns undefined. */
+  #connectionFor(queue: PartitionQueue, nowMs: number): Connection | undefined {
+    const leaderId = this.#client.cachedTopic(queue.topic)?.partitions[queue.partition]?.leaderId;
+    if (leaderId === undefined || leaderId < 0) {
+      queue.notBeforeMs = nowMs + this.#client.retryPolicy.initialBackoffMs;
+      this.#refreshTopic(queue.topic);
+      return undefined;
+    }
+    const connection = this.#client.readyConnection(leaderId);
+    if (connection === undefined) this.#connect(leaderId);
+    return connection;
+  }
+
+  #connect(nodeId: number): void {
+    if (this.#connectingNodes.has(nodeId)) return;
+    this.#connectingNodes.add(nodeId);
+    this.#client
+      .connectionTo(nodeId)
+      .then(noop, (error: unknown) => {
+        const retryAtMs = Date.now() + this.#client.retryPolicy.initialBackoffMs;
+        for (const queue of this.#queues.values()) {
+          const leaderId = this.#client.cachedTopic(queue.topic)?.partitions[queue.partition]?.leaderId;
+          if (leaderId !== nodeId) continue;
+          queue.notBeforeMs = Math.max(queue.notBeforeMs, retryAtMs);
+          if (queue.ready[0] !== undefined) queue.ready[0].lastError = error;
+        }
+        this.#client.invalidateMetadata();
+      })
+      .finally(() => {
+        this.#connectingNodes.delete(nodeId);
+        this.#scheduleDrain(0);
+      });
+  }
+
+  #refreshTopic(topic: string): void {
+    if (this.#refreshingTopics.has(topic)) return;
+    this.#refreshingTopics.add(topic);
+    this.#client
+      .topic(topic, { refresh: true })
+      .then(noop, (error: unknown) => {
+        for (const queue of this.#queues.values()) {
+          if (queue.topic === topic && queue.ready[0] !== undefined) queue.ready[0].lastError = error;
+        }
+      })
+      .finally(() => {
+        this.#refreshingTopics.delete(topic);
+        this.#scheduleDrain(0);
+      });
+  }
+
+  /**
+   * Gives a batch its identity and sequence numbers and encodes it, unless it already is. Returns
+   * false while an idempotent producer waits for a producer id.
+   */
+  #prepare(queue: PartitionQueue, batch: ProducerBatch): boolean {
+    if (batch.encoded) return true;
+    let identity: ProducerIdentity | undefined;
+    if (this.#idempotent) {
+      if (queue.identity === undefined) {
+        const current = this.#identities.current;
+        if (current === undefined || queue.retiredProducerIds.has(current.producerId)) {
+          this.#identities.renew(current);
+          return false;
+        }
+        queue.identity = current;
+        queue.nextSequence = 0;
+      }
+      identity = queue.identity;
+    }
+    const baseSequence = queue.nextSequence;
+    batch.encode(this.#compression, identity, baseSequence);
+    if (identity !== undefined) queue.nextSequence = incrementSequence(baseSequence, batch.records.length);
+    return true;
+  }
+
+  #sendRequest(connection: Connection, batches: ProducerBatch[]): void {
+    let body: RequestOf<typeof Produce>;
+    try {
+      const version = connection.versionFor(Produce);
+      if (this.#compression === 'zstd' && version < 7) {
+        throw new WeirError(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, {
+          detail: `zstd needs Produce v7; ${connection.address} serves up to v${version}.`,
+        });
+      }
+      body = {
+        transactionalId: null,
+        acks: this.#acks,
+        timeoutMs: this.#client.requestTimeoutMs,
+        topicData: [],
+      };
+      const byTopic = new Map<string, RequestOf<typeof Produce>['topicData'][number]>();
+      for (const batch of batches) {
+        let topic = byTopic.get(batch.topic);
+        if (topic === undefined) {
+          topic = { name: batch.topic, partitionData: [] };
+          byTopic.set(batch.topic, topic);
+          body.topicData.push(topic);
+        }
+        topic.partitionData.push({ index: batch.partition, records: batch.bytes });
+      }
+    } catch (error) {
+      // Nothing was written, so nothing can have been stored.
+      for (const batch of batches) this.#onBatchFailed(batch, error, false);
+      return;
+    }
+    if (this.#acks === 0) {
+      connection.sendWithoutResponse(Produce, body).then(
+        () => {
+          for (const batch of batches) this.#onBatchStored(batch, -1n, -1n);
+          this.#scheduleDrain(0);
+        },
+        (error: unknown) => this.#onRequestFailed(batches, error),
+      );
+      return;
+    }
+    connection.send(Produce, body).then(
+      (response) => this.#onResponse(batches, response),
+      (error: unknown) => this.#onRequestFailed(batches, error),
+    );
+  }
+
+  #onResponse(batches: readonly ProducerBatch[], response: ResponseOf<typeof Produce>): void {
+    for (const batch of batches) {
+      const answer = response.responses
+        .find((topic) => topic.name === batch.topic)
+        ?.partitionResponses.find((partition) => partition.index === batch.partition);
+      const verdict =
+        this.#hooks?.interceptResponse?.({
+          topic: batch.topic,
+          partition: batch.partition,
+          baseSequence: batch.baseSequence,
+          attempt: batch.attempts,
+        }) ?? 'deliver';
+      if (verdict === 'lose') {
+        const lost = new WeirError(ErrorCode.NETWORK_EXCEPTION, {
+          detail: 'a test hook dropped the answer.',
+        });
+        this.#onBatchFailed(batch, lost, true);
+      } else if (answer === undefined) {
+        const missing = new WeirError(ErrorCode.UNKNOWN_SERVER_ERROR, {
+          detail: `the Produce answer does not mention ${batch.topic}-${batch.partition}.`,
+        });
+        this.#onBatchFailed(batch, missing, true);
+      } else if (answer.errorCode === ErrorCode.NONE) {
+        this.#onBatchStored(batch, answer.baseOffset, answer.logAppendTimeMs);
+      } else {
+        const error = errorForCode(answer.errorCode, `Producing to ${batch.topic}-${batch.partition}.`);
+        this.#onBatchFailed(batch, error, false);
+      }
+    }
+    this.#scheduleDrain(0);
+  }
+
+  /** The request got no answer: whatever it carried may or may not have been stored. */
+  #onRequestFailed(batches: readonly ProducerBatch[], error: unknown): void {
+    for (const batch of batches) this.#onBatchFailed(batch, error, true);
+    this.#scheduleDrain(0);
+  }
+
+  #onBatchStored(batch: ProducerBatch, baseOffset: bigint, logAppendTimeMs: bigint): void {
+    const queue = this.#queue(batch.topic, batch.partition);
+    queue.markAnswered(batch);
+    batch.complete(baseOffset, logAppendTimeMs);
+    this.#budget.release(batch.bufferedBytes);
+    this.#maybeFinishRecovery(queue);
+  }
+
+  /**
+   * A send of `batch` failed. `outcomeUnknown` says the broker may have stored it anyway (no answer
+   * came back); an error answer means it did not.
+   */
+  #onBatchFailed(batch: ProducerBatch, error: unknown, outcomeUnknown: boolean): void {
+    const queue = this.#queue(batch.topic, batch.partition);
+    queue.markAnswered(batch);
+    batch.lastError = error;
+    if (outcomeUnknown) batch.maybeAppended = true;
+    const code = error instanceof WeirError ? error.code : undefined;
+    let retriable = error instanceof WeirError && error.retriable && !this.#client.closed;
+    if (
+      this.#idempotent &&
+      (code === ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER || code === ErrorCode.UNKNOWN_PRODUCER_ID)
+    ) {
+      // While an earlier batch is being retried, later ones are refused only because of it and go
+      // again behind it unchanged. Otherwise the broker's idea of the sequence differs from ours
+      // (it lost or expired the producer's state): nothing from here on was stored, so number it
+      // again under a new producer id.
+      retriable = !this.#client.closed;
+      if (!queue.recovering) queue.needsNewIdentity = true;
+    }
+    if (needsMetadataRefresh(error)) this.#refreshTopic(batch.topic);
+    const waitMs = this.#client.retryPolicy.backoffMs(batch.attempts);
+    if (retriable && this.#client.retryPolicy.allows(batch.attempts, batch.createdAtMs, waitMs)) {
+      queue.retries.push(batch);
+      queue.recovering = true;
+      queue.notBeforeMs = Math.max(queue.notBeforeMs, Date.now() + waitMs);
+    } else {
+      this.#failBatch(queue, batch, error);
+    }
+    this.#maybeFinishRecovery(queue);
+  }
+
+  /** Fails a batch for good. When it had a sequence number, the sequence now has a gap. */
+  #failBatch(queue: PartitionQueue, batch: ProducerBatch, error: unknown): void {
+    batch.fail(error);
+    this.#budget.release(batch.bufferedBytes);
+    if (batch.identity !== undefined) {
+      queue.needsNewIdentity = true;
+      queue.recovering = true;
+    }
+  }
+
+  #maybeFinishRecovery(queue: PartitionQueue): void {
+    if (!queue.canFinishRecovery) return;
+    for (const batch of queue.finishRecovery()) {
+      batch.fail(batch.lastError);
+      this.#budget.release(batch.bufferedBytes);
+    }
+    this.#scheduleDrain(0);
+  }
+
+  /** Fails batches that waited longer than the retry policy's total time without being sent. */
+  #expireUnsent(queue: PartitionQueue, nowMs: number): void {
+    const maxTotalMs = this.#client.retryPolicy.maxTotalMs;
+    while (queue.ready.length > 0 && !queue.recovering) {
+      const batch = queue.ready[0]!;
+      if (nowMs - batch.createdAtMs <= maxTotalMs) return;
+      queue.ready.shift();
+      const error =
+        batch.lastError ??
+        new WeirError(ErrorCode.REQUEST_TIMED_OUT, {
+          detail: `a batch for ${queue.topic}-${queue.partition} could not be sent within ${maxTotalMs} ms.`,
+        });
+      this.#failBatch(queue, batch, error);
+      this.#maybeFinishRecovery(queue);
+    }
+  }
+
+  /** Fails every batch that has not been sent (no producer id could be obtained). */
+  #failUnsent(error: unknown): void {
+    for (const queue of this.#queues.values()) {
+      queue.closeOpen();
+      const unsent = queue.ready.filter((batch) => !batch.encoded);
+      for (const batch of unsent) {
+        queue.ready.splice(queue.ready.indexOf(batch), 1);
+        batch.fail(error);
+        this.#budget.release(batch.bufferedBytes);
+      }
+    }
+  }
+
+  /** The client closed under the producer: nothing can be sent any more. */
+  #failEverything(error: unknown): void {
+    this.#budget.rejectWaiters(error);
+    for (const queue of this.#queues.values()) {
+      queue.closeOpen();
+      for (const batch of [...queue.ready.splice(0), ...queue.retries.splice(0)]) {
+        batch.fail(error);
+        this.#budget.release(batch.bufferedBytes);
+      }
+    }
+  }
+}
+
+function requestBytes(batches: readonly ProducerBatch[]): number {
+  let total = 0;
+  for (const batch of batches) total += batch.bytes.length;
+  return total;
+}
+
+function atLeast(name: string, value: number, min: number): number {
+  if (!Number.isFinite(value) || value < min) throw new RangeError(`${name} must be ≥ ${min}, got ${value}`);
+  return value;
+}
+
+function noop(): void {}
