@@ -9,11 +9,15 @@ set -euo pipefail
 #   chromium     Playwright drives Debian's build; Playwright's own browser download cannot work here.
 #   prometheus   Provides promtool, which the broker's metrics test runs on the /metrics output.
 #   kcat         Debian's librdkafka 2.0 client; the broker's compatibility tests drive it.
+#   nats-server  NATS JetStream with file storage, a publish/consume baseline of bench:broker.
+#   redis-server Redis Streams with appendonly (fsync everysec), a baseline of bench:broker.
 # Planned: etcd-server (cluster-mode tests).
 REQUIRED_DEBIAN_PACKAGES=(
   chromium
   prometheus
   kcat
+  nats-server
+  redis-server
 )
 
 fail() {

@@ -38,6 +38,7 @@ const exitCode = await runCli(process.argv.slice(2), {
   env: process.env,
   stdout: process.stdout,
   stderr: process.stderr,
+  stdin: process.stdin,
   createBroker,
   shutdownSignal,
 });

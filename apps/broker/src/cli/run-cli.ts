@@ -1,11 +1,13 @@
 import { Command, CommanderError } from 'commander';
 import { brokerStartCommand } from './broker-start-command';
 import type { CliDeps } from './cli-deps';
+import { clientCliDeps } from './client-cli-deps';
 import { addConfigOptions, configFlagsFrom } from './config-options';
 import { configPrintCommand } from './config-print-command';
-
-/** Exit status for a command line that does not parse, like a bad configuration. */
-const EXIT_USAGE = 2;
+import { addGlobalOptions, withoutClientVariables } from './global-options';
+import { registerDataCommands } from './register-data-commands';
+import { registerTopicCommands } from './register-topic-commands';
+import { EXIT_USAGE } from './usage-error';
 
 /**
  * Runs the `weir` command line and returns the exit status instead of exiting, so the caller can
@@ -13,7 +15,7 @@ const EXIT_USAGE = 2;
  */
 export async function runCli(argv: readonly string[], deps: CliDeps): Promise<number> {
   let exitCode = 0;
-  const program = new Command('weir')
+  const program = addGlobalOptions(new Command('weir'))
     .description('Weir: a message broker that speaks the Apache Kafka protocol')
     // Set before the subcommands are added, which inherit both settings.
     .exitOverride()
@@ -22,10 +24,13 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
       writeErr: (text) => deps.stderr.write(text),
     });
 
+  // WEIR_BOOTSTRAP_SERVER is the client commands' variable, not a broker setting; the config loader
+  // refuses WEIR_* variables it does not know, so a user who exported it could not start a broker.
+  const configDeps = { ...deps, env: withoutClientVariables(deps.env) };
   const broker = program.command('broker').description('run the broker');
   addConfigOptions(broker.command('start').description('start the broker in the foreground')).action(
     async (options: Record<string, unknown>) => {
-      exitCode = await brokerStartCommand(configFlagsFrom(options), deps);
+      exitCode = await brokerStartCommand(configFlagsFrom(options), configDeps);
     },
   );
 
@@ -33,8 +38,16 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
   addConfigOptions(
     config.command('print').description('print the effective configuration as YAML, secrets masked'),
   ).action(async (options: Record<string, unknown>) => {
-    exitCode = await configPrintCommand(configFlagsFrom(options), deps);
+    exitCode = await configPrintCommand(configFlagsFrom(options), configDeps);
   });
+
+  // The commands that talk to a running broker, through the SDK.
+  const setExitCode = (code: number): void => {
+    exitCode = code;
+  };
+  const clientDeps = clientCliDeps(deps);
+  registerTopicCommands(program, clientDeps, setExitCode);
+  registerDataCommands(program, clientDeps, setExitCode);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

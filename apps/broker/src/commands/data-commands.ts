@@ -1,8 +1,8 @@
-import { BATCH_LOG_OVERHEAD_BYTES, ErrorCode, WeirError } from '@weir/protocol';
+import { BATCH_LOG_OVERHEAD_BYTES, ErrorCode, iterateBatches, WeirError } from '@weir/protocol';
 import type { PartitionLog } from '../log/partition-log';
 import type { TopicManager } from '../topics/topic-manager';
 import { type CommandResult, failureOf, resultOf } from './command-result';
-import { waitForChange } from './wait-for-change';
+import { watchForChange } from './wait-for-change';
 
 export interface ProduceResult {
   baseOffset: number;
@@ -75,8 +75,10 @@ export class DataCommands {
       if (!records || records.length < BATCH_LOG_OVERHEAD_BYTES) {
         throw new WeirError(ErrorCode.CORRUPT_MESSAGE, { detail: 'the partition carries no record batch' });
       }
-      const batchBytes = BATCH_LOG_OVERHEAD_BYTES + records.readInt32BE(8);
-      if (batchBytes < records.length) {
+      // Only a second complete batch is "more than one batch"; bytes after a batchLength that lies
+      // (short, zero, negative) are a corrupt batch, which the log answers with CORRUPT_MESSAGE.
+      const [first, second] = iterateBatches(records);
+      if (first?.kind === 'batch' && second?.kind === 'batch') {
         throw new WeirError(ErrorCode.INVALID_RECORD, {
           detail: 'produce requests of version 3 and above carry exactly one record batch per partition',
         });
@@ -100,17 +102,20 @@ export class DataCommands {
   async fetch(request: FetchRequest, signal: AbortSignal): Promise<FetchPartitionResult[]> {
     const deadlineMs = Date.now() + Math.max(0, request.maxWaitMs);
     for (;;) {
+      // Subscribed before reading: a read waits on disk, and an append that lands meanwhile must
+      // still wake this fetch (otherwise it sleeps until maxWaitMs with the data already there).
+      const watch = request.maxWaitMs > 0 ? watchForChange(this.#logsOf(request.partitions)) : undefined;
       const results = await this.#readAll(request);
       const totalBytes = results.reduce((total, result) => total + result.records.length, 0);
       const anyError = results.some((result) => result.errorCode !== ErrorCode.NONE);
       const remainingMs = deadlineMs - Date.now();
-      if (totalBytes >= request.minBytes || anyError || remainingMs <= 0 || signal.aborted) {
+      if (!watch || totalBytes >= request.minBytes || anyError || remainingMs <= 0 || signal.aborted) {
+        watch?.cancel();
         for (const result of results)
           if (result.records.length > 0) this.traffic.bytesOut(result.topic, result.records.length);
         return results;
       }
-      const logs = this.#logsOf(request.partitions);
-      await waitForChange(logs, remainingMs, signal);
+      await watch.wait(remainingMs, signal);
     }
   }
 

@@ -54,12 +54,12 @@ export class TopicCommands {
     if (names === null) return this.topics.listTopics().map((topic) => this.#describe(topic.name));
     const descriptions: TopicDescription[] = [];
     for (const name of names) {
+      if (!this.topics.getTopic(name) && topicNameProblem(name)) {
+        // An illegal name is reported as such, whether or not it would have been auto-created.
+        descriptions.push(this.#missing(name, ErrorCode.INVALID_TOPIC_EXCEPTION));
+        continue;
+      }
       if (!this.topics.getTopic(name) && allowAutoCreate && this.config.topics.autoCreateEnable) {
-        const problem = topicNameProblem(name);
-        if (problem) {
-          descriptions.push(this.#missing(name, ErrorCode.INVALID_TOPIC_EXCEPTION));
-          continue;
-        }
         try {
           await this.topics.createTopic({
             name,

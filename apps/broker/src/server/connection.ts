@@ -27,6 +27,7 @@ export class Connection {
   readonly #abort = new AbortController();
   #processing = false;
   #closed = false;
+  #stoppedReading = false;
   /** Why the frame decoder failed; the connection closes once the frames before it are answered. */
   #failure: string | undefined;
   #idle: Promise<void> = Promise.resolve();
@@ -59,10 +60,15 @@ export class Connection {
     return this.#processing ? this.#idle : Promise.resolve();
   }
 
-  /** Stops reading new requests; the one being handled still finishes. */
+  /**
+   * Stops reading new requests (graceful shutdown). The request being handled still finishes, and
+   * a long-polling fetch is woken so it answers with what it has instead of waiting out its time.
+   */
   stopReading(): void {
+    this.#stoppedReading = true;
     this.socket.pause();
     this.#queue.length = 0;
+    this.#abort.abort();
   }
 
   close(reason: string): void {
@@ -84,7 +90,11 @@ export class Connection {
       this.#failure = error.message;
     }
     if (this.#queue.length >= this.limits.maxInFlightRequestsPerConnection) this.socket.pause();
-    void this.#process();
+    this.#process().catch((error: unknown) => {
+      // Dispatch answers bad input itself; anything thrown here is a bug, and it must cost this
+      // connection, never the process.
+      this.close(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+    });
   }
 
   async #process(): Promise<void> {
@@ -118,7 +128,8 @@ export class Connection {
             this.socket.once('close', resolve);
           });
         }
-        if (this.#queue.length < this.limits.maxInFlightRequestsPerConnection && this.socket.isPaused()) {
+        const belowLimit = this.#queue.length < this.limits.maxInFlightRequestsPerConnection;
+        if (belowLimit && this.socket.isPaused() && !this.#stoppedReading) {
           this.socket.resume();
         }
       }

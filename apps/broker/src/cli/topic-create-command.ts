@@ -1,0 +1,32 @@
+import type { Writable } from 'node:stream';
+import type { Admin } from '@weir/protocol';
+import { configRecord } from './config-pairs';
+
+export interface TopicCreateOptions {
+  name: string;
+  /** Default: the broker's `num.partitions`. */
+  partitions?: number;
+  configs: readonly [string, string][];
+  validateOnly: boolean;
+}
+
+/** `weir topic create`: creates a topic (or, with `--validate-only`, only checks that it could be). */
+export async function topicCreateCommand(
+  admin: Admin,
+  options: TopicCreateOptions,
+  out: { stdout: Writable },
+): Promise<undefined> {
+  const configs = configRecord('--config', options.configs);
+  await admin.createTopics([{ name: options.name, partitions: options.partitions, configs }], {
+    validateOnly: options.validateOnly,
+  });
+  if (options.validateOnly) {
+    out.stdout.write(`Topic "${options.name}" can be created (validate only: nothing was changed).\n`);
+    return;
+  }
+  // The broker may have chosen the partition count, so report what it actually made.
+  const [described] = await admin.describeTopics([options.name]);
+  out.stdout.write(
+    `Created topic "${options.name}" with ${described?.partitions.length ?? '?'} partition(s).\n`,
+  );
+}

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningBroker, startBroker } from './broker-harness';
+import { cleanEnv, weir } from './cli-runner';
+
+/** `weir topic …` against a real broker, through the real binary. */
+describe('weir topic', () => {
+  let broker: RunningBroker;
+  const cli = (...args: string[]) => weir(['-b', broker.bootstrap, ...args]);
+
+  beforeAll(async () => {
+    broker = await startBroker({ topics: { autoCreateEnable: false } });
+  });
+  afterAll(async () => {
+    await broker?.dispose();
+  });
+
+  it('creates, lists, describes, alters and deletes a topic', async () => {
+    const created = await cli(
+      'topic',
+      'create',
+      'orders',
+      '--partitions',
+      '3',
+      '--config',
+      'retention.ms=3600000',
+    );
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    expect(created.stdout).toBe('Created topic "orders" with 3 partition(s).\n');
+
+    const listed = await cli('topic', 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toBe('NAME    PARTITIONS\norders  3\n');
+
+    const described = await cli('topic', 'describe', 'orders');
+    expect(described.code).toBe(0);
+    expect(described.stdout).toBe(
+      [
+        'Topic: orders  Partitions: 3',
+        'PARTITION  LEADER  REPLICAS  ISR  LOG-START  LOG-END',
+        '0          0       0         0    0          0',
+        '1          0       0         0    0          0',
+        '2          0       0         0    0          0',
+        'Configs (not default):',
+        '  retention.ms=3600000',
+        '',
+      ].join('\n'),
+    );
+
+    const altered = await cli(
+      'topic',
+      'alter',
+      'orders',
+      '--config',
+      'max.message.bytes=2048',
+      '--delete-config',
+      'retention.ms',
+      '--partitions',
+      '5',
+    );
+    expect(altered).toMatchObject({ code: 0, stderr: '' });
+    const after = await cli('topic', 'describe', 'orders');
+    expect(after.stdout).toContain('Partitions: 5');
+    expect(after.stdout).toMatch(/^4 {10}0 {7}0 {9}0 {4}0 {10}0$/m);
+    expect(after.stdout).toContain('Configs (not default):\n  max.message.bytes=2048\n');
+    expect(after.stdout).not.toContain('retention.ms');
+
+    const deleted = await cli('topic', 'delete', 'orders', '--yes');
+    expect(deleted).toMatchObject({ code: 0, stdout: 'Deleted topic "orders".\n' });
+    expect((await cli('topic', 'list')).stdout).toBe('NAME  PARTITIONS\n');
+  }, 60_000);
+
+  it('checks without creating under --validate-only', async () => {
+    const checked = await cli('topic', 'create', 'dry', '--partitions', '2', '--validate-only');
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toContain('validate only');
+    expect((await cli('topic', 'list')).stdout).not.toContain('dry');
+  }, 30_000);
+
+  it('refuses to delete without --yes when stdin is a pipe, and keeps the topic', async () => {
+    expect((await cli('topic', 'create', 'keep')).code).toBe(0);
+    const refused = await weir(['-b', broker.bootstrap, 'topic', 'delete', 'keep'], { input: 'keep\n' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--yes');
+    expect((await cli('topic', 'list')).stdout).toContain('keep');
+  }, 30_000);
+
+  it('exits 1 with the Kafka error name when the broker refuses', async () => {
+    const missing = await cli('topic', 'describe', 'no-such-topic');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^error: UNKNOWN_TOPIC_OR_PARTITION: .*no-such-topic/m);
+
+    expect((await cli('topic', 'create', 'twice')).code).toBe(0);
+    const again = await cli('topic', 'create', 'twice');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^error: TOPIC_ALREADY_EXISTS: /m);
+
+    const badConfig = await cli('topic', 'alter', 'twice', '--config', 'retention.ms=soon');
+    expect(badConfig.code).toBe(1);
+    expect(badConfig.stderr).toMatch(/^error: INVALID_CONFIG: .*retention\.ms/m);
+  }, 30_000);
+
+  it('exits 2 naming the flag for bad arguments', async () => {
+    const partitions = await cli('topic', 'create', 'x', '--partitions', 'many');
+    expect(partitions.code).toBe(2);
+    expect(partitions.stderr).toContain("option '--partitions <n>' argument 'many' is invalid");
+
+    const config = await cli('topic', 'create', 'x', '--config', 'novalue');
+    expect(config.code).toBe(2);
+    expect(config.stderr).toContain("option '--config <key=value>' argument 'novalue' is invalid");
+
+    const unknown = await cli('topic', 'list', '--colour');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown option '--colour'");
+
+    const nothing = await cli('topic', 'alter', 'x');
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('--config, --delete-config or --partitions');
+
+    const server = await weir(['topic', 'list', '-b', 'localhost']);
+    expect(server.code).toBe(2);
+    expect(server.stderr).toContain('--bootstrap-server: "localhost" is not host:port');
+  }, 30_000);
+
+  it('takes the bootstrap server from WEIR_BOOTSTRAP_SERVER when the flag is absent', async () => {
+    expect((await cli('topic', 'create', 'from-env')).code).toBe(0);
+    const listed = await weir(['topic', 'list'], {
+      env: cleanEnv({ WEIR_BOOTSTRAP_SERVER: broker.bootstrap }),
+    });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('from-env');
+    // It is the client commands' variable: the broker's configuration must not refuse it.
+    const config = await weir(['config', 'print'], {
+      env: cleanEnv({ WEIR_BOOTSTRAP_SERVER: broker.bootstrap }),
+    });
+    expect(config.code).toBe(0);
+  }, 30_000);
+});
