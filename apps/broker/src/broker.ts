@@ -4,9 +4,13 @@ import type { BrokerCommands } from './commands/broker-commands';
 import { ClusterCommands } from './commands/cluster-commands';
 import { ConfigCommands } from './commands/config-commands';
 import { DataCommands } from './commands/data-commands';
+import { GroupCommands, type GroupStats } from './commands/group-commands';
 import { ProducerIdCommands } from './commands/producer-id-commands';
 import { TopicCommands } from './commands/topic-commands';
 import type { BrokerConfig } from './config/broker-config';
+import { GroupCoordinator } from './group/group-coordinator';
+import { systemGroupScheduler } from './group/group-scheduler';
+import { OffsetsTopicStore } from './group/offsets-topic';
 import type { ReadinessCheck } from './http/health-server';
 import type { BrokerMetrics } from './http/metrics';
 import type { PartitionStats } from './http/partition-metrics';
@@ -38,6 +42,8 @@ export class Broker {
   readonly #store: LocalMetadataStore;
   readonly #topics: TopicManager;
   readonly #listener: Listener;
+  readonly #groupStore: OffsetsTopicStore;
+  readonly #groupCoordinator: GroupCoordinator;
   readonly commands: BrokerCommands;
   #storageReady = false;
   #listening = false;
@@ -70,14 +76,36 @@ export class Broker {
       retentionCheckIntervalMs: config.log.retentionCheckIntervalMs,
     });
     this.#topics = new TopicManager(this.#store, this.#logs, config, systemClock);
+    this.#groupStore = new OffsetsTopicStore(this.#topics, systemClock);
+    this.#groupCoordinator = new GroupCoordinator({
+      config: {
+        initialRebalanceDelayMs: config.groups.initialRebalanceDelayMs,
+        minSessionTimeoutMs: config.groups.minSessionTimeoutMs,
+        maxSessionTimeoutMs: config.groups.maxSessionTimeoutMs,
+        offsetsRetentionMs: config.groups.offsetsRetentionMinutes * 60_000,
+        offsetsRetentionCheckIntervalMs: config.groups.offsetsRetentionCheckIntervalMs,
+        // offset.metadata.max.bytes
+        maxOffsetMetadataBytes: 4096,
+      },
+      store: this.#groupStore,
+      scheduler: systemGroupScheduler,
+      logger: deps.logger.child({ component: 'group-coordinator' }),
+      catalog: {
+        hasPartition: (topic, partition) => {
+          const record = this.#topics.getTopic(topic);
+          return record !== undefined && partition >= 0 && partition < record.partitionCount;
+        },
+      },
+    });
     const client = config.listeners.client;
+    const cluster = new ClusterCommands(this.#store, () => ({
+      nodeId: config.nodeId,
+      host: client.advertisedHost ?? client.host,
+      port: client.advertisedPort ?? this.#listener.port,
+      rack: null,
+    }));
     this.commands = {
-      cluster: new ClusterCommands(this.#store, () => ({
-        nodeId: config.nodeId,
-        host: client.advertisedHost ?? client.host,
-        port: client.advertisedPort ?? this.#listener.port,
-        rack: null,
-      })),
+      cluster,
       topics: new TopicCommands(this.#topics, this.#logs, config, config.nodeId),
       data: new DataCommands(this.#topics, {
         bytesIn: (topic, bytes, records) => {
@@ -88,6 +116,7 @@ export class Broker {
       }),
       producers: new ProducerIdCommands(this.#store),
       configs: new ConfigCommands(this.#topics, config),
+      groups: new GroupCommands(this.#groupCoordinator, this.#topics, cluster),
     };
     const dispatcher = new Dispatcher(
       new HandlerRegistry(clientHandlers()),
@@ -123,10 +152,16 @@ export class Broker {
     await this.#store.load();
     const report = await this.#logs.start();
     await this.#topics.reconcile();
+    const offsetsTopic = await this.#groupStore.open(this.config.groups.offsetsTopicPartitions);
     this.#storageReady = true;
     for (const offline of report.offline) logger.error(offline, 'partition offline');
     await this.#listener.start();
     this.#listening = true;
+    // Produce and fetch are served while the groups load; group APIs answer
+    // COORDINATOR_LOAD_IN_PROGRESS until then (and /ready says so). Start waits for the load so
+    // that "broker started" means everything is served.
+    const groups = await this.#groupCoordinator.load(this.#groupStore);
+    logger.info({ ...offsetsTopic, ...groups }, 'group coordinator loaded');
     logger.info(
       {
         clusterId: this.#store.clusterId(),
@@ -142,8 +177,13 @@ export class Broker {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#listening = false;
+    // First: parked JoinGroup/SyncGroup answers would otherwise hold the drain for up to a
+    // rebalance timeout; members are told NOT_COORDINATOR and look again after the restart.
+    this.#groupCoordinator.shutdown();
     // Draining gets half the shutdown bound, so flushing and checkpoints still fit in the rest.
     await this.#listener.stop(this.config.shutdownTimeoutMs / 2);
+    // Group metadata is written in the background; those appends finish before the logs close.
+    await this.#groupStore.drain();
     await this.#logs.shutdown();
     this.deps.logger.info('broker stopped');
   }
@@ -161,12 +201,37 @@ export class Broker {
             ? 'all online'
             : `${offline.length} offline: ${offline.map((p) => `${p.topic}-${p.partition}`).join(', ')}`,
       },
+      this.#coordinatorsCheck(),
       {
         name: 'client-listener',
         ok: this.#listening,
         detail: this.#listening ? `port ${this.#listener.port}` : 'not bound',
       },
     ];
+  }
+
+  #coordinatorsCheck(): ReadinessCheck {
+    const state = this.#groupCoordinator.loadState();
+    if (!state.loaded) {
+      return {
+        name: 'coordinators',
+        ok: false,
+        detail: `loading ${state.loadingPartitions} __consumer_offsets partitions`,
+      };
+    }
+    if (state.failedPartitions.length > 0) {
+      return {
+        name: 'coordinators',
+        ok: false,
+        detail: `__consumer_offsets partitions failed to load: ${state.failedPartitions.join(', ')}`,
+      };
+    }
+    return { name: 'coordinators', ok: true, detail: 'groups loaded' };
+  }
+
+  /** Consumer groups for the metrics layer: members per group, rebalances, lag per partition. */
+  groupStats(): GroupStats {
+    return this.commands.groups.groupStats();
   }
 
   partitionStats(): PartitionStats[] {

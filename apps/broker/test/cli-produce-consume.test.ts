@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { partitionForKey } from '@weir/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningBroker, startBroker } from './broker-harness';
-import { weir } from './cli-runner';
+import { expectExitCode, weir } from './cli-runner';
 
 interface JsonRecord {
   topic: string;
@@ -43,7 +43,7 @@ describe('weir produce, consume and offsets', () => {
   });
 
   it('produces a file of 1,000 keyed lines with headers and gzip, and consumes them back exactly', async () => {
-    expect((await cli(['topic', 'create', 'lines', '--partitions', String(PARTITIONS)])).code).toBe(0);
+    expectExitCode(await cli(['topic', 'create', 'lines', '--partitions', String(PARTITIONS)]), 0);
     const lines = Array.from({ length: 1000 }, (_, i) => ({
       key: `key-${i % 37}`,
       value: `value ${i} ✓ = ${'x'.repeat(i % 50)}`,
@@ -111,13 +111,13 @@ describe('weir produce, consume and offsets', () => {
   }, 60_000);
 
   it('starts at a timestamp or an offset, and stops after --max-messages', async () => {
-    expect((await cli(['topic', 'create', 'times', '--partitions', '1'])).code).toBe(0);
-    expect((await cli(['produce', 'times'], 'a0\na1\na2\n')).code).toBe(0);
+    expectExitCode(await cli(['topic', 'create', 'times', '--partitions', '1']), 0);
+    expectExitCode(await cli(['produce', 'times'], 'a0\na1\na2\n'), 0);
     // Records take their create time when sent; a pause makes every later record strictly newer.
     await new Promise((resolve) => setTimeout(resolve, 20));
     const between = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect((await cli(['produce', 'times'], 'b0\nb1\n')).code).toBe(0);
+    expectExitCode(await cli(['produce', 'times'], 'b0\nb1\n'), 0);
 
     const fromTime = await cli(['consume', 'times', '--from', `@${between}`, '--exit-at-end']);
     expect(fromTime).toMatchObject({ code: 0, stdout: 'b0\nb1\n' });
@@ -153,7 +153,7 @@ describe('weir produce, consume and offsets', () => {
   }, 60_000);
 
   it('prints values as hex, and non-UTF-8 bytes as base64 in JSON', async () => {
-    expect((await cli(['topic', 'create', 'bytes', '--partitions', '1'])).code).toBe(0);
+    expectExitCode(await cli(['topic', 'create', 'bytes', '--partitions', '1']), 0);
     const binary = Buffer.from([0xff, 0xfe, 0x00, 0x41]);
     expect(
       (await cli(['produce', 'bytes', '--partition', '0'], Buffer.concat([binary, Buffer.from('\nok\n')])))
@@ -176,7 +176,7 @@ describe('weir produce, consume and offsets', () => {
   }, 60_000);
 
   it('stops an idle consumer after --timeout-ms, and ends at once on an empty topic with --exit-at-end', async () => {
-    expect((await cli(['topic', 'create', 'quiet'])).code).toBe(0);
+    expectExitCode(await cli(['topic', 'create', 'quiet']), 0);
     const idle = await cli(['consume', 'quiet', '--timeout-ms', '300']);
     expect(idle.code).toBe(0);
     expect(idle.stderr).toContain('No record for 300 ms');
@@ -185,8 +185,8 @@ describe('weir produce, consume and offsets', () => {
   }, 30_000);
 
   it('stops on Ctrl-C, printing the count', async () => {
-    expect((await cli(['topic', 'create', 'live'])).code).toBe(0);
-    expect((await cli(['produce', 'live'], 'r0\nr1\nr2\n')).code).toBe(0);
+    expectExitCode(await cli(['topic', 'create', 'live']), 0);
+    expectExitCode(await cli(['produce', 'live'], 'r0\nr1\nr2\n'), 0);
     const result = await weir(['-b', broker.bootstrap, 'consume', 'live', '--from', 'beginning'], {
       interruptOnOutput: true,
     });
@@ -205,7 +205,7 @@ describe('weir produce, consume and offsets', () => {
       expect(result.code, args.join(' ')).toBe(1);
       expect(result.stderr).toMatch(/^error: UNKNOWN_TOPIC_OR_PARTITION: .*no-such-topic/m);
     }
-    expect((await cli(['topic', 'create', 'one'])).code).toBe(0);
+    expectExitCode(await cli(['topic', 'create', 'one']), 0);
     const partition = await cli(['consume', 'one', '--partition', '4']);
     expect(partition.code).toBe(1);
     expect(partition.stderr).toMatch(/UNKNOWN_TOPIC_OR_PARTITION: .*partition 4 does not exist/);

@@ -58,3 +58,11 @@ export function weir(
     child.stdin.end(options.input ?? '');
   });
 }
+
+/** Fails with the command's stderr when it did not exit with `code`, so a failure says why. */
+export function expectExitCode(result: WeirResult, code: number): WeirResult {
+  if (result.code !== code) {
+    throw new Error(`weir exited ${result.code}, expected ${code}; stderr:\n${result.stderr}`);
+  }
+  return result;
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningBroker, startBroker } from './broker-harness';
-import { cleanEnv, weir } from './cli-runner';
+import { cleanEnv, expectExitCode, weir } from './cli-runner';
 
 /** `weir topic …` against a real broker, through the real binary. */
 describe('weir topic', () => {
@@ -77,7 +77,7 @@ describe('weir topic', () => {
   }, 30_000);
 
   it('refuses to delete without --yes when stdin is a pipe, and keeps the topic', async () => {
-    expect((await cli('topic', 'create', 'keep')).code).toBe(0);
+    expectExitCode(await cli('topic', 'create', 'keep'), 0);
     const refused = await weir(['-b', broker.bootstrap, 'topic', 'delete', 'keep'], { input: 'keep\n' });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--yes');
@@ -89,7 +89,7 @@ describe('weir topic', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^error: UNKNOWN_TOPIC_OR_PARTITION: .*no-such-topic/m);
 
-    expect((await cli('topic', 'create', 'twice')).code).toBe(0);
+    expectExitCode(await cli('topic', 'create', 'twice'), 0);
     const again = await cli('topic', 'create', 'twice');
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/^error: TOPIC_ALREADY_EXISTS: /m);
@@ -122,7 +122,7 @@ describe('weir topic', () => {
   }, 30_000);
 
   it('takes the bootstrap server from WEIR_BOOTSTRAP_SERVER when the flag is absent', async () => {
-    expect((await cli('topic', 'create', 'from-env')).code).toBe(0);
+    expectExitCode(await cli('topic', 'create', 'from-env'), 0);
     const listed = await weir(['topic', 'list'], {
       env: cleanEnv({ WEIR_BOOTSTRAP_SERVER: broker.bootstrap }),
     });

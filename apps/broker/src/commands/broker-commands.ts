@@ -1,6 +1,7 @@
 import type { ClusterCommands } from './cluster-commands';
 import type { ConfigCommands } from './config-commands';
 import type { DataCommands } from './data-commands';
+import type { GroupCommands } from './group-commands';
 import type { ProducerIdCommands } from './producer-id-commands';
 import type { TopicCommands } from './topic-commands';
 
@@ -15,4 +16,5 @@ export interface BrokerCommands {
   data: DataCommands;
   producers: ProducerIdCommands;
   configs: ConfigCommands;
+  groups: GroupCommands;
 }

@@ -71,6 +71,11 @@ export class DataCommands {
         });
       }
       const log = this.topics.partitionLog(request.topic, request.partition);
+      if (this.topics.getTopic(request.topic)?.internal) {
+        throw new WeirError(ErrorCode.INVALID_TOPIC_EXCEPTION, {
+          detail: `clients cannot produce to the internal topic ${request.topic}`,
+        });
+      }
       const records = request.records;
       if (!records || records.length < BATCH_LOG_OVERHEAD_BYTES) {
         throw new WeirError(ErrorCode.CORRUPT_MESSAGE, { detail: 'the partition carries no record batch' });

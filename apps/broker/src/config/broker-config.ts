@@ -104,6 +104,26 @@ export const brokerConfigSchema = z.strictObject({
       maxOpenFiles: z.number().int().min(16).default(1024),
     })
     .prefault({}),
+  groups: z
+    .strictObject({
+      /** offsets.topic.num.partitions; only read when `__consumer_offsets` is first created. */
+      offsetsTopicPartitions: z.number().int().min(1).max(1000).default(50),
+      /** group.initial.rebalance.delay.ms: how long the first rebalance of an empty group waits. */
+      initialRebalanceDelayMs: z.number().int().min(0).default(3000),
+      /** group.min.session.timeout.ms */
+      minSessionTimeoutMs: z.number().int().min(1).default(6000),
+      /** group.max.session.timeout.ms */
+      maxSessionTimeoutMs: z.number().int().min(1).default(1_800_000),
+      /** offsets.retention.minutes: how long an empty group keeps its committed offsets. */
+      offsetsRetentionMinutes: z.number().int().min(1).default(10_080),
+      /** offsets.retention.check.interval.ms */
+      offsetsRetentionCheckIntervalMs: z.number().int().min(1).default(600_000),
+    })
+    .refine((groups) => groups.minSessionTimeoutMs <= groups.maxSessionTimeoutMs, {
+      message: 'minSessionTimeoutMs must not exceed maxSessionTimeoutMs',
+      path: ['minSessionTimeoutMs'],
+    })
+    .prefault({}),
   logging: z
     .strictObject({
       level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),

@@ -102,4 +102,20 @@ describe('LogManager', () => {
     const report = await manager.start();
     expect(report.openedCount).toBe(0);
   });
+  it('shuts down while appends are still being written, losing none of them', async () => {
+    manager = createManager(directory.path);
+    await manager.start();
+    const log = await manager.createLog('busy', 0);
+    const pending = Array.from({ length: 200 }, (_, index) =>
+      log.append(makeBatch({ valueBytes: 2000, label: `b${index}` }), { origin: 'client', durable: false }),
+    );
+    await manager.shutdown();
+    manager = undefined;
+    const results = await Promise.all(pending);
+    expect(results.at(-1)!.lastOffset).toBe(199);
+    manager = createManager(directory.path);
+    const report = await manager.start();
+    expect(report.cleanShutdown).toBe(true);
+    expect(manager.getLog('busy', 0)!.logEndOffset).toBe(200);
+  });
 });

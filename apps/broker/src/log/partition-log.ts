@@ -87,6 +87,8 @@ export class PartitionLog {
   #highWatermark: number;
   #queue: PendingAppend[] = [];
   #writing = false;
+  /** Resolved when the write in flight (an append group or a roll) is done. */
+  #notWritingWaiters: (() => void)[] = [];
   #drainScheduled = false;
   #offline: StorageError | undefined;
   readonly #durability: DurabilityTracker;
@@ -214,7 +216,7 @@ export class PartitionLog {
         await this.#writeGroup(group);
       }
     } finally {
-      this.#writing = false;
+      this.#setNotWriting();
     }
     if (this.#offline) this.#rejectQueued(this.#offline);
   }
@@ -314,7 +316,7 @@ export class PartitionLog {
     } catch (error) {
       this.#goOffline(this.#asStorageError(error));
     } finally {
-      this.#writing = false;
+      this.#setNotWriting();
     }
     void this.#drainQueue();
   }
@@ -352,6 +354,11 @@ export class PartitionLog {
       logStartOffset: this.#logStartOffset,
       logEndOffset: this.#logEndOffset,
     };
+  }
+
+  #setNotWriting(): void {
+    this.#writing = false;
+    for (const resolve of this.#notWritingWaiters.splice(0)) resolve();
   }
 
   /** Waits until every append so far is on disk. */
@@ -513,7 +520,12 @@ export class PartitionLog {
    * segment's indexes and a producer snapshot at the log end, so the next open scans nothing.
    */
   async close(): Promise<void> {
-    while (this.#writing || this.#queue.length > 0) await this.#drainQueue();
+    // Wait for the write in flight to finish (awaiting an event, not spinning on microtasks, which
+    // would starve the very I/O it waits for), then drain whatever is still queued.
+    while (this.#writing || this.#queue.length > 0) {
+      if (this.#writing) await new Promise<void>((resolve) => this.#notWritingWaiters.push(resolve));
+      else await this.#drainQueue();
+    }
     this.#durability.stop();
     if (this.#offline) return;
     await this.#guardStorage(async () => {

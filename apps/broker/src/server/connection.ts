@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { FrameDecoder } from '@weir/protocol';
-import type { Dispatcher } from './dispatcher';
+import type { Dispatcher, DispatchOutcome } from './dispatcher';
 
 export interface ConnectionLimits {
   maxFrameBytes: number;
@@ -13,21 +13,37 @@ export interface ConnectionEvents {
   onClose(connection: Connection, reason: string): void;
 }
 
+/** A request that has been started and is not answered yet. */
+interface PendingRequest {
+  readonly outcome: Promise<DispatchOutcome>;
+  /** Set once `outcome` settled, so answers that are already there go out without another await. */
+  settled: DispatchOutcome | undefined;
+}
+
 /**
- * One client connection. Frames are split with a bounded decoder, queued, and handled strictly
- * one at a time, so responses leave in request order even when the client pipelines (Kafka mutes
- * a socket the same way). When `maxInFlightRequestsPerConnection` requests are queued the socket
- * stops being read, so a fast client cannot grow the queue without bound; a response that does
- * not fit the socket buffer waits for 'drain' before the next request runs.
+ * One client connection. Frames are split with a bounded decoder, queued, and answered strictly
+ * in request order, even when the client pipelines. A request normally starts only once the one
+ * before it is answered (Kafka mutes a socket the same way), with one exception: consecutive
+ * Produce requests overlap. Their appends are queued in request order as each one starts, so the
+ * log keeps their order, and the appends of several requests share one write and one fdatasync
+ * instead of each waiting a disk round trip for the one before. Anything else waits for every
+ * request before it, so, for example, a Fetch sees the records of the Produce sent ahead of it.
+ *
+ * When `maxInFlightRequestsPerConnection` requests are queued or running the socket stops being
+ * read, so a fast client cannot grow the queue without bound; answers that do not fit the socket
+ * buffer wait for 'drain' before more are written.
  */
 export class Connection {
   readonly remoteAddress: string;
   readonly #decoder: FrameDecoder;
   readonly #queue: Buffer[] = [];
+  /** Started requests, oldest first; answers are written in this order. */
+  readonly #pending: PendingRequest[] = [];
+  /** Whether every pending request may be overlapped by the next Produce. */
+  #overlappable = true;
   readonly #abort = new AbortController();
   #processing = false;
   #closed = false;
-  #stoppedReading = false;
   /** Why the frame decoder failed; the connection closes once the frames before it are answered. */
   #failure: string | undefined;
   #idle: Promise<void> = Promise.resolve();
@@ -60,15 +76,10 @@ export class Connection {
     return this.#processing ? this.#idle : Promise.resolve();
   }
 
-  /**
-   * Stops reading new requests (graceful shutdown). The request being handled still finishes, and
-   * a long-polling fetch is woken so it answers with what it has instead of waiting out its time.
-   */
+  /** Stops reading new requests; the ones already started still finish. */
   stopReading(): void {
-    this.#stoppedReading = true;
     this.socket.pause();
     this.#queue.length = 0;
-    this.#abort.abort();
   }
 
   close(reason: string): void {
@@ -89,12 +100,47 @@ export class Connection {
       this.#queue.push(Buffer.alloc(0));
       this.#failure = error.message;
     }
-    if (this.#queue.length >= this.limits.maxInFlightRequestsPerConnection) this.socket.pause();
-    this.#process().catch((error: unknown) => {
-      // Dispatch answers bad input itself; anything thrown here is a bug, and it must cost this
-      // connection, never the process.
-      this.close(`internal error: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    if (this.#waitingCount >= this.limits.maxInFlightRequestsPerConnection) this.socket.pause();
+    if (this.#processing) this.#startReady();
+    else void this.#process();
+  }
+
+  /** Requests read and not yet answered: queued plus started. */
+  get #waitingCount(): number {
+    return this.#queue.length + this.#pending.length;
+  }
+
+  /**
+   * Starts queued requests while the rules allow: the first whenever nothing is pending, and after
+   * that only Produce requests behind Produce requests.
+   */
+  #startReady(): void {
+    while (this.#queue.length > 0 && !this.#closed) {
+      const frame = this.#queue[0]!;
+      if (this.#pending.length > 0 && !(this.#overlappable && isProduce(frame))) return;
+      if (frame.length === 0 && this.#failure) {
+        // The bad frame is answered by closing, after everything before it.
+        if (this.#pending.length > 0) return;
+        this.#queue.shift();
+        this.close(`bad frame: ${this.#failure}`);
+        return;
+      }
+      this.#queue.shift();
+      // Frames are views of socket chunks; Node allocates a fresh chunk per read, so a view
+      // stays valid, and the log may rewrite a batch's offset bytes in place.
+      const started = this.dispatcher.start(frame, {
+        principal: 'User:ANONYMOUS',
+        clientHost: this.remoteAddress,
+        signal: this.#abort.signal,
+      });
+      const pending: PendingRequest = { outcome: started.outcome, settled: undefined };
+      started.outcome.then((outcome) => {
+        pending.settled = outcome;
+      });
+      this.#pending.push(pending);
+      this.#overlappable =
+        this.#pending.length === 1 ? started.overlappable : this.#overlappable && started.overlappable;
+    }
   }
 
   async #process(): Promise<void> {
@@ -104,32 +150,28 @@ export class Connection {
       this.#markIdle = resolve;
     });
     try {
-      while (this.#queue.length > 0 && !this.#closed) {
-        const frame = this.#queue.shift()!;
-        if (frame.length === 0 && this.#failure) {
-          this.close(`bad frame: ${this.#failure}`);
-          return;
-        }
-        // Frames are views of socket chunks; Node allocates a fresh chunk per read, so a view
-        // stays valid, and the log may rewrite a batch's offset bytes in place.
-        const outcome = await this.dispatcher.dispatch(frame, {
-          principal: 'User:ANONYMOUS',
-          clientHost: this.remoteAddress,
-          signal: this.#abort.signal,
-        });
+      for (;;) {
+        this.#startReady();
+        const oldest = this.#pending[0];
+        if (oldest === undefined || this.#closed) return;
+        await oldest.outcome;
         if (this.#closed) return;
-        if (outcome.kind === 'close') {
-          this.close(outcome.reason);
-          return;
+        // Every answer that is already there goes out in one corked write (one writev).
+        let writable = true;
+        this.socket.cork();
+        while (this.#pending[0]?.settled !== undefined) {
+          const outcome = this.#pending.shift()!.settled!;
+          if (outcome.kind === 'close') {
+            this.socket.uncork();
+            this.close(outcome.reason);
+            return;
+          }
+          if (outcome.kind === 'respond') writable = this.socket.write(outcome.frame) && writable;
         }
-        if (outcome.kind === 'respond' && !this.socket.write(outcome.frame)) {
-          await new Promise<void>((resolve) => {
-            this.socket.once('drain', resolve);
-            this.socket.once('close', resolve);
-          });
-        }
-        const belowLimit = this.#queue.length < this.limits.maxInFlightRequestsPerConnection;
-        if (belowLimit && this.socket.isPaused() && !this.#stoppedReading) {
+        this.socket.uncork();
+        if (!writable) await this.#drained();
+        if (this.#closed) return;
+        if (this.#waitingCount < this.limits.maxInFlightRequestsPerConnection && this.socket.isPaused()) {
           this.socket.resume();
         }
       }
@@ -138,4 +180,23 @@ export class Connection {
       this.#markIdle();
     }
   }
+
+  /** Resolves once the socket's buffer drained or the socket closed. */
+  #drained(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        // Both listeners go, whichever fired; one left behind per wait would pile up.
+        this.socket.off('drain', done);
+        this.socket.off('close', done);
+        resolve();
+      };
+      this.socket.once('drain', done);
+      this.socket.once('close', done);
+    });
+  }
+}
+
+/** Whether a frame is a Produce request (API key 0), read from its header without decoding it. */
+function isProduce(frame: Buffer): boolean {
+  return frame.length >= 2 && frame.readInt16BE(0) === 0;
 }

@@ -4,10 +4,11 @@ import {
   decodeRequestFrame,
   ErrorCode,
   encodeResponseFrame,
+  Produce,
   type RequestHeader,
 } from '@weir/protocol';
 import type { BrokerCommands } from '../commands/broker-commands';
-import type { RequestContext } from './handler';
+import type { ApiHandler, RequestContext } from './handler';
 import type { HandlerRegistry } from './registry';
 
 /** What to do with one request frame. */
@@ -17,6 +18,17 @@ export type DispatchOutcome =
   | { kind: 'no-response' }
   /** The request cannot be answered in its own terms; Kafka closes the connection then. */
   | { kind: 'close'; reason: string };
+
+/** A request the dispatcher has started. */
+export interface StartedRequest {
+  /**
+   * Whether the next request may start before this one is answered: true for a decoded Produce,
+   * whose appends are queued in the log by the time `start` returns, so a later one cannot pass it.
+   */
+  readonly overlappable: boolean;
+  /** Never rejects: failures are a `close` outcome. */
+  readonly outcome: Promise<DispatchOutcome>;
+}
 
 /** Told about every request, for metrics and logs. */
 export interface RequestObserver {
@@ -45,25 +57,35 @@ export class Dispatcher {
     private readonly observer: RequestObserver,
   ) {}
 
-  async dispatch(frame: Buffer, connection: ConnectionFacts): Promise<DispatchOutcome> {
+  dispatch(frame: Buffer, connection: ConnectionFacts): Promise<DispatchOutcome> {
+    return this.start(frame, connection).outcome;
+  }
+
+  /**
+   * Decodes the request and calls its handler before returning (so whatever the handler does
+   * synchronously, such as queueing appends, has happened); the outcome follows once it is done.
+   */
+  start(frame: Buffer, connection: ConnectionFacts): StartedRequest {
     const startedMs = performance.now();
     const decoded = decodeRequestFrame(frame, apiByKey);
     const header = decoded.header;
     if (header && header.apiKey === ApiVersions.apiKey && !this.#isServed(header)) {
       // Kafka answers an ApiVersions it cannot parse with a v0 body: UNSUPPORTED_VERSION and the
       // versions of ApiVersions itself, so the client can retry with one it knows.
-      return {
+      return settled({
         kind: 'respond',
         frame: encodeResponseFrame(ApiVersions, 0, header.correlationId, {
           errorCode: ErrorCode.UNSUPPORTED_VERSION,
           apiKeys: [{ apiKey: ApiVersions.apiKey, minVersion: 0, maxVersion: 3 }],
           throttleTimeMs: 0,
         }),
-      };
+      });
     }
-    if (!decoded.ok) return this.#reject(header, decoded.error.message);
+    if (!decoded.ok) return settled(this.#reject(header, decoded.error.message));
     if (!this.#isServed(decoded.header)) {
-      return this.#reject(decoded.header, `${decoded.api.name} v${decoded.header.apiVersion} is not served`);
+      return settled(
+        this.#reject(decoded.header, `${decoded.api.name} v${decoded.header.apiVersion} is not served`),
+      );
     }
     const handler = this.registry.get(decoded.header.apiKey)!;
     const context: RequestContext = {
@@ -72,9 +94,27 @@ export class Dispatcher {
       clientHost: connection.clientHost,
       signal: connection.signal,
     };
+    let handled: Promise<unknown>;
+    try {
+      handled = handler.handle(decoded.body as never, context, this.commands);
+    } catch (error) {
+      handled = Promise.reject(error);
+    }
+    return {
+      overlappable: handler.api.apiKey === Produce.apiKey,
+      outcome: this.#finish(handler, decoded.header, handled, startedMs),
+    };
+  }
+
+  async #finish(
+    handler: ApiHandler,
+    header: RequestHeader,
+    handled: Promise<unknown>,
+    startedMs: number,
+  ): Promise<DispatchOutcome> {
     let response: unknown;
     try {
-      response = await handler.handle(decoded.body as never, context, this.commands);
+      response = await handled;
     } catch (error) {
       this.observer.onHandlerFailure({ apiName: handler.api.name, error });
       return {
@@ -84,20 +124,21 @@ export class Dispatcher {
     }
     this.observer.onRequest({
       apiName: handler.api.name,
-      apiVersion: decoded.header.apiVersion,
+      apiVersion: header.apiVersion,
       durationMs: performance.now() - startedMs,
       response,
     });
     if (response === undefined) return { kind: 'no-response' };
-    return {
-      kind: 'respond',
-      frame: encodeResponseFrame(
-        handler.api,
-        decoded.header.apiVersion,
-        decoded.header.correlationId,
-        response as never,
-      ),
-    };
+    try {
+      return {
+        kind: 'respond',
+        frame: encodeResponseFrame(handler.api, header.apiVersion, header.correlationId, response as never),
+      };
+    } catch (error) {
+      // A response the codec refuses is a handler bug; the connection cannot answer this request.
+      this.observer.onHandlerFailure({ apiName: handler.api.name, error });
+      return { kind: 'close', reason: `${handler.api.name} response could not be encoded` };
+    }
   }
 
   #isServed(header: RequestHeader): boolean {
@@ -113,4 +154,8 @@ export class Dispatcher {
     this.observer.onRejected({ header, reason });
     return { kind: 'close', reason };
   }
+}
+
+function settled(outcome: DispatchOutcome): StartedRequest {
+  return { overlappable: false, outcome: Promise.resolve(outcome) };
 }

@@ -3,15 +3,26 @@ import { alterConfigsHandler } from './handlers/alter-configs';
 import { type AdvertisedApi, createApiVersionsHandler } from './handlers/api-versions';
 import { createPartitionsHandler } from './handlers/create-partitions';
 import { createTopicsHandler } from './handlers/create-topics';
+import { deleteGroupsHandler } from './handlers/delete-groups';
 import { deleteRecordsHandler } from './handlers/delete-records';
 import { deleteTopicsHandler } from './handlers/delete-topics';
 import { describeConfigsHandler } from './handlers/describe-configs';
+import { describeGroupsHandler } from './handlers/describe-groups';
 import { fetchHandler } from './handlers/fetch';
+import { findCoordinatorHandler } from './handlers/find-coordinator';
+import { heartbeatHandler } from './handlers/heartbeat';
 import { incrementalAlterConfigsHandler } from './handlers/incremental-alter-configs';
 import { initProducerIdHandler } from './handlers/init-producer-id';
+import { joinGroupHandler } from './handlers/join-group';
+import { leaveGroupHandler } from './handlers/leave-group';
+import { listGroupsHandler } from './handlers/list-groups';
 import { listOffsetsHandler } from './handlers/list-offsets';
 import { metadataHandler } from './handlers/metadata';
+import { offsetCommitHandler } from './handlers/offset-commit';
+import { offsetDeleteHandler } from './handlers/offset-delete';
+import { offsetFetchHandler } from './handlers/offset-fetch';
 import { produceHandler } from './handlers/produce';
+import { syncGroupHandler } from './handlers/sync-group';
 
 /**
  * Which handler serves which API key. Built once; a duplicate key or a handler advertising
@@ -65,5 +76,16 @@ export function clientHandlers(): ApiHandler[] {
     describeConfigsHandler,
     alterConfigsHandler,
     incrementalAlterConfigsHandler,
+    findCoordinatorHandler,
+    joinGroupHandler,
+    syncGroupHandler,
+    heartbeatHandler,
+    leaveGroupHandler,
+    offsetCommitHandler,
+    offsetFetchHandler,
+    listGroupsHandler,
+    describeGroupsHandler,
+    deleteGroupsHandler,
+    offsetDeleteHandler,
   ] as ApiHandler[];
 }

@@ -104,6 +104,11 @@ export class TopicManager {
     const record = this.store.getTopic(name);
     if (!record)
       throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, { detail: `topic "${name}" does not exist` });
+    if (record.internal) {
+      throw new WeirError(ErrorCode.INVALID_TOPIC_EXCEPTION, {
+        detail: `internal topic "${name}" cannot be deleted`,
+      });
+    }
     await this.store.deleteTopic(name);
     for (let partition = 0; partition < record.partitionCount; partition++) {
       await this.logs.deleteLog(name, partition);
@@ -115,6 +120,12 @@ export class TopicManager {
     const record = this.store.getTopic(name);
     if (!record)
       throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, { detail: `topic "${name}" does not exist` });
+    if (record.internal) {
+      // Coordinators place keys by hashing over the partition count; changing it would move them.
+      throw new WeirError(ErrorCode.INVALID_REQUEST, {
+        detail: `internal topic "${name}" cannot get more partitions`,
+      });
+    }
     if (!Number.isInteger(newCount) || newCount <= record.partitionCount) {
       throw new WeirError(ErrorCode.INVALID_PARTITIONS, {
         detail: `topic "${name}" has ${record.partitionCount} partitions; the new count ${newCount} must be larger`,

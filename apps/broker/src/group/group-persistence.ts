@@ -1,0 +1,137 @@
+import { type CommittedOffset, Group, partitionKey } from './group';
+import { GroupMember } from './member';
+import type { CoordinatorRecord, GroupRecordValue, OffsetRecordValue } from './offsets-records';
+
+/**
+ * Translation between live groups and `__consumer_offsets` records, both ways: the snapshot
+ * written after a rebalance or when a group empties, and the rebuild at start.
+ */
+
+/**
+ * The group metadata record of a group as it is now. `assignments` overrides the members' stored
+ * assignments (the leader's SyncGroup is written before it is applied).
+ */
+export function groupRecordOf(group: Group, assignments?: ReadonlyMap<string, Buffer>): GroupRecordValue {
+  const protocol = group.protocolName;
+  return {
+    protocolType: group.protocolType,
+    generationId: group.generationId,
+    protocolName: protocol,
+    leaderId: group.isEmpty ? null : group.leaderId,
+    stateTimestampMs: group.stateTimestampMs,
+    members: [...group.members.values()].map((member) => ({
+      memberId: member.memberId,
+      groupInstanceId: member.groupInstanceId,
+      clientId: member.clientId,
+      clientHost: member.clientHost,
+      rebalanceTimeoutMs: member.rebalanceTimeoutMs,
+      sessionTimeoutMs: member.sessionTimeoutMs,
+      subscription: protocol === null ? Buffer.alloc(0) : member.metadataFor(protocol),
+      assignment: assignments?.get(member.memberId) ?? member.assignment,
+    })),
+  };
+}
+
+export function offsetRecordOf(committed: CommittedOffset): OffsetRecordValue {
+  return {
+    offset: committed.offset,
+    leaderEpoch: committed.leaderEpoch,
+    metadata: committed.metadata,
+    commitTimestampMs: committed.commitTimestampMs,
+    expireTimestampMs: committed.expireTimestampMs,
+  };
+}
+
+interface LoadedGroup {
+  metadata: GroupRecordValue | undefined;
+  offsets: Map<string, { topic: string; partition: number; value: OffsetRecordValue }>;
+}
+
+/**
+ * Accumulates the records of one partition in log order (later records replace earlier ones,
+ * tombstones delete) and then builds the groups they describe.
+ */
+export class GroupLoader {
+  readonly #groups = new Map<string, LoadedGroup>();
+
+  apply(record: CoordinatorRecord): void {
+    if (record.kind === 'group' && record.value === null) {
+      // DeleteGroups and expiry write the offsets' tombstones too; anything after this is new.
+      this.#groups.delete(record.groupId);
+      return;
+    }
+    let loaded = this.#groups.get(record.groupId);
+    if (!loaded) {
+      loaded = { metadata: undefined, offsets: new Map() };
+      this.#groups.set(record.groupId, loaded);
+    }
+    if (record.kind === 'group') {
+      loaded.metadata = record.value ?? undefined;
+      return;
+    }
+    const key = partitionKey(record.topic, record.partition);
+    if (record.value === null) loaded.offsets.delete(key);
+    else loaded.offsets.set(key, { topic: record.topic, partition: record.partition, value: record.value });
+  }
+
+  /**
+   * The groups, ready to serve. A group with members comes back Stable in its stored generation
+   * (the members keep their assignments and only have to keep heartbeating); one without members
+   * comes back Empty with the state time it was stored with, so offset expiry continues where it
+   * was. A group whose metadata was deleted but that still has offsets is a plain offset store.
+   */
+  build(nowMs: number): Group[] {
+    const groups: Group[] = [];
+    for (const [groupId, loaded] of this.#groups) {
+      const metadata = loaded.metadata;
+      if (!metadata && loaded.offsets.size === 0) continue;
+      const hasMembers = (metadata?.members.length ?? 0) > 0;
+      const group = new Group(
+        groupId,
+        hasMembers ? 'Stable' : 'Empty',
+        hasMembers ? nowMs : (metadata?.stateTimestampMs ?? nowMs),
+      );
+      if (metadata) restoreMetadata(group, metadata);
+      for (const { topic, partition, value } of loaded.offsets.values()) {
+        group.setCommittedOffset(topic, partition, {
+          offset: value.offset,
+          leaderEpoch: value.leaderEpoch,
+          metadata: value.metadata ?? '',
+          commitTimestampMs: value.commitTimestampMs,
+          expireTimestampMs: value.expireTimestampMs,
+          sequence: 0,
+        });
+      }
+      groups.push(group);
+    }
+    return groups;
+  }
+}
+
+function restoreMetadata(group: Group, metadata: GroupRecordValue): void {
+  group.generationId = metadata.generationId;
+  group.protocolType = metadata.protocolType;
+  group.protocolName = metadata.protocolName;
+  for (const stored of metadata.members) {
+    const member = new GroupMember({
+      memberId: stored.memberId,
+      groupInstanceId: stored.groupInstanceId,
+      clientId: stored.clientId,
+      clientHost: stored.clientHost,
+      sessionTimeoutMs: stored.sessionTimeoutMs,
+      rebalanceTimeoutMs: stored.rebalanceTimeoutMs,
+      protocolType: metadata.protocolType ?? '',
+      // Only the chosen protocol's metadata is stored; it is all a later join is compared with.
+      protocols:
+        metadata.protocolName === null
+          ? []
+          : [{ name: metadata.protocolName, metadata: stored.subscription }],
+    });
+    member.assignment = stored.assignment;
+    group.add(member);
+  }
+  // `add` made the first member leader; the stored leader wins when it is still a member.
+  if (metadata.leaderId !== null && group.members.has(metadata.leaderId)) group.leaderId = metadata.leaderId;
+  if (metadata.protocolType !== null) group.protocolType = metadata.protocolType;
+  group.refreshSubscribedTopics();
+}

@@ -1,0 +1,31 @@
+import { ErrorCode, LeaveGroup } from '@weir/protocol';
+import { defineHandler } from '../handler';
+
+/**
+ * LeaveGroup v0–3. v0–2 name one member and answer with one error code; v3 (kafkajs) names a
+ * batch of members, each possibly by static instance id, and answers member by member.
+ */
+export const leaveGroupHandler = defineHandler({
+  api: LeaveGroup,
+  versions: { min: 0, max: 3 },
+  async handle(request, context, commands) {
+    if (context.header.apiVersion < 3) {
+      const outcome = commands.groups.leaveGroup(request.groupId, [
+        { memberId: request.memberId, groupInstanceId: null },
+      ]);
+      const errorCode =
+        outcome.errorCode !== ErrorCode.NONE
+          ? outcome.errorCode
+          : (outcome.members[0]?.errorCode ?? ErrorCode.NONE);
+      return { throttleTimeMs: 0, errorCode, members: [] };
+    }
+    const outcome = commands.groups.leaveGroup(
+      request.groupId,
+      request.members.map((member) => ({
+        memberId: member.memberId,
+        groupInstanceId: member.groupInstanceId,
+      })),
+    );
+    return { throttleTimeMs: 0, errorCode: outcome.errorCode, members: outcome.members };
+  },
+});

@@ -1,0 +1,179 @@
+import { AssignerProtocol } from 'kafkajs';
+import type { GroupCoordinatorConfig } from '../src/group/coordinator-context';
+import { GroupCoordinator } from '../src/group/group-coordinator';
+import type { JoinRequest } from '../src/group/group-membership';
+import type { GroupScheduler } from '../src/group/group-scheduler';
+import type { CoordinatorRecord } from '../src/group/offsets-records';
+import type { GroupStore, ReplayReport } from '../src/group/offsets-topic';
+
+interface ScheduledTask {
+  atMs: number;
+  order: number;
+  task: () => void;
+  cancelled: boolean;
+}
+
+/** A fake clock: tasks run only when the test advances time, in deadline order. */
+export class ManualScheduler implements GroupScheduler {
+  #nowMs = 1_000_000;
+  #order = 0;
+  #tasks: ScheduledTask[] = [];
+
+  nowMs(): number {
+    return this.#nowMs;
+  }
+
+  schedule(delayMs: number, task: () => void): () => void {
+    const entry = { atMs: this.#nowMs + Math.max(0, delayMs), order: this.#order++, task, cancelled: false };
+    this.#tasks.push(entry);
+    return () => {
+      entry.cancelled = true;
+    };
+  }
+
+  /** Moves the clock forward, running every task that falls due on the way (also new ones). */
+  advance(deltaMs: number): void {
+    const targetMs = this.#nowMs + deltaMs;
+    for (;;) {
+      this.#tasks = this.#tasks.filter((task) => !task.cancelled);
+      const due = this.#tasks
+        .filter((task) => task.atMs <= targetMs)
+        .sort((left, right) => left.atMs - right.atMs || left.order - right.order)[0];
+      if (!due) break;
+      this.#tasks.splice(this.#tasks.indexOf(due), 1);
+      this.#nowMs = Math.max(this.#nowMs, due.atMs);
+      due.task();
+    }
+    this.#nowMs = targetMs;
+  }
+
+  get pendingTasks(): number {
+    return this.#tasks.filter((task) => !task.cancelled).length;
+  }
+}
+
+/** An in-memory `__consumer_offsets`: keeps every record per partition, can fail on demand. */
+export class MemoryGroupStore implements GroupStore {
+  readonly partitions: CoordinatorRecord[][];
+  failWith: Error | undefined;
+
+  constructor(readonly partitionCount = 4) {
+    this.partitions = Array.from({ length: partitionCount }, () => []);
+  }
+
+  async write(partition: number, records: readonly CoordinatorRecord[]): Promise<void> {
+    if (this.failWith) throw this.failWith;
+    this.partitions[partition]!.push(...records);
+  }
+
+  get written(): CoordinatorRecord[] {
+    return this.partitions.flat();
+  }
+
+  async replay(partition: number, onRecord: (record: CoordinatorRecord) => void): Promise<ReplayReport> {
+    for (const record of this.partitions[partition]!) onRecord(record);
+    return { records: this.partitions[partition]!.length, skipped: 0 };
+  }
+}
+
+export const TEST_GROUP_CONFIG: GroupCoordinatorConfig = {
+  initialRebalanceDelayMs: 3000,
+  minSessionTimeoutMs: 1000,
+  maxSessionTimeoutMs: 60_000,
+  offsetsRetentionMs: 60 * 60_000,
+  offsetsRetentionCheckIntervalMs: 60_000,
+  maxOffsetMetadataBytes: 4096,
+};
+
+export interface CoordinatorFixture {
+  coordinator: GroupCoordinator;
+  scheduler: ManualScheduler;
+  store: MemoryGroupStore;
+  logs: string[];
+}
+
+/** A loaded coordinator over an in-memory store and a manual clock. Topics t0..t2 have 4 partitions. */
+export async function loadedCoordinator(
+  overrides: Partial<GroupCoordinatorConfig> = {},
+  existing?: { store: MemoryGroupStore; scheduler: ManualScheduler },
+): Promise<CoordinatorFixture> {
+  const scheduler = existing?.scheduler ?? new ManualScheduler();
+  const store = existing?.store ?? new MemoryGroupStore();
+  const logs: string[] = [];
+  const coordinator = new GroupCoordinator({
+    config: { ...TEST_GROUP_CONFIG, ...overrides },
+    store,
+    scheduler,
+    logger: {
+      info: (_fields, message) => logs.push(message),
+      warn: (_fields, message) => logs.push(message),
+    },
+    catalog: { hasPartition: (topic, partition) => /^t\d$/.test(topic) && partition >= 0 && partition < 4 },
+  });
+  await coordinator.load(store);
+  return { coordinator, scheduler, store, logs };
+}
+
+/** Consumer-protocol subscription bytes, as kafkajs writes them. */
+export function subscription(topics: string[]): Buffer {
+  return AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) });
+}
+
+/** Consumer-protocol assignment bytes, as kafkajs writes them. */
+export function assignment(partitions: Record<string, number[]>): Buffer {
+  return AssignerProtocol.MemberAssignment.encode({
+    version: 0,
+    assignment: partitions,
+    userData: Buffer.alloc(0),
+  });
+}
+
+export function joinRequest(overrides: Partial<JoinRequest> = {}): JoinRequest {
+  return {
+    groupId: 'g',
+    memberId: '',
+    groupInstanceId: null,
+    sessionTimeoutMs: 10_000,
+    rebalanceTimeoutMs: 20_000,
+    protocolType: 'consumer',
+    protocols: [{ name: 'range', metadata: subscription(['t0']) }],
+    clientId: 'client',
+    clientHost: '127.0.0.1',
+    requireKnownMemberId: false,
+    ...overrides,
+  };
+}
+
+/** Lets promise continuations (store writes, held answers) run. */
+export async function settle(): Promise<void> {
+  for (let round = 0; round < 5; round++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** Tracks whether a promise has settled, without awaiting it. */
+export function track<T>(promise: Promise<T>): { readonly done: boolean; readonly value: T | undefined } {
+  const state: { done: boolean; value: T | undefined } = { done: false, value: undefined };
+  void promise.then((value) => {
+    state.done = true;
+    state.value = value;
+  });
+  return state;
+}
+
+/**
+ * Calls `probe` until it returns something truthy, at most `timeoutMs`; a bounded wait for state
+ * that has no event to await (another process, a client library's internals).
+ */
+export async function pollUntil<T>(
+  probe: () => T | Promise<T>,
+  what: string,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<NonNullable<T>> {
+  const deadlineMs = Date.now() + (options.timeoutMs ?? 20_000);
+  let last: T | undefined;
+  while (Date.now() < deadlineMs) {
+    last = await probe();
+    if (last) return last as NonNullable<T>;
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
+}
