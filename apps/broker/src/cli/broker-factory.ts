@@ -1,4 +1,5 @@
 import type { BrokerConfig } from '../config/broker-config';
+import type { GroupMetricsSnapshot } from '../http/group-metrics';
 import type { ReadinessCheck } from '../http/health-server';
 import type { BrokerMetrics } from '../http/metrics';
 import type { PartitionStats } from '../http/partition-metrics';
@@ -11,6 +12,7 @@ export interface BrokerHandle {
   stop(): Promise<void>;
   readiness(): ReadinessCheck[];
   partitionStats(): PartitionStats[];
+  groupStats(): GroupMetricsSnapshot;
 }
 
 export interface BrokerDependencies {

@@ -79,6 +79,19 @@ class FakeBroker implements BrokerHandle {
   readiness(): ReadinessCheck[] {
     return [{ name: 'storage', ok: this.running, detail: this.running ? undefined : 'recovering' }];
   }
+  groupStats() {
+    return {
+      rebalancesTotal: 2,
+      groups: [
+        {
+          groupId: 'billing',
+          state: 'Stable',
+          members: 2,
+          partitions: [{ topic: 'orders', partition: 0, lag: 3 }],
+        },
+      ],
+    };
+  }
   partitionStats(): PartitionStats[] {
     return [
       { topic: 'orders', partition: 0, logStartOffset: 0, logEndOffset: 3, highWatermark: 3, sizeBytes: 210 },
@@ -128,6 +141,9 @@ describe('broker start', () => {
     expect((await fetch(`${health}/ready`)).status).toBe(200);
     expect(await (await fetch(`${metrics}/metrics`)).text()).toContain(
       'weir_partition_log_end_offset{topic="orders",partition="0"} 3',
+    );
+    expect(await (await fetch(`${metrics}/metrics`)).text()).toContain(
+      'weir_group_partition_lag{group="billing",topic="orders",partition="0"} 3',
     );
 
     signal.resolve('SIGTERM');

@@ -37,6 +37,7 @@ export async function brokerStartCommand(flags: ConfigFlags, deps: CliDeps): Pro
     const metrics = createBrokerMetrics();
     const broker = await deps.createBroker(config, { logger, metrics });
     metrics.registerPartitionCollector(() => broker.partitionStats());
+    metrics.registerGroupCollector(() => broker.groupStats());
     // The probes come up before the broker starts, so /live answers during a long recovery and
     // /ready reports what is still missing.
     servers.push(await startHealthServer({ ...config.health, readiness: () => broker.readiness() }));

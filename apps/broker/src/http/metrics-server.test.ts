@@ -57,6 +57,17 @@ function populatedMetrics() {
       sizeBytes: 8192,
     },
   ]);
+  metrics.registerGroupCollector(() => ({
+    rebalancesTotal: 4,
+    groups: [
+      {
+        groupId: 'billing',
+        state: 'Stable',
+        members: 2,
+        partitions: [{ topic: 'orders', partition: 0, lag: 7 }],
+      },
+    ],
+  }));
   return metrics;
 }
 
@@ -70,6 +81,10 @@ describe('metrics server', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe(metrics.registry.contentType);
     expect(text).toContain('weir_partition_high_watermark{topic="orders",partition="0"} 40');
+    expect(text).toContain('weir_group_partition_lag{group="billing",topic="orders",partition="0"} 7');
+    expect(text).toContain('weir_group_members{group="billing"} 2');
+    expect(text).toContain('weir_group_state{group="billing",state="Stable"} 1');
+    expect(text).toContain('weir_group_rebalances_total 4');
     expect(text).toContain('weir_requests_total{api="Fetch",version="12"} 1');
 
     const check = await promtoolCheckMetrics(text);

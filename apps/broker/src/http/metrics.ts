@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { type GroupMetricsSnapshot, registerGroupMetrics } from './group-metrics';
 import { type PartitionStats, registerPartitionGauges } from './partition-metrics';
 
 /** The broker's metrics: one registry, and a typed handle for everything the broker counts. */
@@ -24,6 +25,8 @@ export interface BrokerMetrics {
   storageErrorsTotal: Counter;
   /** Sets where the partition gauges come from; called again, it replaces the previous source. */
   registerPartitionCollector(collect: () => PartitionStats[]): void;
+  /** Sets where the consumer-group metrics (members, state, lag, rebalances) come from. */
+  registerGroupCollector(collect: () => GroupMetricsSnapshot): void;
   /** Drops the per-topic series of a deleted topic, so they do not linger until restart. */
   removeTopic(topic: string): void;
 }
@@ -66,6 +69,9 @@ export function createBrokerMetrics(): BrokerMetrics {
   const recordsOutTotal = topicCounter('weir_topic_out_records_total', 'Records fetched from a topic.');
   const setPartitionCollector = registerPartitionGauges(registry, () => {
     collectorErrorsTotal.inc({ collector: 'partitions' });
+  });
+  const setGroupCollector = registerGroupMetrics(registry, () => {
+    collectorErrorsTotal.inc({ collector: 'groups' });
   });
   // Registered after the collected gauges: a scrape reads metrics in registration order, so a
   // collector failure counted during this scrape already shows in it.
@@ -114,6 +120,7 @@ export function createBrokerMetrics(): BrokerMetrics {
       registers,
     }),
     registerPartitionCollector: setPartitionCollector,
+    registerGroupCollector: setGroupCollector,
     removeTopic(topic) {
       for (const counter of [bytesInTotal, bytesOutTotal, recordsInTotal, recordsOutTotal]) {
         counter.remove({ topic });
