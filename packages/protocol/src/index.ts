@@ -54,7 +54,9 @@ export {
   decodeRequestFrame,
   decodeResponseFrame,
   encodeRequestFrame,
+  encodeRequestFrameParts,
   encodeResponseFrame,
+  encodeResponseFrameParts,
   peekCorrelationId,
 } from './messages/message-codec';
 export { ALL_APIS, apiByKey } from './messages/registry';
@@ -193,3 +195,43 @@ export type {
   TransportFactory,
   TransportHandlers,
 } from './transport/transport';
+
+// Consumer groups: the standard consumer protocol codec, assignors, the group consumer and the
+// admin's group types.
+
+export type { Assignor, AssignorMember } from './client/group/assignor';
+export type { CoordinatorAddress } from './client/group/coordinator';
+export type {
+  GroupDescription,
+  GroupListing,
+  GroupMemberDescription,
+  GroupPartitionLag,
+  OffsetResetOptions,
+  OffsetResetTarget,
+  PlannedOffset,
+} from './client/group/group-admin';
+export type {
+  CoordinatorConnector,
+  GenerationOffset,
+  GroupConsumerOptions,
+  RebalanceListeners,
+  TopicPartition,
+} from './client/group/group-consumer';
+export { GroupConsumer } from './client/group/group-consumer';
+export type { GroupConsumerState } from './client/group/group-consumer-state';
+export { canTransition, GROUP_CONSUMER_TRANSITIONS } from './client/group/group-consumer-state';
+export type { CommittedOffset, OffsetToCommit } from './client/group/group-offsets';
+export { rangeAssignor } from './client/group/range-assignor';
+export { roundRobinAssignor } from './client/group/round-robin-assignor';
+export { cooperativeStickyAssignor } from './client/group/sticky-assignor';
+export type {
+  ConsumerAssignment,
+  ConsumerSubscription,
+  TopicPartitions,
+} from './records/consumer-protocol';
+export {
+  decodeConsumerAssignment,
+  decodeConsumerSubscription,
+  encodeConsumerAssignment,
+  encodeConsumerSubscription,
+} from './records/consumer-protocol';

@@ -7,6 +7,7 @@ import { collectKeyValue, integerAtLeast } from './option-parsers';
 import type { OutputFormat } from './record-format';
 import { runAdminCommand, runClientCommand } from './run-client-command';
 import { parseStartPosition, type StartPosition } from './start-position';
+import { UsageError } from './usage-error';
 
 /** `--acks` values; `all` is Kafka's other spelling of -1. */
 const ACKS: Readonly<Record<string, -1 | 0 | 1>> = { '-1': -1, all: -1, '0': 0, '1': 1 };
@@ -75,14 +76,38 @@ export function registerDataCommands(program: Command, deps: ClientCliDeps, exit
     .option('--print-key', 'text and hex: print the key and a tab before the value', false)
     .option('--exit-at-end', 'stop once every partition reaches the end offset it had at the start', false)
     .option('--timeout-ms <ms>', 'stop after this long without a record', integerAtLeast(1))
+    .option('--group <group>', 'read as a member of this consumer group, committing as it goes')
     .action((topic: string, options: ConsumeFlags, command: Command) =>
-      runClientCommand(command, deps, async (client) =>
-        (await import('./consume-command')).consumeCommand(
+      runClientCommand(command, deps, async (client) => {
+        if (options.group === undefined) {
+          return (await import('./consume-command')).consumeCommand(
+            client,
+            { topic, ...options },
+            { ...deps, stopRequested: deps.shutdownSignal() },
+          );
+        }
+        // A group decides partitions and positions itself; --from only picks where partitions
+        // without a committed offset start.
+        if (options.partition !== undefined || options.exitAtEnd)
+          throw new UsageError('--group cannot be combined with --partition or --exit-at-end');
+        if (options.from.kind !== 'beginning' && options.from.kind !== 'end')
+          throw new UsageError(
+            'with --group, --from is beginning or end (for partitions without a committed offset)',
+          );
+        return (await import('./consume-group-command')).consumeGroupCommand(
           client,
-          { topic, ...options },
+          {
+            topic,
+            groupId: options.group,
+            autoOffsetReset: options.from.kind === 'beginning' ? 'earliest' : 'latest',
+            maxMessages: options.maxMessages,
+            format: options.format,
+            printKey: options.printKey,
+            timeoutMs: options.timeoutMs,
+          },
           { ...deps, stopRequested: deps.shutdownSignal() },
-        ),
-      ).then(exit),
+        );
+      }).then(exit),
     );
 
   program
@@ -121,4 +146,5 @@ interface ConsumeFlags {
   printKey: boolean;
   exitAtEnd: boolean;
   timeoutMs?: number;
+  group?: string;
 }

@@ -6,6 +6,7 @@ import { addConfigOptions, configFlagsFrom } from './config-options';
 import { configPrintCommand } from './config-print-command';
 import { addGlobalOptions, withoutClientVariables } from './global-options';
 import { registerDataCommands } from './register-data-commands';
+import { registerGroupCommands } from './register-group-commands';
 import { registerTopicCommands } from './register-topic-commands';
 import { EXIT_USAGE } from './usage-error';
 
@@ -48,6 +49,7 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
   const clientDeps = clientCliDeps(deps);
   registerTopicCommands(program, clientDeps, setExitCode);
   registerDataCommands(program, clientDeps, setExitCode);
+  registerGroupCommands(program, clientDeps, setExitCode);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -125,6 +125,11 @@ export class DataCommands {
   }
 
   async #readAll(request: FetchRequest): Promise<FetchPartitionResult[]> {
+    let partitionBytesTotal = 0;
+    for (const wanted of request.partitions) partitionBytesTotal += Math.max(0, wanted.partitionMaxBytes);
+    if (request.partitions.length > 1 && partitionBytesTotal <= request.maxBytes) {
+      return this.#readAllAtOnce(request);
+    }
     let remainingBytes = request.maxBytes;
     let anyData = false;
     const results: FetchPartitionResult[] = [];
@@ -136,6 +141,37 @@ export class DataCommands {
       remainingBytes -= result.records.length;
       anyData ||= result.records.length > 0;
       results.push(result);
+    }
+    return results;
+  }
+
+  /**
+   * The same answer as the sequential read, with every partition read at once: each disk read
+   * waits for the file system, so one after the other they add up, while together they overlap.
+   * Used when every partition's own limit fits the response's, so reading each up to its own
+   * limit never reads much more than the answer holds. The shared limit is then applied in order
+   * as the sequential read would: a partition whose bytes pass what is left keeps only the whole
+   * batches that fit, except the first partition with data, which keeps its first batch (KIP-74).
+   */
+  async #readAllAtOnce(request: FetchRequest): Promise<FetchPartitionResult[]> {
+    const results = await Promise.all(
+      request.partitions.map((wanted) =>
+        this.#readPartition(wanted, { maxBytes: Math.max(0, wanted.partitionMaxBytes), minOneBatch: true }),
+      ),
+    );
+    let remainingBytes = request.maxBytes;
+    let anyData = false;
+    for (const [index, result] of results.entries()) {
+      const limitBytes = Math.max(0, Math.min(request.partitions[index]!.partitionMaxBytes, remainingBytes));
+      if (result.records.length > limitBytes) {
+        const keptBytes = wholeBatchesWithin(result.records, limitBytes);
+        // The first batch alone over the limit of the first partition with data: the sequential
+        // read returns just that batch.
+        const firstOnly = !anyData && keptBytes === 0;
+        result.records = result.records.subarray(0, firstOnly ? firstBatchBytes(result.records) : keptBytes);
+      }
+      remainingBytes -= result.records.length;
+      anyData ||= result.records.length > 0;
     }
     return results;
   }
@@ -229,6 +265,22 @@ export class DataCommands {
       return { lowWatermark: await log.deleteRecordsBefore(offset) };
     });
   }
+}
+
+/** The size of the first batch in `records` (whole batches only, as the log returns them). */
+function firstBatchBytes(records: Buffer): number {
+  return BATCH_LOG_OVERHEAD_BYTES + records.readInt32BE(8);
+}
+
+/** How many bytes of `records`, counted in whole batches from the start, fit in `limitBytes`. */
+function wholeBatchesWithin(records: Buffer, limitBytes: number): number {
+  let position = 0;
+  while (records.length - position >= BATCH_LOG_OVERHEAD_BYTES) {
+    const next = position + BATCH_LOG_OVERHEAD_BYTES + records.readInt32BE(position + 8);
+    if (next > limitBytes || next > records.length) break;
+    position = next;
+  }
+  return position;
 }
 
 function emptyPartition(errorCode: number) {

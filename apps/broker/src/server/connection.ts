@@ -166,7 +166,9 @@ export class Connection {
             this.close(outcome.reason);
             return;
           }
-          if (outcome.kind === 'respond') writable = this.socket.write(outcome.frame) && writable;
+          if (outcome.kind === 'respond') {
+            for (const part of outcome.parts) writable = this.socket.write(part) && writable;
+          }
         }
         this.socket.uncork();
         if (!writable) await this.#drained();

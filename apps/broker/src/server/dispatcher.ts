@@ -4,6 +4,7 @@ import {
   decodeRequestFrame,
   ErrorCode,
   encodeResponseFrame,
+  encodeResponseFrameParts,
   Produce,
   type RequestHeader,
 } from '@weir/protocol';
@@ -13,7 +14,8 @@ import type { HandlerRegistry } from './registry';
 
 /** What to do with one request frame. */
 export type DispatchOutcome =
-  | { kind: 'respond'; frame: Buffer }
+  /** The response frame as parts to write in order (large record sets are not copied into it). */
+  | { kind: 'respond'; parts: readonly Uint8Array[] }
   /** Produce with acks=0: nothing goes back. */
   | { kind: 'no-response' }
   /** The request cannot be answered in its own terms; Kafka closes the connection then. */
@@ -74,11 +76,13 @@ export class Dispatcher {
       // versions of ApiVersions itself, so the client can retry with one it knows.
       return settled({
         kind: 'respond',
-        frame: encodeResponseFrame(ApiVersions, 0, header.correlationId, {
-          errorCode: ErrorCode.UNSUPPORTED_VERSION,
-          apiKeys: [{ apiKey: ApiVersions.apiKey, minVersion: 0, maxVersion: 3 }],
-          throttleTimeMs: 0,
-        }),
+        parts: [
+          encodeResponseFrame(ApiVersions, 0, header.correlationId, {
+            errorCode: ErrorCode.UNSUPPORTED_VERSION,
+            apiKeys: [{ apiKey: ApiVersions.apiKey, minVersion: 0, maxVersion: 3 }],
+            throttleTimeMs: 0,
+          }),
+        ],
       });
     }
     if (!decoded.ok) return settled(this.#reject(header, decoded.error.message));
@@ -132,7 +136,12 @@ export class Dispatcher {
     try {
       return {
         kind: 'respond',
-        frame: encodeResponseFrame(handler.api, header.apiVersion, header.correlationId, response as never),
+        parts: encodeResponseFrameParts(
+          handler.api,
+          header.apiVersion,
+          header.correlationId,
+          response as never,
+        ),
       };
     } catch (error) {
       // A response the codec refuses is a handler bug; the connection cannot answer this request.

@@ -30,6 +30,21 @@ import type {
 } from './admin-types';
 import type { Client, RequestTarget } from './client';
 import type { ClusterMetadata } from './cluster-metadata';
+import {
+  deleteGroups,
+  describeGroups,
+  fetchGroupOffsets,
+  type GroupDescription,
+  type GroupListing,
+  type GroupPartitionLag,
+  groupLag,
+  listGroups,
+  type OffsetResetOptions,
+  type OffsetResetTarget,
+  type PlannedOffset,
+  resetGroupOffsets,
+} from './group/group-admin';
+import type { CommittedOffset } from './group/group-offsets';
 import { askPartitionLeaders, type PartitionAnswer, partitionKey } from './leader-requests';
 import { listOffsets, type OffsetQuery, type PartitionOffset } from './list-offsets';
 
@@ -412,6 +427,42 @@ export class Admin {
     );
     if (failures.length > 0) throw new AdminItemsError(operation, failures, resources.length);
     return answers;
+  }
+
+  // ---- consumer groups (implemented in ./group/group-admin.ts) ----
+
+  /** Every group of every broker, sorted by id. */
+  listGroups(): Promise<GroupListing[]> {
+    return listGroups(this.#client);
+  }
+
+  /** State, assignor and members (subscriptions and assignments decoded) of groups, in the order asked. */
+  describeGroups(groupIds: readonly string[]): Promise<GroupDescription[]> {
+    return describeGroups(this.#client, groupIds);
+  }
+
+  /** A group's committed offsets, sorted by topic and partition. */
+  fetchOffsets(groupId: string): Promise<CommittedOffset[]> {
+    return fetchGroupOffsets(this.#client, groupId);
+  }
+
+  /** Per committed partition: committed offset, log end offset and lag. */
+  groupLag(groupId: string): Promise<GroupPartitionLag[]> {
+    return groupLag(this.#client, groupId);
+  }
+
+  /** Moves an empty group's positions; with `dryRun` only returns the plan. */
+  resetOffsets(
+    groupId: string,
+    target: OffsetResetTarget,
+    options: OffsetResetOptions = {},
+  ): Promise<PlannedOffset[]> {
+    return resetGroupOffsets(this.#client, groupId, target, options);
+  }
+
+  /** Deletes empty groups and their committed offsets. */
+  deleteGroups(groupIds: readonly string[]): Promise<void> {
+    return deleteGroups(this.#client, groupIds);
   }
 
   #forgetTopics(resources: readonly ConfigResource[]): void {

@@ -7,7 +7,7 @@ import { Produce } from '../messages/apis/produce';
 import {
   type DecodedResponse,
   decodeResponseFrame,
-  encodeRequestFrame,
+  encodeRequestFrameParts,
   peekCorrelationId,
 } from '../messages/message-codec';
 import type { ApiSchema, RequestOf, ResponseOf } from '../schema/api';
@@ -195,9 +195,9 @@ export class Connection {
     if (this.#status.state !== 'ready') await this.#ready;
     const version = this.versionFor(api);
     const transport = this.#openTransport();
-    const frame = encodeRequestFrame(api, version, this.#takeCorrelationId(), this.#clientId, body);
+    const parts = encodeRequestFrameParts(api, version, this.#takeCorrelationId(), this.#clientId, body);
     await new Promise<void>((resolve, reject) => {
-      transport.write([frame], (error) => {
+      transport.write(parts, (error) => {
         if (error === undefined) resolve();
         else reject(this.#networkError(`writing ${api.name} v${version} failed: ${error.message}`, error));
       });
@@ -295,7 +295,8 @@ export class Connection {
       }
       const transport = this.#openTransport();
       const correlationId = this.#takeCorrelationId();
-      const frame = encodeRequestFrame(api, version, correlationId, this.#clientId, body as never);
+      // Record batches are written from the producer's buffers, not copied into the frame.
+      const parts = encodeRequestFrameParts(api, version, correlationId, this.#clientId, body as never);
       const pending: PendingRequest = {
         correlationId,
         label: `${api.name} v${version}`,
@@ -308,7 +309,7 @@ export class Connection {
       pending.timer = setTimeout(() => this.#onTimeout(pending), timeoutMs);
       this.#inFlight.set(correlationId, pending);
       // A failed write also closes the socket, and the close fails every waiting request.
-      transport.write([frame]);
+      transport.write(parts);
     });
   }
 

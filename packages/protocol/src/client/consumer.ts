@@ -68,6 +68,8 @@ interface PartitionState {
   failingSinceMs: number | undefined;
   /** A failure that stops the partition until the next `seek`. */
   halted: WeirError | undefined;
+  /** The last Fetch left records between the position and the high watermark. */
+  behind: boolean;
 }
 
 /**
@@ -138,6 +140,7 @@ export class Consumer {
         failures: 0,
         failingSinceMs: undefined,
         halted: undefined,
+        behind: false,
       };
       setStart(state, assignment.offset);
       next.set(key, state);
@@ -161,6 +164,7 @@ export class Consumer {
     const state = this.#partitions.get(partitionKey(topic, partition));
     if (state === undefined) throw new RangeError(`${topic}-${partition} is not assigned`);
     state.generation++;
+    state.behind = false;
     state.halted = undefined;
     state.failures = 0;
     state.failingSinceMs = undefined;
@@ -198,6 +202,11 @@ export class Consumer {
         if (this.#buffer.length > 0) {
           const records = this.#buffer;
           this.#buffer = [];
+          // A partition that is behind its high watermark has records waiting at the broker: the
+          // next Fetch (at most one per leader) goes now and overlaps with the caller handling
+          // these. It cannot park, since records are there; a caught-up consumer fetches (and
+          // long-polls) only from poll, as before.
+          if (this.#anyBehind() && !this.#closed && !this.#client.closed) this.#startWork(maxWaitMs);
           return records;
         }
         const error = this.#errors.shift();
@@ -234,6 +243,11 @@ export class Consumer {
     this.#closed = true;
     this.#buffer = [];
     this.#wake();
+  }
+
+  #anyBehind(): boolean {
+    for (const state of this.#partitions.values()) if (state.behind) return true;
+    return false;
   }
 
   #assertOpen(): void {
@@ -428,8 +442,12 @@ export class Consumer {
         return;
       }
       const decoded = decodeFetchedRecords(state.topic, state.partition, position, answer.records);
-      if (decoded.records.length > 0) this.#buffer.push(...decoded.records);
+      if (decoded.records.length > 0) {
+        // Large answers hold tens of thousands of records: too many to spread into push().
+        this.#buffer = this.#buffer.length === 0 ? decoded.records : this.#buffer.concat(decoded.records);
+      }
       state.position = decoded.nextOffset;
+      state.behind = decoded.nextOffset < answer.highWatermark;
       if (decoded.error !== undefined) this.#halt(state, decoded.error);
       else this.#onSuccess(state);
     });

@@ -1,9 +1,20 @@
+import { DecodeError, tryDecode } from '../codec/decode-error';
 import { ErrorCode } from '../errors/error-codes';
 import { WeirError } from '../errors/weir-error';
-import { batchTimestampType, isControlBatch } from '../records/batch-attributes';
-import { batchLastOffset, readBatchHeader } from '../records/batch-header';
+import { batchCompression, batchTimestampType, isControlBatch } from '../records/batch-attributes';
+import {
+  BATCH_HEADER_BYTES,
+  BatchLayout,
+  batchLastOffset,
+  type RecordBatchHeader,
+  readBatchHeader,
+  verifyBatchCrcOrThrow,
+} from '../records/batch-header';
 import { splitBatches } from '../records/batch-scanner';
-import { decodeRecordBatch } from '../records/record-batch';
+import { DEFAULT_MAX_DECOMPRESSED_BYTES } from '../records/compression/compression-codec';
+import { compressionCodec } from '../records/compression/registry';
+import type { RecordHeader } from '../records/record';
+import { RecordReader } from '../records/record-reader';
 import type { ConsumerRecord } from './message';
 
 /** What one partition's fetched bytes held. */
@@ -15,6 +26,12 @@ export interface FetchedRecords {
   /** Set when a batch could not be read; `records` and `nextOffset` stop before it. */
   readonly error: WeirError | undefined;
 }
+
+/** Records without headers (nearly all) share this list; it is frozen, so none can change it. */
+const NO_HEADERS: readonly RecordHeader[] = Object.freeze([]);
+const MAX_SAFE_OFFSET = BigInt(Number.MAX_SAFE_INTEGER);
+/** The smallest encoded record: length, attributes, two deltas, null key, null value, no headers. */
+const MIN_RECORD_BYTES = 7;
 
 /**
  * Decodes the RECORDS of one fetched partition (checking CRCs and decompressing). The broker
@@ -44,21 +61,14 @@ export function decodeFetchedRecords(
     // Wholly below the position: skip it without decoding its records.
     if (lastOffset < nextOffset) continue;
     if (!isControlBatch(header.value.attributes)) {
-      const decoded = decodeRecordBatch(batchBytes);
-      if (!decoded.ok) return { records, nextOffset, error: corrupt(decoded.error.message) };
-      const timestampType = batchTimestampType(decoded.value.attributes);
-      for (const record of decoded.value.records) {
-        if (record.offset < nextOffset) continue;
-        records.push({
-          topic,
-          partition,
-          offset: record.offset,
-          key: record.key,
-          value: record.value,
-          headers: record.headers,
-          timestampMs: record.timestampMs,
-          timestampType,
-        });
+      const kept = records.length;
+      const decoded = tryDecode(() =>
+        appendRecords(records, topic, partition, nextOffset, batchBytes, header.value),
+      );
+      if (!decoded.ok) {
+        // A batch is delivered whole or not at all.
+        records.length = kept;
+        return { records, nextOffset, error: corrupt(decoded.error.message) };
       }
     }
     nextOffset = lastOffset + 1n;
@@ -72,4 +82,127 @@ export function decodeFetchedRecords(
     return { records, nextOffset, error };
   }
   return { records, nextOffset, error: undefined };
+}
+
+/**
+ * Checks one whole batch (CRC, codec, record framing) and appends its records at or after
+ * `fromOffset` to `records` as consumer records, without the intermediate objects of a general
+ * batch decode: one object, one offset BigInt and one view per key and value for each record
+ * handed out, nothing for the records it skips. Throws {@link DecodeError}.
+ */
+function appendRecords(
+  records: ConsumerRecord[],
+  topic: string,
+  partition: number,
+  fromOffset: bigint,
+  batch: Buffer,
+  header: RecordBatchHeader,
+): void {
+  verifyBatchCrcOrThrow(batch, 0);
+  const compression = batchCompression(header.attributes);
+  if (compression === undefined) {
+    throw new DecodeError(
+      'invalid-value',
+      `unknown compression codec ${header.attributes & 0x07}`,
+      BatchLayout.attributes,
+    );
+  }
+  let data = batch;
+  let start = BATCH_HEADER_BYTES;
+  if (compression !== 'none') {
+    try {
+      data = compressionCodec(compression).decompress(
+        batch.subarray(BATCH_HEADER_BYTES),
+        DEFAULT_MAX_DECOMPRESSED_BYTES,
+      );
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new DecodeError('decompression-failed', `${compression}: ${reason}`, BATCH_HEADER_BYTES);
+    }
+    start = 0;
+  }
+  const count = header.recordCount;
+  if (count * MIN_RECORD_BYTES > data.length - start) {
+    throw new DecodeError(
+      'invalid-length',
+      `record count ${count} does not fit in ${data.length - start} bytes`,
+      BatchLayout.recordCount,
+    );
+  }
+  const timestampType = batchTimestampType(header.attributes);
+  const logAppendTimeMs = timestampType === 'log-append-time' ? header.maxTimestampMs : undefined;
+  // Offsets are added as numbers while that is exact, so each record costs one BigInt, not two.
+  const baseOffset = Number(header.baseOffset);
+  const exact = Number.isSafeInteger(baseOffset + header.lastOffsetDelta) && fromOffset <= MAX_SAFE_OFFSET;
+  const from = Number(fromOffset);
+  const reader = new RecordReader(data, start, data.length);
+  for (let index = 0; index < count; index++) {
+    const recordStart = reader.position;
+    const bodySizeBytes = reader.varint();
+    if (bodySizeBytes < 0 || bodySizeBytes > reader.remaining) {
+      throw new DecodeError(
+        'invalid-length',
+        `record length ${bodySizeBytes} with ${reader.remaining} bytes left`,
+        recordStart,
+      );
+    }
+    const end = reader.position + bodySizeBytes;
+    reader.int8();
+    const timestampDelta = reader.varlongNumber();
+    const offsetDelta = reader.varint();
+    const key = reader.nullableBytes('record key');
+    const value = reader.nullableBytes('record value');
+    const headers = readHeaders(reader, end);
+    if (reader.position !== end) {
+      throw new DecodeError(
+        'invalid-length',
+        `record length says ${bodySizeBytes} bytes but its fields took ${reader.position - end + bodySizeBytes}`,
+        recordStart,
+      );
+    }
+    let offset: bigint;
+    if (exact) {
+      if (baseOffset + offsetDelta < from) continue;
+      offset = BigInt(baseOffset + offsetDelta);
+    } else {
+      offset = header.baseOffset + BigInt(offsetDelta);
+      if (offset < fromOffset) continue;
+    }
+    records.push({
+      topic,
+      partition,
+      offset,
+      key,
+      value,
+      headers,
+      timestampMs: logAppendTimeMs ?? header.baseTimestampMs + timestampDelta,
+      timestampType,
+    });
+  }
+  if (reader.remaining !== 0) {
+    throw new DecodeError(
+      'trailing-bytes',
+      `${reader.remaining} bytes left after ${count} records`,
+      reader.position,
+    );
+  }
+}
+
+function readHeaders(reader: RecordReader, end: number): readonly RecordHeader[] {
+  const countAt = reader.position;
+  const count = reader.varint();
+  if (count === 0) return NO_HEADERS;
+  // Every header takes at least two bytes, so a larger count is a lie; reject it before allocating.
+  if (count < 0 || count * 2 > end - reader.position) {
+    throw new DecodeError('invalid-length', `header count ${count}`, countAt);
+  }
+  const headers: RecordHeader[] = new Array(count);
+  for (let index = 0; index < count; index++) {
+    const keyAt = reader.position;
+    const keyLength = reader.varint();
+    if (keyLength < 0) throw new DecodeError('invalid-length', `header key length ${keyLength}`, keyAt);
+    const key = reader.raw(keyLength).toString('utf8');
+    headers[index] = { key, value: reader.nullableBytes('header value') };
+  }
+  return headers;
 }

@@ -39,6 +39,8 @@ export class PartitionQueue {
   needsNewIdentity = false;
   /** No batch is sent before this time (backoff after a failure, waiting for a leader). */
   notBeforeMs = 0;
+  /** Encoded size of the last batch closed here: new batches start with a buffer this large. */
+  lastBatchBytes = 0;
 
   constructor(topic: string, partition: number) {
     this.topic = topic;
@@ -79,6 +81,19 @@ export class PartitionQueue {
     if (index < 0)
       throw new Error(`${this.topic}-${this.partition}: answer for a batch that is not in flight`);
     this.inFlight.splice(index, 1);
+  }
+
+  /**
+   * Whether a batch closed now would have to wait: others are ready before it, the partition has
+   * its most batches in flight, it is recovering or backing off.
+   */
+  isBusy(maxInFlight: number, nowMs: number): boolean {
+    return (
+      this.ready.length > 0 ||
+      this.inFlight.length >= maxInFlight ||
+      this.recovering ||
+      this.notBeforeMs > nowMs
+    );
   }
 
   /** Whether the recovery can end: paused, and nothing in flight. */

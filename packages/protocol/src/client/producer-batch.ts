@@ -1,7 +1,9 @@
 import type { CompressionType } from '../records/batch-attributes';
 import { BATCH_HEADER_BYTES } from '../records/batch-header';
+import { compressionCodec } from '../records/compression/registry';
 import type { RecordHeaderInput } from '../records/record';
-import { encodeRecordBatch } from '../records/record-batch';
+import { recordBodySizeBytes, recordSizeBytes, writeRecord } from '../records/record';
+import { writeRecordBatchHeader } from '../records/record-batch';
 import type { RecordMetadata } from './message';
 
 /** The producer id and epoch an idempotent producer's sequence numbers belong to. */
@@ -62,11 +64,13 @@ export class SendTracker {
   }
 }
 
-/** One record waiting in a batch. */
+/** One record of a `send`, checked and converted, on its way into a batch. */
 export interface PendingRecord {
   readonly key: Buffer | null;
   readonly value: Buffer | null;
   readonly headers: readonly RecordHeaderInput[];
+  /** The partition the caller chose, if any. */
+  readonly partition: number | undefined;
   readonly timestampMs: number;
   /** Estimated encoded size; also what the record holds of the producer's buffer. */
   readonly sizeBytes: number;
@@ -92,10 +96,16 @@ export function estimateRecordBytes(
   return size;
 }
 
+/** The smallest record buffer a batch starts with; it doubles as records arrive. */
+const MIN_CAPACITY_BYTES = 256;
+
 /**
- * Records for one partition that travel together in one RecordBatch. A batch is encoded when it is
- * first sent; a retry resends the very same bytes (same producer id, epoch and sequence), which is
- * what lets the broker recognize the duplicate. Only a change of identity re-encodes it.
+ * Records for one partition that travel together in one RecordBatch. Each record is encoded into
+ * the batch's buffer as it is appended (after room for the 61-byte header), so sending only fills
+ * in the header and the CRC instead of measuring and writing every record again; the buffer starts
+ * at the size the caller expects and doubles when that was too small. A retry resends the very
+ * same bytes (same producer id, epoch and sequence), which is what lets the broker recognize the
+ * duplicate; only a change of identity rewrites the header.
  */
 export class ProducerBatch {
   readonly topic: string;
@@ -103,7 +113,6 @@ export class ProducerBatch {
   /** Creation order within the producer; a partition's batches are sequenced in this order. */
   readonly serial: number;
   readonly createdAtMs: number;
-  readonly records: PendingRecord[] = [];
   /** Estimated size: header plus records. */
   sizeBytes = BATCH_HEADER_BYTES;
   /** Sends so far. */
@@ -112,16 +121,36 @@ export class ProducerBatch {
   maybeAppended = false;
   /** Why the last attempt failed. */
   lastError: unknown;
+  /** The header's room, then the encoded records. */
+  #buffer: Buffer;
+  #lengthBytes = BATCH_HEADER_BYTES;
+  #recordCount = 0;
+  #bufferedBytes = 0;
+  #baseTimestampMs = 0;
+  #maxTimestampMs = Number.NEGATIVE_INFINITY;
+  /**
+   * Who is told about each record, as runs of consecutive records of one `send` (record i of the
+   * run is that send's record `firstIndex + i`), plus each record's timestamp. Keeping this instead
+   * of the records themselves leaves no object per record alive while the batch is in flight,
+   * which is most of what the garbage collector would otherwise copy around at high rates.
+   */
+  readonly #runs: { readonly tracker: SendTracker; readonly firstIndex: number; count: number }[] = [];
+  /** A plain array of numbers is stored unboxed by V8 and, unlike a typed array, cheap to create. */
+  readonly #timestampsMs: number[] = [];
+  /** The compressed records, kept so a new identity only rewrites the header. */
+  #compressed: Buffer | undefined;
   #encoded: Buffer | undefined;
   #identity: ProducerIdentity | undefined;
   #baseSequence = -1;
   #settled = false;
 
-  constructor(topic: string, partition: number, serial: number, createdAtMs: number) {
+  /** `capacityBytes` is a guess of the final size, so a batch that fills up rarely reallocates. */
+  constructor(topic: string, partition: number, serial: number, createdAtMs: number, capacityBytes = 0) {
     this.topic = topic;
     this.partition = partition;
     this.serial = serial;
     this.createdAtMs = createdAtMs;
+    this.#buffer = Buffer.allocUnsafe(Math.max(MIN_CAPACITY_BYTES, capacityBytes));
   }
 
   get settled(): boolean {
@@ -151,35 +180,106 @@ export class ProducerBatch {
 
   /** The bytes held of the producer's buffer. */
   get bufferedBytes(): number {
-    let total = 0;
-    for (const record of this.records) total += record.sizeBytes;
-    return total;
+    return this.#bufferedBytes;
+  }
+
+  /** Bytes of the uncompressed batch so far (header and encoded records). */
+  get encodedLengthBytes(): number {
+    return this.#lengthBytes;
+  }
+
+  /** How many records the batch holds. */
+  get recordCount(): number {
+    return this.#recordCount;
   }
 
   /** Whether `sizeBytes` more would push a non-empty batch past `batchBytes`. */
   wouldOverflow(sizeBytes: number, batchBytes: number): boolean {
-    return this.records.length > 0 && this.sizeBytes + sizeBytes > batchBytes;
+    return this.#recordCount > 0 && this.sizeBytes + sizeBytes > batchBytes;
   }
 
+  /**
+   * Encodes the record at the end of the batch. Throws RangeError (and appends nothing) for a
+   * record that cannot be encoded, such as a timestamp too far from the batch's first one.
+   */
   append(record: PendingRecord): void {
     if (this.#encoded !== undefined) throw new Error('cannot append to a batch that was already encoded');
-    this.records.push(record);
+    const offsetDelta = this.#recordCount;
+    if (offsetDelta === 0) this.#baseTimestampMs = record.timestampMs;
+    const timestampDelta = record.timestampMs - this.#baseTimestampMs;
+    const bodySizeBytes = recordBodySizeBytes(
+      timestampDelta,
+      offsetDelta,
+      record.key,
+      record.value,
+      record.headers,
+    );
+    const end = this.#lengthBytes + recordSizeBytes(bodySizeBytes);
+    if (end > this.#buffer.length) this.#grow(end);
+    this.#lengthBytes = writeRecord(
+      this.#buffer,
+      this.#lengthBytes,
+      bodySizeBytes,
+      0,
+      timestampDelta,
+      offsetDelta,
+      record.key,
+      record.value,
+      record.headers,
+    );
+    if (record.timestampMs > this.#maxTimestampMs) this.#maxTimestampMs = record.timestampMs;
+    this.#timestampsMs.push(record.timestampMs);
+    const run = this.#runs.at(-1);
+    if (run !== undefined && run.tracker === record.tracker && run.firstIndex + run.count === record.index) {
+      run.count++;
+    } else {
+      this.#runs.push({ tracker: record.tracker, firstIndex: record.index, count: 1 });
+    }
+    this.#recordCount++;
     this.sizeBytes += record.sizeBytes;
+    this.#bufferedBytes += record.sizeBytes;
   }
 
-  /** Encodes the records, once per identity; sequenced from `baseSequence` when idempotent. */
+  #grow(neededBytes: number): void {
+    let capacity = this.#buffer.length * 2;
+    while (capacity < neededBytes) capacity *= 2;
+    const grown = Buffer.allocUnsafe(capacity);
+    this.#buffer.copy(grown, 0, 0, this.#lengthBytes);
+    this.#buffer = grown;
+  }
+
+  /** Fills in the header (and compresses, once), per identity; sequenced from `baseSequence` when idempotent. */
   encode(compression: CompressionType, identity: ProducerIdentity | undefined, baseSequence: number): Buffer {
-    if (this.records.length === 0) throw new Error('cannot encode an empty batch');
+    const count = this.#recordCount;
+    if (count === 0) throw new Error('cannot encode an empty batch');
     this.#identity = identity;
     this.#baseSequence = identity === undefined ? -1 : baseSequence;
-    this.#encoded = encodeRecordBatch({
-      records: this.records,
+    let batch: Buffer;
+    if (compression === 'none') {
+      batch = this.#buffer.subarray(0, this.#lengthBytes);
+    } else {
+      if (this.#compressed === undefined) {
+        this.#compressed = compressionCodec(compression).compress(
+          this.#buffer.subarray(BATCH_HEADER_BYTES, this.#lengthBytes),
+        );
+        // The uncompressed records are not needed any more.
+        this.#buffer = Buffer.alloc(0);
+      }
+      batch = Buffer.allocUnsafe(BATCH_HEADER_BYTES + this.#compressed.length);
+      this.#compressed.copy(batch, BATCH_HEADER_BYTES);
+    }
+    writeRecordBatchHeader(batch, {
       compression,
+      recordCount: count,
+      lastOffsetDelta: count - 1,
+      baseTimestampMs: this.#baseTimestampMs,
+      maxTimestampMs: this.#maxTimestampMs,
       producerId: identity?.producerId ?? -1n,
       producerEpoch: identity?.producerEpoch ?? -1,
       baseSequence: this.#baseSequence,
     });
-    return this.#encoded;
+    this.#encoded = batch;
+    return batch;
   }
 
   /** Forgets the encoding, so the next send encodes it again under a new identity. */
@@ -194,14 +294,20 @@ export class ProducerBatch {
     if (this.#settled) return;
     this.#settled = true;
     const appendTimeMs = logAppendTimeMs >= 0n ? Number(logAppendTimeMs) : undefined;
-    for (let index = 0; index < this.records.length; index++) {
-      const record = this.records[index]!;
-      record.tracker.complete(record.index, {
-        topic: this.topic,
-        partition: this.partition,
-        offset: baseOffset < 0n ? -1n : baseOffset + BigInt(index),
-        timestampMs: appendTimeMs ?? record.timestampMs,
-      });
+    // One BigInt per record instead of two: offsets are added as numbers while that stays exact.
+    const base = Number(baseOffset);
+    const exact = Number.isSafeInteger(base + this.#recordCount);
+    let offsetDelta = 0;
+    for (const run of this.#runs) {
+      for (let index = 0; index < run.count; index++, offsetDelta++) {
+        run.tracker.complete(run.firstIndex + index, {
+          topic: this.topic,
+          partition: this.partition,
+          offset:
+            baseOffset < 0n ? -1n : exact ? BigInt(base + offsetDelta) : baseOffset + BigInt(offsetDelta),
+          timestampMs: appendTimeMs ?? this.#timestampsMs[offsetDelta]!,
+        });
+      }
     }
   }
 
@@ -209,6 +315,6 @@ export class ProducerBatch {
   fail(error: unknown): void {
     if (this.#settled) return;
     this.#settled = true;
-    for (const record of this.records) record.tracker.fail(error);
+    for (const run of this.#runs) run.tracker.fail(error);
   }
 }

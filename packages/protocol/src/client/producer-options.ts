@@ -18,11 +18,17 @@ export interface ProducerOptions {
   /**
    * How long a batch stays open for more records before it is sent. Default 0: a batch is sent at
    * the end of the event-loop turn in which it was started, so concurrent `send` calls from that
-   * turn share it and a lone `send` pays no delay; while a partition has requests in flight, new
-   * records keep filling batches anyway. Raise it (5–50 ms) to trade latency for bigger batches.
+   * turn share it and a lone `send` pays no delay. A partition that cannot send right away (its
+   * most batches in flight, or batches waiting ahead) keeps its open batch filling until it can,
+   * so under load batches grow by themselves. Raise it (5–50 ms) to trade latency for bigger
+   * batches when the producer is not busy.
    */
   readonly lingerMs?: number;
-  /** A batch is closed once its records reach this size (estimated, before compression). Default 64 KiB. */
+  /**
+   * A batch is closed once its records reach this size (estimated, an upper bound of the encoded
+   * size, before compression). Default 1 MiB, which still fits Kafka's default max.message.bytes
+   * (1 MiB + 12); lower it for topics with a smaller max.message.bytes.
+   */
   readonly batchBytes?: number;
   /**
    * The most record bytes waiting to be stored. `send` waits for room beyond it, so a producer

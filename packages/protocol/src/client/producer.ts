@@ -25,18 +25,20 @@ import {
 import { ProducerIdentitySource } from './producer-identity';
 import type { ProducerOptions, ProducerTestHooks } from './producer-options';
 
-/** The records of one send, checked and converted before any is queued. */
-interface CheckedMessage {
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  readonly headers: readonly RecordHeaderInput[];
-  readonly partition: number | undefined;
-  readonly timestampMs: number;
-  readonly sizeBytes: number;
-}
+/** Header lists of records without headers share this one (it is never written to). */
+const NO_HEADERS: readonly RecordHeaderInput[] = Object.freeze([]);
 
 /** Kafka keeps the last five batches per producer and partition for deduplication. */
 const MAX_IDEMPOTENT_IN_FLIGHT = 5;
+/**
+ * A batch closes at this estimated size (an upper bound of the encoded size), so a full batch still
+ * fits Kafka's default max.message.bytes of 1 MiB + 12. Batches only get this large under load:
+ * with lingerMs 0 a batch leaves at the end of its event-loop turn unless its partition is busy.
+ * Large batches are what make high throughput cheap, for the producer and for the broker alike.
+ */
+const DEFAULT_BATCH_BYTES = 1024 * 1024;
+/** Room beyond batchBytes a new batch's buffer gets: the record that fills a batch may pass it. */
+const BATCH_SLACK_BYTES = 1024;
 
 /**
  * Sends records to topics. Records are grouped per partition into batches, which are sent to the
@@ -63,6 +65,8 @@ export class Producer {
   readonly #budget: ByteBudget;
   readonly #sticky: StickyPartitioner;
   readonly #queues = new Map<string, PartitionQueue>();
+  /** The same queues by topic and partition number, so a record finds its queue without a string key. */
+  readonly #queuesByTopic = new Map<string, (PartitionQueue | undefined)[]>();
   readonly #outstanding = new Set<SendTracker>();
   readonly #refreshingTopics = new Set<string>();
   readonly #connectingNodes = new Set<number>();
@@ -90,7 +94,7 @@ export class Producer {
       throw new RangeError(`unknown compression "${this.#compression}"`);
     }
     this.#lingerMs = atLeast('lingerMs', options.lingerMs ?? 0, 0);
-    this.#batchBytes = atLeast('batchBytes', options.batchBytes ?? 64 * 1024, 1);
+    this.#batchBytes = atLeast('batchBytes', options.batchBytes ?? DEFAULT_BATCH_BYTES, 1);
     this.#maxRequestBytes = atLeast('maxRequestBytes', options.maxRequestBytes ?? 1024 * 1024, 1);
     this.#maxInFlight = atLeast('maxInFlightPerPartition', options.maxInFlightPerPartition ?? 5, 1);
     if (this.#maxInFlight > MAX_IDEMPOTENT_IN_FLIGHT && this.#idempotent) {
@@ -119,20 +123,26 @@ export class Producer {
    */
   send(record: ProducerRecord): Promise<RecordMetadata[]> {
     if (this.#closing !== undefined) return Promise.reject(new ClosedError('the producer'));
-    let messages: CheckedMessage[];
+    let tracker: SendTracker;
+    let records: PendingRecord[];
+    let totalBytes = 0;
     try {
-      messages = this.#check(record);
+      if (typeof record.topic !== 'string' || record.topic.length === 0) {
+        throw new RangeError('send needs a topic name');
+      }
+      tracker = new SendTracker(record.messages.length);
+      records = this.#check(record.messages, tracker);
+      for (let index = 0; index < records.length; index++) totalBytes += records[index]!.sizeBytes;
     } catch (error) {
       return Promise.reject(error);
     }
-    const tracker = new SendTracker(messages.length);
-    if (messages.length === 0) return tracker.promise;
+    if (records.length === 0) return tracker.promise;
     this.#outstanding.add(tracker);
     const forget = () => this.#outstanding.delete(tracker);
     tracker.promise.then(forget, forget);
     // One chain keeps sends in call order even when one waits for metadata or buffer space.
     this.#appendChain = this.#appendChain
-      .then(() => this.#append(record.topic, messages, tracker))
+      .then(() => this.#append(record.topic, records, totalBytes, tracker))
       .catch((error: unknown) => tracker.fail(error));
     return tracker.promise;
   }
@@ -158,18 +168,19 @@ export class Producer {
     return this.#closing;
   }
 
-  #check(record: ProducerRecord): CheckedMessage[] {
-    if (typeof record.topic !== 'string' || record.topic.length === 0) {
-      throw new RangeError('send needs a topic name');
-    }
+  /** Checks and converts every message before any is queued, so a bad one fails the whole send. */
+  #check(messages: readonly ProducerMessage[], tracker: SendTracker): PendingRecord[] {
     const nowMs = Date.now();
-    return record.messages.map((message: ProducerMessage, index) => {
+    const records: PendingRecord[] = new Array(messages.length);
+    for (let index = 0; index < messages.length; index++) {
+      const message = messages[index]!;
       const key = toBuffer(message.key);
       const value = toBuffer(message.value);
-      const headers = (message.headers ?? []).map((header) => ({
-        key: header.key,
-        value: toBuffer(header.value),
-      }));
+      const given = message.headers;
+      const headers =
+        given === undefined || given.length === 0
+          ? NO_HEADERS
+          : given.map((header) => ({ key: header.key, value: toBuffer(header.value) }));
       const partition = message.partition;
       if (partition !== undefined && (!Number.isInteger(partition) || partition < 0)) {
         throw new RangeError(`message ${index}: partition must be a non-negative integer, got ${partition}`);
@@ -184,57 +195,77 @@ export class Producer {
           detail: `message ${index} takes about ${sizeBytes} bytes, more than bufferBytes (${this.#budget.capacityBytes}).`,
         });
       }
-      return { key, value, headers, partition, timestampMs, sizeBytes };
-    });
+      records[index] = { key, value, headers, partition, timestampMs, sizeBytes, tracker, index };
+    }
+    return records;
   }
 
-  async #append(topic: string, messages: readonly CheckedMessage[], tracker: SendTracker): Promise<void> {
+  async #append(
+    topic: string,
+    records: readonly PendingRecord[],
+    totalBytes: number,
+    tracker: SendTracker,
+  ): Promise<void> {
     const metadata = await this.#client.topic(topic);
     const partitionCount = metadata.partitions.length;
-    const available = metadata.partitions.filter((p) => p.leaderId >= 0).map((p) => p.partition);
-    const outside = messages.find(
-      (message) => message.partition !== undefined && message.partition >= partitionCount,
+    const outside = records.find(
+      (record) => record.partition !== undefined && record.partition >= partitionCount,
     );
     if (outside !== undefined) {
       throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, {
         detail: `topic "${topic}" has ${partitionCount} partitions, so partition ${outside.partition} does not exist.`,
       });
     }
-    for (let index = 0; index < messages.length; index++) {
-      if (tracker.settled) return;
-      const message = messages[index]!;
-      if (!this.#budget.tryAcquire(message.sizeBytes)) {
-        // Full: get what is open on its way so the space comes back, then wait for it in turn.
-        this.#closeOpenBatches = true;
-        this.#scheduleDrain(0);
-        await this.#budget.acquire(message.sizeBytes);
+    let available: number[] | undefined;
+    const queues = this.#topicQueues(topic);
+    // Usually the whole send fits the buffer: take its bytes at once instead of record by record.
+    let prepaidBytes =
+      totalBytes <= this.#budget.capacityBytes && this.#budget.tryAcquire(totalBytes) ? totalBytes : 0;
+    try {
+      for (let index = 0; index < records.length; index++) {
+        if (tracker.settled) return;
+        const record = records[index]!;
+        if (prepaidBytes > 0) {
+          prepaidBytes -= record.sizeBytes;
+        } else if (!this.#budget.tryAcquire(record.sizeBytes)) {
+          // Full: get what is open on its way so the space comes back, then wait for it in turn.
+          this.#closeOpenBatches = true;
+          this.#scheduleDrain(0);
+          await this.#budget.acquire(record.sizeBytes);
+        }
+        let partition = record.partition;
+        if (partition === undefined) {
+          if (record.key !== null) partition = partitionForKey(record.key, partitionCount);
+          else {
+            available ??= metadata.partitions.filter((p) => p.leaderId >= 0).map((p) => p.partition);
+            partition = this.#sticky.partition(topic, partitionCount, available);
+          }
+        }
+        const queue = queues[partition] ?? this.#createQueue(topic, partition);
+        try {
+          this.#enqueue(queue, record);
+        } catch (error) {
+          // Not queued, so its bytes are not released with a batch.
+          this.#budget.release(record.sizeBytes);
+          throw error;
+        }
       }
-      const partition =
-        message.partition ??
-        (message.key !== null
-          ? partitionForKey(message.key, partitionCount)
-          : this.#sticky.partition(topic, partitionCount, available));
-      this.#enqueue(topic, partition, {
-        key: message.key,
-        value: message.value,
-        headers: message.headers,
-        timestampMs: message.timestampMs,
-        sizeBytes: message.sizeBytes,
-        tracker,
-        index,
-      });
+    } finally {
+      // Bytes taken for records that were never queued (the send failed part-way).
+      if (prepaidBytes > 0) this.#budget.release(prepaidBytes);
     }
   }
 
-  #enqueue(topic: string, partition: number, record: PendingRecord): void {
-    const queue = this.#queue(topic, partition);
+  #enqueue(queue: PartitionQueue, record: PendingRecord): void {
     let batch = queue.open;
     if (batch?.wouldOverflow(record.sizeBytes, this.#batchBytes)) {
       this.#closeOpen(queue);
       batch = undefined;
     }
     if (batch === undefined) {
-      batch = new ProducerBatch(topic, partition, this.#nextSerial++, Date.now());
+      // Sized like the partition's previous batch, so a busy partition's batches rarely grow.
+      const capacityBytes = Math.min(queue.lastBatchBytes, this.#batchBytes + BATCH_SLACK_BYTES);
+      batch = new ProducerBatch(queue.topic, queue.partition, this.#nextSerial++, Date.now(), capacityBytes);
       queue.open = batch;
       this.#scheduleDrain(this.#lingerMs);
     }
@@ -242,19 +273,31 @@ export class Producer {
     if (batch.sizeBytes >= this.#batchBytes) this.#closeOpen(queue);
   }
 
-  #queue(topic: string, partition: number): PartitionQueue {
-    const key = `${topic}\u0000${partition}`;
-    let queue = this.#queues.get(key);
-    if (queue === undefined) {
-      queue = new PartitionQueue(topic, partition);
-      this.#queues.set(key, queue);
+  /** The queues of a topic, indexed by partition (holes where none exists yet). */
+  #topicQueues(topic: string): (PartitionQueue | undefined)[] {
+    let queues = this.#queuesByTopic.get(topic);
+    if (queues === undefined) {
+      queues = [];
+      this.#queuesByTopic.set(topic, queues);
     }
+    return queues;
+  }
+
+  #queue(topic: string, partition: number): PartitionQueue {
+    return this.#topicQueues(topic)[partition] ?? this.#createQueue(topic, partition);
+  }
+
+  #createQueue(topic: string, partition: number): PartitionQueue {
+    const queue = new PartitionQueue(topic, partition);
+    this.#queues.set(`${topic}\u0000${partition}`, queue);
+    this.#topicQueues(topic)[partition] = queue;
     return queue;
   }
 
   #closeOpen(queue: PartitionQueue): void {
     const batch = queue.closeOpen();
     if (batch === undefined) return;
+    queue.lastBatchBytes = batch.encodedLengthBytes;
     this.#sticky.onBatchClosed(queue.topic, queue.partition);
     this.#scheduleDrain(0);
   }
@@ -281,8 +324,12 @@ export class Producer {
       const open = queue.open;
       if (open !== undefined) {
         const dueAtMs = open.createdAtMs + this.#lingerMs;
-        if (closeAll || dueAtMs <= nowMs) this.#closeOpen(queue);
-        else wakeAtMs = Math.min(wakeAtMs, dueAtMs);
+        // A batch that could not leave now anyway stays open and keeps filling (up to batchBytes)
+        // until the partition can send: under load batches grow by themselves, and the next drain,
+        // which every answer triggers, closes it.
+        if (closeAll || (dueAtMs <= nowMs && !queue.isBusy(this.#maxInFlight, nowMs))) this.#closeOpen(queue);
+        else if (dueAtMs > nowMs) wakeAtMs = Math.min(wakeAtMs, dueAtMs);
+        else if (queue.notBeforeMs > nowMs) wakeAtMs = Math.min(wakeAtMs, queue.notBeforeMs);
       }
       this.#expireUnsent(queue, nowMs);
     }
@@ -386,7 +433,7 @@ export class Producer {
     }
     const baseSequence = queue.nextSequence;
     batch.encode(this.#compression, identity, baseSequence);
-    if (identity !== undefined) queue.nextSequence = incrementSequence(baseSequence, batch.records.length);
+    if (identity !== undefined) queue.nextSequence = incrementSequence(baseSequence, batch.recordCount);
     return true;
   }
 

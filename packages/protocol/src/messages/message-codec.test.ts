@@ -1,11 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { arbitraryForStruct } from '../../test/schema-arbitrary';
+import { Fetch } from './apis/fetch';
+import { Produce } from './apis/produce';
 import {
   decodeRequestFrame,
   decodeResponseFrame,
   encodeRequestFrame,
+  encodeRequestFrameParts,
   encodeResponseFrame,
+  encodeResponseFrameParts,
 } from './message-codec';
 import { ALL_APIS, apiByKey } from './registry';
 
@@ -69,5 +73,53 @@ describe.each(cases)('$api.name v$version', ({ api, version }) => {
       }),
       { numRuns: 10 },
     );
+  });
+});
+
+describe('frames as parts', () => {
+  const large = Buffer.alloc(64 * 1024, 7);
+  const small = Buffer.alloc(100, 3);
+
+  it('concatenate to the same Produce request, with large record sets referenced, not copied', () => {
+    const body = {
+      transactionalId: null,
+      acks: 1,
+      timeoutMs: 1000,
+      topicData: [
+        {
+          name: 't',
+          partitionData: [
+            { index: 0, records: large },
+            { index: 1, records: small },
+            { index: 2, records: large },
+          ],
+        },
+      ],
+    };
+    const parts = encodeRequestFrameParts(Produce, 7, 9, 'c', body);
+    expect(Buffer.concat(parts)).toEqual(encodeRequestFrame(Produce, 7, 9, 'c', body));
+    expect(parts.filter((part) => part === large)).toHaveLength(2);
+  });
+
+  it('concatenate to the same Fetch response', () => {
+    const partition = (partitionIndex: number, records: Buffer | null) => ({
+      partitionIndex,
+      errorCode: 0,
+      highWatermark: 10n,
+      lastStableOffset: 10n,
+      logStartOffset: 0n,
+      abortedTransactions: null,
+      preferredReadReplica: -1,
+      records,
+    });
+    const body = {
+      throttleTimeMs: 0,
+      errorCode: 0,
+      sessionId: 0,
+      responses: [{ topic: 't', partitions: [partition(0, large), partition(1, null), partition(2, small)] }],
+    };
+    const parts = encodeResponseFrameParts(Fetch, 11, 5, body);
+    expect(Buffer.concat(parts)).toEqual(encodeResponseFrame(Fetch, 11, 5, body));
+    expect(parts).toContain(large);
   });
 });

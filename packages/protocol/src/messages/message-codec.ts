@@ -30,6 +30,70 @@ function assertVersion(api: ApiSchema, version: number): void {
   }
 }
 
+/** Room for everything but byte fields when sizing an encoder: headers, names, numbers. */
+const FIXED_FIELDS_ALLOWANCE_BYTES = 512;
+/**
+ * Byte fields at least this large (record batches) are not copied into a frame encoded as parts:
+ * they go out as buffers of their own in the same vectored write.
+ */
+const REFERENCED_FIELD_MIN_BYTES = 16 * 1024;
+
+/**
+ * The bytes held in byte fields anywhere in a message body (the records of a Produce request or a
+ * Fetch response) that are smaller than `belowBytes`. Sizing the encoder with it up front means
+ * those bytes are copied once into the frame, instead of again each time a buffer that started at
+ * 256 bytes doubles.
+ */
+function byteFieldsLength(value: object, belowBytes: number): number {
+  if (value instanceof Uint8Array) return value.length < belowBytes ? value.length : 0;
+  let total = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      if (typeof item === 'object' && item !== null) total += byteFieldsLength(item, belowBytes);
+    }
+    return total;
+  }
+  for (const field of Object.values(value)) {
+    if (typeof field === 'object' && field !== null) total += byteFieldsLength(field, belowBytes);
+  }
+  return total;
+}
+
+/**
+ * A Writer that keeps large byte fields by reference instead of copying them: the frame is the
+ * written bytes with those buffers spliced in at the positions they were written, returned as a
+ * list of parts for one vectored socket write (a corked socket turns them into a single writev).
+ */
+class FramePartsWriter extends Writer {
+  readonly #references: { at: number; bytes: Uint8Array }[] = [];
+  #referencedBytes = 0;
+
+  override raw(bytes: Uint8Array): this {
+    if (bytes.length < REFERENCED_FIELD_MIN_BYTES) return super.raw(bytes);
+    this.#references.push({ at: this.length, bytes });
+    this.#referencedBytes += bytes.length;
+    return this;
+  }
+
+  /** The size of the whole frame, referenced fields included. */
+  get frameLength(): number {
+    return this.length + this.#referencedBytes;
+  }
+
+  parts(): Uint8Array[] {
+    const written = this.finish();
+    const parts: Uint8Array[] = [];
+    let from = 0;
+    for (const { at, bytes } of this.#references) {
+      if (at > from) parts.push(written.subarray(from, at));
+      parts.push(bytes);
+      from = at;
+    }
+    if (written.length > from) parts.push(written.subarray(from));
+    return parts;
+  }
+}
+
 /**
  * Encodes a request as a complete frame: int32 size, header (v1, or v2 for flexible versions) and
  * body, ready to write to a socket.
@@ -43,12 +107,37 @@ export function encodeRequestFrame<A extends ApiSchema>(
 ): Buffer {
   assertVersion(api, version);
   const flexible = isFlexible(api, version);
-  const writer = new Writer(256);
+  const writer = new Writer(FIXED_FIELDS_ALLOWANCE_BYTES + byteFieldsLength(body, Number.POSITIVE_INFINITY));
   const sizeAt = writer.reserveInt32();
   writeRequestHeader(writer, { apiKey: api.apiKey, apiVersion: version, correlationId, clientId }, flexible);
   api.request.write(writer, body as never, flexible, version);
   writer.patchInt32(sizeAt, writer.length - 4);
   return writer.finish();
+}
+
+/**
+ * The frame of {@link encodeRequestFrame} as a list of buffers whose concatenation it is: record
+ * batches of 16 KiB and more are referenced, not copied (a Produce request of 1 MiB costs no copy
+ * of its records). Write the parts in order, in one corked write; the referenced buffers must not
+ * change until they are written.
+ */
+export function encodeRequestFrameParts<A extends ApiSchema>(
+  api: A,
+  version: number,
+  correlationId: number,
+  clientId: string | null,
+  body: RequestOf<A>,
+): Uint8Array[] {
+  assertVersion(api, version);
+  const flexible = isFlexible(api, version);
+  const writer = new FramePartsWriter(
+    FIXED_FIELDS_ALLOWANCE_BYTES + byteFieldsLength(body, REFERENCED_FIELD_MIN_BYTES),
+  );
+  const sizeAt = writer.reserveInt32();
+  writeRequestHeader(writer, { apiKey: api.apiKey, apiVersion: version, correlationId, clientId }, flexible);
+  api.request.write(writer, body as never, flexible, version);
+  writer.patchInt32(sizeAt, writer.frameLength - 4);
+  return writer.parts();
 }
 
 /**
@@ -109,13 +198,37 @@ export function encodeResponseFrame<A extends ApiSchema>(
 ): Buffer {
   assertVersion(api, version);
   const flexible = isFlexible(api, version);
-  const writer = new Writer(256);
+  const writer = new Writer(FIXED_FIELDS_ALLOWANCE_BYTES + byteFieldsLength(body, Number.POSITIVE_INFINITY));
   const sizeAt = writer.reserveInt32();
   writer.int32(correlationId);
   if (usesFlexibleResponseHeader(api.apiKey, flexible)) writer.emptyTaggedFields();
   api.response.write(writer, body as never, flexible, version);
   writer.patchInt32(sizeAt, writer.length - 4);
   return writer.finish();
+}
+
+/**
+ * The frame of {@link encodeResponseFrame} as a list of buffers whose concatenation it is, with
+ * record batches of 16 KiB and more referenced instead of copied (a Fetch answer of megabytes is
+ * written straight from the buffers the log read); see {@link encodeRequestFrameParts}.
+ */
+export function encodeResponseFrameParts<A extends ApiSchema>(
+  api: A,
+  version: number,
+  correlationId: number,
+  body: ResponseOf<A>,
+): Uint8Array[] {
+  assertVersion(api, version);
+  const flexible = isFlexible(api, version);
+  const writer = new FramePartsWriter(
+    FIXED_FIELDS_ALLOWANCE_BYTES + byteFieldsLength(body, REFERENCED_FIELD_MIN_BYTES),
+  );
+  const sizeAt = writer.reserveInt32();
+  writer.int32(correlationId);
+  if (usesFlexibleResponseHeader(api.apiKey, flexible)) writer.emptyTaggedFields();
+  api.response.write(writer, body as never, flexible, version);
+  writer.patchInt32(sizeAt, writer.frameLength - 4);
+  return writer.parts();
 }
 
 /** A decoded response with the correlation id from its header. */

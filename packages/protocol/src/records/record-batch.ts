@@ -176,30 +176,71 @@ export function encodeRecordBatch(input: RecordBatchInput): Buffer {
   }
 
   const lastRecord = records[count - 1]!;
-  const attributes = encodeBatchAttributes({
+  writeRecordBatchHeader(batch, {
     compression,
     timestampType: input.timestampType ?? 'create-time',
     isTransactional: input.isTransactional ?? false,
     isControl: input.isControl ?? false,
     hasDeleteHorizon: input.deleteHorizonMs !== undefined,
+    baseOffset: input.baseOffset ?? 0n,
+    partitionLeaderEpoch: input.partitionLeaderEpoch ?? -1,
+    lastOffsetDelta: input.lastOffsetDelta ?? lastRecord.offsetDelta ?? count - 1,
+    baseTimestampMs,
+    maxTimestampMs: input.maxTimestampMs ?? maxTimestampMs,
+    producerId: input.producerId ?? -1n,
+    producerEpoch: input.producerEpoch ?? -1,
+    baseSequence: input.baseSequence ?? -1,
+    recordCount: count,
   });
-  batch.writeBigInt64BE(input.baseOffset ?? 0n, BatchLayout.baseOffset);
+  return batch;
+}
+
+/** The header fields of a batch whose records are already in place; see {@link writeRecordBatchHeader}. */
+export interface RecordBatchHeaderFields {
+  compression: CompressionType;
+  timestampType?: TimestampType;
+  isTransactional?: boolean;
+  isControl?: boolean;
+  hasDeleteHorizon?: boolean;
+  /** Default 0; the broker assigns the real offset on append. */
+  baseOffset?: bigint;
+  /** Default -1. */
+  partitionLeaderEpoch?: number;
+  lastOffsetDelta: number;
+  baseTimestampMs: number;
+  maxTimestampMs: number;
+  producerId: bigint;
+  producerEpoch: number;
+  baseSequence: number;
+  recordCount: number;
+}
+
+/**
+ * Fills in the 61-byte header of `batch`, whose records section (bytes 61 to the end) is already
+ * written, and computes the CRC-32C over bytes 21 to the end. Producers that encode records as they
+ * arrive call this once per send; {@link encodeRecordBatch} calls it last.
+ */
+export function writeRecordBatchHeader(batch: Buffer, fields: RecordBatchHeaderFields): void {
+  const attributes = encodeBatchAttributes({
+    compression: fields.compression,
+    timestampType: fields.timestampType ?? 'create-time',
+    isTransactional: fields.isTransactional ?? false,
+    isControl: fields.isControl ?? false,
+    hasDeleteHorizon: fields.hasDeleteHorizon ?? false,
+  });
+  batch.writeBigInt64BE(fields.baseOffset ?? 0n, BatchLayout.baseOffset);
   batch.writeInt32BE(batch.length - BATCH_LOG_OVERHEAD_BYTES, BatchLayout.batchLength);
-  batch.writeInt32BE(input.partitionLeaderEpoch ?? -1, BatchLayout.partitionLeaderEpoch);
+  batch.writeInt32BE(fields.partitionLeaderEpoch ?? -1, BatchLayout.partitionLeaderEpoch);
   batch.writeInt8(RECORD_BATCH_MAGIC, BatchLayout.magic);
   batch.writeInt16BE(attributes, BatchLayout.attributes);
-  batch.writeInt32BE(
-    input.lastOffsetDelta ?? lastRecord.offsetDelta ?? count - 1,
-    BatchLayout.lastOffsetDelta,
-  );
-  writeSafeInt64(batch, baseTimestampMs, BatchLayout.baseTimestamp);
-  writeSafeInt64(batch, input.maxTimestampMs ?? maxTimestampMs, BatchLayout.maxTimestamp);
-  batch.writeBigInt64BE(input.producerId ?? -1n, BatchLayout.producerId);
-  batch.writeInt16BE(input.producerEpoch ?? -1, BatchLayout.producerEpoch);
-  batch.writeInt32BE(input.baseSequence ?? -1, BatchLayout.baseSequence);
-  batch.writeInt32BE(count, BatchLayout.recordCount);
+  batch.writeInt32BE(fields.lastOffsetDelta, BatchLayout.lastOffsetDelta);
+  writeSafeInt64(batch, fields.baseTimestampMs, BatchLayout.baseTimestamp);
+  writeSafeInt64(batch, fields.maxTimestampMs, BatchLayout.maxTimestamp);
+  batch.writeBigInt64BE(fields.producerId, BatchLayout.producerId);
+  batch.writeInt16BE(fields.producerEpoch, BatchLayout.producerEpoch);
+  batch.writeInt32BE(fields.baseSequence, BatchLayout.baseSequence);
+  batch.writeInt32BE(fields.recordCount, BatchLayout.recordCount);
   batch.writeUInt32BE(crc32c(batch.subarray(CRC_START)), BatchLayout.crc);
-  return batch;
 }
 
 /** Writes a safe integer as int64 without BigInt. */

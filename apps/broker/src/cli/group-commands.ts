@@ -1,0 +1,98 @@
+import type { Writable } from 'node:stream';
+import type { Admin, OffsetResetTarget } from '@weir/protocol';
+import { formatTable } from './table';
+
+interface Out {
+  stdout: Writable;
+}
+
+/** `weir group list`: every group with its state and member count, sorted by id. */
+export async function groupListCommand(admin: Admin, out: Out): Promise<undefined> {
+  const listed = await admin.listGroups();
+  const described =
+    listed.length === 0 ? [] : await admin.describeGroups(listed.map((group) => group.groupId));
+  const rows = described.map((group) => [
+    group.groupId,
+    group.state,
+    group.protocolType,
+    String(group.members.length),
+  ]);
+  out.stdout.write(formatTable(['GROUP', 'STATE', 'PROTOCOL-TYPE', 'MEMBERS'], rows));
+}
+
+/** `weir group describe <g>`: state, assignor and each member's client and partitions. */
+export async function groupDescribeCommand(
+  admin: Admin,
+  options: { groupId: string },
+  out: Out,
+): Promise<undefined> {
+  const [group] = await admin.describeGroups([options.groupId]);
+  const { groupId, state, protocol, members } = group!;
+  out.stdout.write(
+    `Group: ${groupId}  State: ${state}  Assignor: ${protocol || '-'}  Members: ${members.length}\n`,
+  );
+  const rows = members.map((member) => [
+    member.memberId,
+    member.clientId,
+    member.clientHost,
+    member.assignment === null
+      ? '?'
+      : member.assignment.map((entry) => `${entry.topic}:${entry.partitions.join(',')}`).join(' ') || '-',
+  ]);
+  out.stdout.write(formatTable(['MEMBER-ID', 'CLIENT-ID', 'HOST', 'ASSIGNMENT'], rows));
+}
+
+/** `weir group lag <g>`: committed offset, log end and lag per partition, and the total. */
+export async function groupLagCommand(
+  admin: Admin,
+  options: { groupId: string },
+  out: Out,
+): Promise<undefined> {
+  const lag = await admin.groupLag(options.groupId);
+  const rows = lag.map((entry) => [
+    entry.topic,
+    String(entry.partition),
+    String(entry.committedOffset),
+    String(entry.logEndOffset),
+    String(entry.lag),
+  ]);
+  out.stdout.write(formatTable(['TOPIC', 'PARTITION', 'COMMITTED', 'LOG-END', 'LAG'], rows));
+  out.stdout.write(`Total lag: ${lag.reduce((sum, entry) => sum + entry.lag, 0n)}\n`);
+}
+
+/**
+ * `weir group reset-offsets <g>`: prints the plan; changes the offsets only with `--execute`
+ * (the broker refuses unless the group has no members).
+ */
+export async function groupResetOffsetsCommand(
+  admin: Admin,
+  options: { groupId: string; target: OffsetResetTarget; topic?: string; execute: boolean },
+  out: Out,
+): Promise<undefined> {
+  const plan = await admin.resetOffsets(options.groupId, options.target, {
+    dryRun: !options.execute,
+    ...(options.topic === undefined ? {} : { topics: [options.topic] }),
+  });
+  const rows = plan.map((entry) => [
+    entry.topic,
+    String(entry.partition),
+    entry.currentOffset === null ? '-' : String(entry.currentOffset),
+    String(entry.newOffset),
+  ]);
+  out.stdout.write(formatTable(['TOPIC', 'PARTITION', 'CURRENT', 'NEW'], rows));
+  out.stdout.write(
+    options.execute
+      ? `Reset ${plan.length} partition(s) of group "${options.groupId}".\n`
+      : 'Dry run: nothing changed. Add --execute to apply.\n',
+  );
+}
+
+/** `weir group delete <g>`: removes an empty group and its committed offsets. */
+export async function groupDeleteCommand(
+  admin: Admin,
+  options: { groupId: string },
+  out: Out,
+): Promise<undefined> {
+  await admin.deleteGroups([options.groupId]);
+  out.stdout.write(`Deleted group "${options.groupId}".\n`);
+}

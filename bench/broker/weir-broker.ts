@@ -1,0 +1,31 @@
+import { Broker } from '@weir/broker/src/broker';
+import { brokerConfigSchema } from '@weir/broker/src/config/broker-config';
+import { createBrokerMetrics } from '@weir/broker/src/http/metrics';
+import { createLogger } from '@weir/broker/src/logger';
+
+export interface WeirBrokerInput {
+  dataDir: string;
+  /** flush.ms: acks=1 answers after the write, and an fdatasync follows within this. */
+  flushMs: number;
+}
+
+/**
+ * A Weir broker in its own process, as `weir broker start` builds it (same config schema, logger
+ * and metrics) minus the health and metrics HTTP servers, on an ephemeral loopback port. Groups
+ * rebalance without the initial delay so kafkajs's consumer starts at once.
+ */
+export async function weirBroker(input: WeirBrokerInput) {
+  const config = brokerConfigSchema.parse({
+    dataDir: input.dataDir,
+    listeners: { client: { host: '127.0.0.1', port: 0 } },
+    log: { flushMs: input.flushMs },
+    groups: { initialRebalanceDelayMs: 0 },
+    logging: { level: 'warn' },
+  });
+  const broker = new Broker(config, {
+    logger: createLogger({ level: 'warn', destination: process.stderr }),
+    metrics: createBrokerMetrics(),
+  });
+  await broker.start();
+  return { value: { port: broker.clientPort }, stop: () => broker.stop() };
+}

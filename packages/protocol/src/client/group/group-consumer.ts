@@ -1,0 +1,825 @@
+import { ErrorCode } from '../../errors/error-codes';
+import { errorForCode, WeirError } from '../../errors/weir-error';
+import { Heartbeat } from '../../messages/apis/heartbeat';
+import { JoinGroup } from '../../messages/apis/join-group';
+import { LeaveGroup } from '../../messages/apis/leave-group';
+import { SyncGroup } from '../../messages/apis/sync-group';
+import {
+  decodeConsumerAssignment,
+  decodeConsumerSubscription,
+  encodeConsumerAssignment,
+  encodeConsumerSubscription,
+  type TopicPartitions,
+} from '../../records/consumer-protocol';
+import type { ApiSchema, RequestOf, ResponseOf } from '../../schema/api';
+import type { Client } from '../client';
+import { ClosedError } from '../closed-error';
+import { Connection } from '../connection';
+import { Consumer, type PartitionAssignment, type PollOptions, type StartOffset } from '../consumer';
+import { partitionKey } from '../leader-requests';
+import type { ConsumerRecord } from '../message';
+import type { Assignor, AssignorMember } from './assignor';
+import { type CoordinatorAddress, findGroupCoordinator, isCoordinatorError } from './coordinator';
+import { canTransition, type GroupConsumerState } from './group-consumer-state';
+import {
+  type CommittedOffset,
+  type CoordinatorSend,
+  commitOffsets,
+  fetchCommittedOffsets,
+  type OffsetToCommit,
+} from './group-offsets';
+import { rangeAssignor } from './range-assignor';
+
+/** A partition of the assignment. */
+export interface TopicPartition {
+  readonly topic: string;
+  readonly partition: number;
+}
+
+/** A position to commit, stamped with the generation whose work produced it. */
+export interface GenerationOffset extends OffsetToCommit {
+  /** Commits of another generation than the current one are refused locally. */
+  readonly generationId: number;
+}
+
+/** Rebalance listeners. They may be async; the rebalance waits for them. */
+export interface RebalanceListeners {
+  /**
+   * Before the partitions are given up (every rebalance, eager protocol, and on close). Commits of
+   * the ending generation are still accepted here; once it returns they are refused.
+   */
+  readonly onRevoked?: (partitions: TopicPartition[]) => void | Promise<void>;
+  /** After the new assignment is known and its start offsets are chosen, before records flow. */
+  readonly onAssigned?: (partitions: TopicPartition[]) => void | Promise<void>;
+}
+
+/** Opens the consumer's own connection to the group coordinator. */
+export type CoordinatorConnector = (address: CoordinatorAddress) => Connection;
+
+/** Settings of a {@link GroupConsumer}. */
+export interface GroupConsumerOptions extends RebalanceListeners {
+  readonly groupId: string;
+  /** The coordinator expels a member it has not heard from for this long. Default 10 s. */
+  readonly sessionTimeoutMs?: number;
+  /** How long the coordinator waits for every member to rejoin. Default 60 s. */
+  readonly rebalanceTimeoutMs?: number;
+  /** Default 3 s (a third of the session timeout, as in Kafka). */
+  readonly heartbeatIntervalMs?: number;
+  /** In preference order; all members must share one name. Default `[rangeAssignor]`. */
+  readonly assignors?: readonly Assignor[];
+  /** Commit processed positions every `autoCommitIntervalMs`, before revoking and on close. Default true. */
+  readonly autoCommit?: boolean;
+  /** Default 5 s. */
+  readonly autoCommitIntervalMs?: number;
+  /**
+   * Where to start a partition without a committed offset (and what to do when the position is
+   * outside the log): `'none'` fails `poll` with an error naming the partition. Default `'latest'`.
+   */
+  readonly autoOffsetReset?: 'earliest' | 'latest' | 'none';
+  /** The longest wait of one `poll` (and so of a Fetch at the broker). Default 5 s. */
+  readonly maxWaitMs?: number;
+  /**
+   * Opens the coordinator connection. Group traffic gets a connection of its own so heartbeats
+   * never queue behind a parked Fetch or JoinGroup of someone else. Default: a plain TCP
+   * {@link Connection} with the client's id and request timeout.
+   */
+  readonly connectCoordinator?: CoordinatorConnector;
+}
+
+/** Kafka's "consumer" protocol type and the subscription version this SDK sends (with owned partitions). */
+const PROTOCOL_TYPE = 'consumer';
+const SUBSCRIPTION_VERSION = 1;
+const ASSIGNMENT_VERSION = 1;
+
+/**
+ * A member of a consumer group: it subscribes to topics, joins the group through the coordinator
+ * (FindCoordinator → JoinGroup, answering MEMBER_ID_REQUIRED → SyncGroup, where the leader computes
+ * everyone's partitions with the agreed assignor), reads its partitions through a partition
+ * {@link Consumer}, heartbeats on its own connection and timer, and commits what was processed.
+ *
+ * Records handed out by `poll` or the async iterator count as processed: `commit()` stores, per
+ * partition, the last one's offset + 1. Rebalances are eager: everything is revoked, then the
+ * member rejoins. Records fetched in a generation are dropped once a rebalance starts, and a commit
+ * of an older generation than the current one fails locally with REBALANCE_IN_PROGRESS, so no stale
+ * commit reaches the broker. Delivery is at least once: records processed but not committed when a
+ * rebalance or crash happens are read again by the next owner.
+ */
+export class GroupConsumer {
+  readonly groupId: string;
+  readonly #client: Client;
+  readonly #sessionTimeoutMs: number;
+  readonly #rebalanceTimeoutMs: number;
+  readonly #heartbeatIntervalMs: number;
+  readonly #assignors: readonly Assignor[];
+  readonly #autoCommit: boolean;
+  readonly #autoCommitIntervalMs: number;
+  readonly #autoOffsetReset: 'earliest' | 'latest' | 'none';
+  readonly #listeners: RebalanceListeners;
+  readonly #connect: CoordinatorConnector;
+  readonly #consumer: Consumer;
+  #state: GroupConsumerState = 'new';
+  #topics: string[] = [];
+  #memberId = '';
+  #generationId = -1;
+  /** The generation whose work may still be committed; undefined from the rejoin until assigned. */
+  #commitGeneration: number | undefined;
+  #assignment: TopicPartition[] = [];
+  /** What this member was assigned last, sent as owned partitions for sticky assignors. */
+  #lastAssignment: TopicPartition[] = [];
+  #coordinator: { address: CoordinatorAddress; connection: Connection } | undefined;
+  /** Next offset after the last record handed out, per partition key. */
+  readonly #positions = new Map<string, GenerationOffset>();
+  /** Positions committed last, so auto commit skips partitions that did not move. */
+  readonly #committed = new Map<string, bigint>();
+  readonly #paused = new Map<string, TopicPartition>();
+  /** Start offsets of the current assignment, for re-assigning the partition consumer on pause/resume. */
+  readonly #starts = new Map<string, StartOffset>();
+  readonly #errors: WeirError[] = [];
+  #fatal: WeirError | undefined;
+  #rebalance: Promise<void> | undefined;
+  #rebalanceAgain = false;
+  #heartbeatTimer: ReturnType<typeof setTimeout> | undefined;
+  #autoCommitTimer: ReturnType<typeof setInterval> | undefined;
+  #closing: Promise<void> | undefined;
+  /** Resolves the waiters of {@link waitForState}. */
+  readonly #stateWaiters = new Set<() => void>();
+
+  constructor(client: Client, options: GroupConsumerOptions) {
+    if (typeof options.groupId !== 'string' || options.groupId.length === 0)
+      throw new RangeError('groupId must be a non-empty string');
+    this.#client = client;
+    this.groupId = options.groupId;
+    this.#sessionTimeoutMs = positive('sessionTimeoutMs', options.sessionTimeoutMs ?? 10_000);
+    this.#rebalanceTimeoutMs = positive('rebalanceTimeoutMs', options.rebalanceTimeoutMs ?? 60_000);
+    this.#heartbeatIntervalMs = positive('heartbeatIntervalMs', options.heartbeatIntervalMs ?? 3000);
+    this.#assignors = options.assignors ?? [rangeAssignor];
+    if (this.#assignors.length === 0) throw new RangeError('assignors is empty');
+    this.#autoCommit = options.autoCommit ?? true;
+    this.#autoCommitIntervalMs = positive('autoCommitIntervalMs', options.autoCommitIntervalMs ?? 5000);
+    this.#autoOffsetReset = options.autoOffsetReset ?? 'latest';
+    this.#listeners = { onRevoked: options.onRevoked, onAssigned: options.onAssigned };
+    this.#connect =
+      options.connectCoordinator ??
+      ((address) =>
+        new Connection({
+          host: address.host,
+          port: address.port,
+          clientId: client.clientId,
+          requestTimeoutMs: client.requestTimeoutMs,
+        }));
+    this.#consumer = new Consumer(client, {
+      maxWaitMs: options.maxWaitMs ?? 5000,
+      autoOffsetReset: this.#autoOffsetReset,
+    });
+  }
+
+  /** See {@link GroupConsumerState}. */
+  get state(): GroupConsumerState {
+    return this.#state;
+  }
+
+  /** The member id the coordinator gave ('' before the first JoinGroup answer). */
+  get memberId(): string {
+    return this.#memberId;
+  }
+
+  /** The generation of the current assignment (-1 before the first). */
+  get generationId(): number {
+    return this.#generationId;
+  }
+
+  /** The partitions assigned in the current generation (empty while rebalancing). */
+  assignment(): TopicPartition[] {
+    return [...this.#assignment];
+  }
+
+  /** Subscribes to `topics` and starts joining the group; `poll` returns records once assigned. */
+  subscribe(topics: readonly string[]): void {
+    if (topics.length === 0 || topics.some((topic) => typeof topic !== 'string' || topic.length === 0))
+      throw new RangeError('subscribe needs at least one topic name');
+    if (this.#state !== 'new')
+      throw new Error(`subscribe is allowed once, before the first poll (state ${this.#state})`);
+    this.#topics = [...new Set(topics)].sort();
+    this.#requestRebalance();
+  }
+
+  /** Resolves once the consumer is in `state` (or rejects when it closes first, unless that is the state). */
+  async waitForState(state: GroupConsumerState, timeoutMs = 30_000): Promise<void> {
+    const deadlineMs = Date.now() + timeoutMs;
+    while (this.#state !== state) {
+      if (this.#fatal !== undefined) throw this.#fatal;
+      if (this.#state === 'closed' || Date.now() >= deadlineMs)
+        throw new Error(`group consumer did not reach ${state} (it is ${this.#state})`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, deadlineMs - Date.now());
+        const waiters = this.#stateWaiters;
+        function done(): void {
+          clearTimeout(timer);
+          waiters.delete(done);
+          resolve();
+        }
+        waiters.add(done);
+      });
+    }
+  }
+
+  /**
+   * The records fetched so far for the assigned partitions, or waits up to `maxWaitMs` for some.
+   * Rejects with the error of a partition that cannot go on (it names the partition) or a group
+   * error that ended membership (INCONSISTENT_GROUP_PROTOCOL, …).
+   */
+  async poll(options: PollOptions = {}): Promise<ConsumerRecord[]> {
+    const records = await this.#fetch(options);
+    for (const record of records) this.#markProcessed(record);
+    return records;
+  }
+
+  /** Records one by one until the consumer closes. Each record counts as processed once yielded. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<ConsumerRecord, void, undefined> {
+    while (this.#state !== 'closing' && this.#state !== 'closed') {
+      const records = await this.#fetch({});
+      // #fetch returns only records of the current generation; a later one makes the rest stale.
+      const generationId = this.#generationId;
+      for (const record of records) {
+        // A rebalance that started while the batch was being handed out makes the rest stale.
+        if (this.#state !== 'running' || this.#generationId !== generationId) break;
+        if (this.#paused.has(partitionKey(record.topic, record.partition))) continue;
+        this.#markProcessed(record);
+        yield record;
+      }
+    }
+  }
+
+  /**
+   * Commits positions: by default, each assigned partition's last processed offset + 1; or the
+   * given offsets (a {@link GenerationOffset} is checked against the current generation). Fails
+   * locally with REBALANCE_IN_PROGRESS when the work is from a generation that is over.
+   */
+  async commit(offsets?: readonly (OffsetToCommit | GenerationOffset)[]): Promise<void> {
+    if (this.#state === 'new' || this.#state === 'closed')
+      throw new WeirError(ErrorCode.REBALANCE_IN_PROGRESS, { detail: `the consumer is ${this.#state}.` });
+    const list = offsets ?? [...this.#positions.values()];
+    const generationId = this.#commitGeneration;
+    for (const entry of list) {
+      const stamped = 'generationId' in entry ? entry.generationId : generationId;
+      if (generationId === undefined || stamped !== generationId) {
+        throw new WeirError(ErrorCode.REBALANCE_IN_PROGRESS, {
+          detail: `not committing ${entry.topic}-${entry.partition}: its generation ${stamped ?? '(none)'} is over.`,
+        });
+      }
+    }
+    await this.#commitAs(generationId!, list);
+  }
+
+  /** The positions `commit()` would store, stamped with their generation. */
+  processedOffsets(): GenerationOffset[] {
+    return [...this.#positions.values()];
+  }
+
+  /** The group's committed offsets for the current assignment. */
+  async committed(): Promise<CommittedOffset[]> {
+    const partitions = groupTopics(this.#assignment);
+    return this.#onCoordinator((send) => fetchCommittedOffsets(send, this.groupId, partitions));
+  }
+
+  /** Stops fetching these assigned partitions until `resume`; the position is kept. */
+  pause(partitions: readonly TopicPartition[]): void {
+    for (const entry of partitions) {
+      this.#assertAssigned(entry);
+      this.#paused.set(partitionKey(entry.topic, entry.partition), entry);
+    }
+    this.#reassign();
+  }
+
+  resume(partitions: readonly TopicPartition[]): void {
+    for (const entry of partitions) this.#paused.delete(partitionKey(entry.topic, entry.partition));
+    this.#reassign();
+  }
+
+  paused(): TopicPartition[] {
+    return [...this.#paused.values()];
+  }
+
+  /** Moves an assigned partition's position; a numeric offset is also what `commit()` stores next. */
+  seek(topic: string, partition: number, offset: StartOffset): void {
+    this.#assertAssigned({ topic, partition });
+    const key = partitionKey(topic, partition);
+    this.#starts.set(key, offset);
+    if (typeof offset === 'bigint' || typeof offset === 'number')
+      this.#positions.set(key, {
+        topic,
+        partition,
+        offset: BigInt(offset),
+        generationId: this.#generationId,
+      });
+    else this.#positions.delete(key);
+    const held = this.#consumer
+      .assignment()
+      .some((item) => item.topic === topic && item.partition === partition);
+    if (held) this.#consumer.seek(topic, partition, offset);
+    else this.#reassign();
+  }
+
+  /**
+   * Leaves the group: stops heartbeats, commits processed positions (auto commit), calls
+   * `onRevoked`, sends LeaveGroup so the others rebalance at once, and closes the coordinator
+   * connection. Idempotent; wins over a rebalance in progress (which is abandoned).
+   */
+  close(): Promise<void> {
+    if (this.#closing !== undefined) return this.#closing;
+    const wasRunning = this.#state === 'running';
+    if (this.#state !== 'closing' && this.#state !== 'closed') this.#setState('closing');
+    this.#closing = this.#shutDown(wasRunning);
+    return this.#closing;
+  }
+
+  async #shutDown(wasRunning: boolean): Promise<void> {
+    this.#stopTimers();
+    try {
+      if (wasRunning) await this.#revoke();
+      const memberId = this.#memberId;
+      const coordinator = this.#coordinator;
+      if (memberId !== '' && coordinator !== undefined && !this.#client.closed) {
+        // Through the client's own connection: ours may have a JoinGroup parked at the broker, and
+        // the broker answers a connection in order, so a LeaveGroup behind it would wait.
+        await this.#client
+          .send(coordinator.address.nodeId, LeaveGroup, {
+            groupId: this.groupId,
+            memberId,
+            members: [{ memberId, groupInstanceId: null }],
+          })
+          .catch(() => {});
+      }
+    } finally {
+      this.#dropCoordinator();
+      await this.#consumer.close();
+      this.#memberId = '';
+      this.#setState('closed');
+    }
+  }
+
+  // ---- membership ----
+
+  #setState(to: GroupConsumerState): boolean {
+    if (!canTransition(this.#state, to)) return false;
+    this.#state = to;
+    for (const wake of [...this.#stateWaiters]) wake();
+    return true;
+  }
+
+  /** Starts a rebalance, or asks the running one to go round again. */
+  #requestRebalance(): void {
+    if (this.#rebalance !== undefined) {
+      this.#rebalanceAgain = true;
+      return;
+    }
+    this.#rebalance = this.#runRebalance().finally(() => {
+      this.#rebalance = undefined;
+      if (this.#rebalanceAgain && this.#state === 'running') {
+        this.#rebalanceAgain = false;
+        this.#requestRebalance();
+      }
+    });
+  }
+
+  async #runRebalance(): Promise<void> {
+    const wasRunning = this.#state === 'running';
+    if (!this.#setState('rebalancing')) return;
+    this.#stopTimers();
+    try {
+      if (wasRunning) await this.#revoke();
+      for (let attempt = 1; this.#state === 'rebalancing'; attempt++) {
+        this.#rebalanceAgain = false;
+        try {
+          if (await this.#joinAndSync()) return;
+        } catch (error) {
+          if (this.#state !== 'rebalancing') return;
+          const failure = asWeirError(error);
+          if (failure === undefined) return;
+          if (isCoordinatorError(failure.code)) this.#dropCoordinator();
+          if (!failure.retriable && !isCoordinatorError(failure.code)) {
+            this.#fail(failure);
+            return;
+          }
+          await this.#sleep(this.#client.retryPolicy.backoffMs(Math.min(attempt, 10)));
+        }
+      }
+    } catch (error) {
+      const failure = asWeirError(error);
+      if (failure !== undefined && this.#state === 'rebalancing') this.#fail(failure);
+    }
+  }
+
+  /** Commits (auto commit), calls onRevoked, then forgets the assignment: its generation is over. */
+  async #revoke(): Promise<void> {
+    this.#consumer.assign([]);
+    if (this.#autoCommit) await this.#commitProcessed().catch(() => {});
+    try {
+      await this.#listeners.onRevoked?.(this.assignment());
+    } catch (error) {
+      this.#errors.push(asWeirError(error) ?? listenerError(error));
+    }
+    this.#commitGeneration = undefined;
+    this.#assignment = [];
+    this.#positions.clear();
+    this.#committed.clear();
+    this.#paused.clear();
+    this.#starts.clear();
+  }
+
+  /** One JoinGroup + SyncGroup round; true when assigned and running, false to go round again. */
+  async #joinAndSync(): Promise<boolean> {
+    const join = await this.#join();
+    if (this.#state !== 'rebalancing') return true;
+    const retryCodes: number[] = [ErrorCode.REBALANCE_IN_PROGRESS];
+    if (join.errorCode === ErrorCode.UNKNOWN_MEMBER_ID || join.errorCode === ErrorCode.ILLEGAL_GENERATION) {
+      this.#memberId = '';
+      return false;
+    }
+    if (retryCodes.includes(join.errorCode)) return false;
+    if (join.errorCode !== ErrorCode.NONE)
+      throw errorForCode(join.errorCode, `Joining group "${this.groupId}".`);
+    this.#memberId = join.memberId;
+    this.#generationId = join.generationId;
+    const assignor = this.#assignors.find((candidate) => candidate.name === join.protocolName);
+    if (assignor === undefined) {
+      throw new WeirError(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, {
+        detail: `the coordinator chose assignor "${join.protocolName}", which this consumer does not have.`,
+      });
+    }
+    const assignments = join.leader === join.memberId ? await this.#assign(assignor, join.members) : [];
+    const sync = await this.#send(SyncGroup, {
+      groupId: this.groupId,
+      generationId: join.generationId,
+      memberId: join.memberId,
+      groupInstanceId: null,
+      assignments,
+    });
+    if (this.#state !== 'rebalancing') return true;
+    if (sync.errorCode === ErrorCode.UNKNOWN_MEMBER_ID) this.#memberId = '';
+    if (
+      sync.errorCode === ErrorCode.REBALANCE_IN_PROGRESS ||
+      sync.errorCode === ErrorCode.UNKNOWN_MEMBER_ID ||
+      sync.errorCode === ErrorCode.ILLEGAL_GENERATION
+    )
+      return false;
+    if (sync.errorCode !== ErrorCode.NONE)
+      throw errorForCode(sync.errorCode, `Syncing group "${this.groupId}".`);
+    const decoded = decodeConsumerAssignment(sync.assignment);
+    if (decoded === undefined) {
+      throw new WeirError(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, {
+        detail: 'the assignment is not a consumer assignment.',
+      });
+    }
+    const partitions = decoded.partitions.flatMap((entry) =>
+      entry.partitions.map((partition) => ({ topic: entry.topic, partition })),
+    );
+    await this.#start(partitions, join.generationId);
+    if (this.#state !== 'rebalancing') return true;
+    this.#assignment = partitions;
+    this.#commitGeneration = join.generationId;
+    try {
+      await this.#listeners.onAssigned?.(this.assignment());
+    } catch (error) {
+      this.#errors.push(asWeirError(error) ?? listenerError(error));
+    }
+    if (this.#generationId !== join.generationId || !this.#setState('running')) return true;
+    this.#reassign();
+    this.#scheduleHeartbeat();
+    if (this.#autoCommit) {
+      this.#autoCommitTimer = setInterval(() => {
+        this.#commitProcessed().catch(() => {});
+      }, this.#autoCommitIntervalMs);
+    }
+    return true;
+  }
+
+  /** JoinGroup, sending it a second time with the member id the coordinator asks for (KIP-394). */
+  async #join(): Promise<ResponseOf<typeof JoinGroup>> {
+    const metadata = encodeConsumerSubscription({
+      version: SUBSCRIPTION_VERSION,
+      topics: this.#topics,
+      userData: null,
+      ownedPartitions: groupTopics(this.#lastAssignment),
+    });
+    for (;;) {
+      const response = await this.#send(
+        JoinGroup,
+        {
+          groupId: this.groupId,
+          sessionTimeoutMs: this.#sessionTimeoutMs,
+          rebalanceTimeoutMs: this.#rebalanceTimeoutMs,
+          memberId: this.#memberId,
+          groupInstanceId: null,
+          protocolType: PROTOCOL_TYPE,
+          protocols: this.#assignors.map((assignor) => ({ name: assignor.name, metadata })),
+        },
+        // The coordinator parks a JoinGroup until every member rejoined or the rebalance timed out.
+        this.#rebalanceTimeoutMs + this.#client.requestTimeoutMs,
+      );
+      if (response.errorCode !== ErrorCode.MEMBER_ID_REQUIRED) return response;
+      this.#memberId = response.memberId;
+    }
+  }
+
+  /** The leader's job: every member's partitions, encoded for SyncGroup. */
+  async #assign(
+    assignor: Assignor,
+    members: ResponseOf<typeof JoinGroup>['members'],
+  ): Promise<RequestOf<typeof SyncGroup>['assignments']> {
+    const decoded: AssignorMember[] = members.map((member) => {
+      const subscription = decodeConsumerSubscription(member.metadata);
+      return {
+        memberId: member.memberId,
+        topics: subscription?.topics ?? [],
+        ownedPartitions: subscription?.ownedPartitions ?? [],
+      };
+    });
+    const topics = [...new Set(decoded.flatMap((member) => member.topics))];
+    // One metadata request, not retried per topic: a subscribed topic that does not exist simply
+    // gets no partitions (retrying it could outlast the rebalance timeout).
+    for (const topic of topics) this.#client.invalidateMetadata(topic);
+    const counts = new Map<string, number>();
+    for (const [topic, metadata] of await this.#client.topicsMetadata(topics)) {
+      if (metadata.errorCode === ErrorCode.NONE) counts.set(topic, metadata.partitions.length);
+    }
+    const result = assignor.assign(decoded, counts);
+    return decoded.map((member) => ({
+      memberId: member.memberId,
+      assignment: encodeConsumerAssignment({
+        version: ASSIGNMENT_VERSION,
+        partitions: result.get(member.memberId) ?? [],
+        userData: null,
+      }),
+    }));
+  }
+
+  /** Chooses start offsets: committed ones, else autoOffsetReset (none → an error naming the partition). */
+  async #start(partitions: readonly TopicPartition[], generationId: number): Promise<void> {
+    this.#lastAssignment = [...partitions];
+    const committed =
+      partitions.length === 0
+        ? []
+        : await this.#onCoordinator((send) =>
+            fetchCommittedOffsets(send, this.groupId, groupTopics(partitions)),
+          );
+    this.#starts.clear();
+    for (const entry of partitions) {
+      const key = partitionKey(entry.topic, entry.partition);
+      const found = committed.find(
+        (item) => item.topic === entry.topic && item.partition === entry.partition,
+      );
+      if (found !== undefined && found.offset >= 0n) {
+        this.#starts.set(key, found.offset);
+        this.#committed.set(key, found.offset);
+        this.#positions.set(key, {
+          topic: entry.topic,
+          partition: entry.partition,
+          offset: found.offset,
+          generationId,
+        });
+      } else if (this.#autoOffsetReset === 'none') {
+        this.#errors.push(
+          new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
+            detail: `${entry.topic}-${entry.partition} has no committed offset in group "${this.groupId}" and autoOffsetReset is "none"; seek to go on.`,
+          }),
+        );
+      } else {
+        this.#starts.set(key, this.#autoOffsetReset);
+      }
+    }
+  }
+
+  /** Points the partition consumer at the unpaused partitions with a known start. */
+  #reassign(): void {
+    if (this.#state !== 'running') return;
+    const list: PartitionAssignment[] = [];
+    for (const entry of this.#assignment) {
+      const key = partitionKey(entry.topic, entry.partition);
+      if (this.#paused.has(key)) continue;
+      const position = this.#positions.get(key)?.offset ?? this.#starts.get(key);
+      if (position !== undefined) list.push({ ...entry, offset: position });
+    }
+    this.#consumer.assign(list);
+  }
+
+  // ---- heartbeats and commits ----
+
+  #scheduleHeartbeat(): void {
+    this.#heartbeatTimer = setTimeout(() => {
+      void this.#heartbeat();
+    }, this.#heartbeatIntervalMs);
+  }
+
+  async #heartbeat(): Promise<void> {
+    if (this.#client.closed) return;
+    const generationId = this.#generationId;
+    let code: number;
+    try {
+      const response = await this.#send(Heartbeat, {
+        groupId: this.groupId,
+        generationId,
+        memberId: this.#memberId,
+        groupInstanceId: null,
+      });
+      code = response.errorCode;
+    } catch (error) {
+      code = asWeirError(error)?.code ?? ErrorCode.UNKNOWN_SERVER_ERROR;
+    }
+    if (this.#state !== 'running' || this.#generationId !== generationId) return;
+    if (code === ErrorCode.NONE) {
+      this.#scheduleHeartbeat();
+      return;
+    }
+    if (isCoordinatorError(code)) {
+      // Find the coordinator again on the next beat; the session outlives a few missed ones.
+      this.#dropCoordinator();
+      this.#scheduleHeartbeat();
+      return;
+    }
+    if (code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.FENCED_INSTANCE_ID) this.#memberId = '';
+    // REBALANCE_IN_PROGRESS, ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID: rejoin.
+    this.#requestRebalance();
+  }
+
+  /** Auto commit: the processed positions that moved since the last commit. */
+  async #commitProcessed(): Promise<void> {
+    const generationId = this.#commitGeneration;
+    if (generationId === undefined) return;
+    const moved = [...this.#positions.values()].filter(
+      (entry) =>
+        entry.generationId === generationId &&
+        this.#committed.get(partitionKey(entry.topic, entry.partition)) !== entry.offset,
+    );
+    await this.#commitAs(generationId, moved);
+  }
+
+  async #commitAs(generationId: number, offsets: readonly OffsetToCommit[]): Promise<void> {
+    if (offsets.length === 0) return;
+    await this.#onCoordinator(async (send) => {
+      // Checked again before every send: a rebalance may have started while waiting to retry.
+      if (this.#commitGeneration !== generationId) {
+        throw new WeirError(ErrorCode.REBALANCE_IN_PROGRESS, {
+          detail: `not committing for generation ${generationId}: it is over.`,
+        });
+      }
+      await commitOffsets(send, {
+        groupId: this.groupId,
+        generationId,
+        memberId: this.#memberId,
+        offsets: offsets.map(({ topic, partition, offset, metadata }) => ({
+          topic,
+          partition,
+          offset,
+          metadata: metadata ?? null,
+        })),
+      });
+    });
+    for (const entry of offsets)
+      this.#committed.set(partitionKey(entry.topic, entry.partition), entry.offset);
+  }
+
+  // ---- plumbing ----
+
+  async #fetch(options: PollOptions): Promise<ConsumerRecord[]> {
+    if (this.#state === 'new') throw new Error('subscribe before polling');
+    const maxWaitMs = options.maxWaitMs ?? 5000;
+    const deadlineMs = Date.now() + maxWaitMs;
+    for (;;) {
+      if (this.#fatal !== undefined) throw this.#fatal;
+      const error = this.#errors.shift();
+      if (error !== undefined) throw error;
+      if (this.#state === 'closing' || this.#state === 'closed') return [];
+      const remainingMs = Math.max(0, deadlineMs - Date.now());
+      let records: ConsumerRecord[];
+      try {
+        records = await this.#consumer.poll({ maxWaitMs: remainingMs });
+      } catch (failure) {
+        if (failure instanceof ClosedError && (this.#state as GroupConsumerState) !== 'running') return [];
+        throw failure;
+      }
+      // The partition consumer drops what it buffered for partitions no longer assigned, so what it
+      // returns belongs to the current assignment. Records that arrive after a rebalance started
+      // are dropped: the next owner reads them again from the committed offset.
+      if (this.#state === 'running') {
+        const fresh = records.filter((record) => this.#isNew(record));
+        if (fresh.length > 0) return fresh;
+      }
+      if (Date.now() >= deadlineMs) return [];
+    }
+  }
+
+  /** False for records of paused partitions or below the position (fetched again after a pause). */
+  #isNew(record: ConsumerRecord): boolean {
+    const key = partitionKey(record.topic, record.partition);
+    if (this.#paused.has(key)) return false;
+    const position = this.#positions.get(key)?.offset;
+    return position === undefined || record.offset >= position;
+  }
+
+  #markProcessed(record: ConsumerRecord): void {
+    this.#positions.set(partitionKey(record.topic, record.partition), {
+      topic: record.topic,
+      partition: record.partition,
+      offset: record.offset + 1n,
+      generationId: this.#generationId,
+    });
+  }
+
+  /** A fatal group error: reported by every poll until the consumer is closed. */
+  #fail(error: WeirError): void {
+    this.#fatal = error;
+    // Wakes a poll waiting on the (empty) partition consumer so it reports the error now.
+    this.#consumer.assign([]);
+    for (const wake of [...this.#stateWaiters]) wake();
+  }
+
+  #send<A extends ApiSchema>(api: A, body: RequestOf<A>, timeoutMs?: number): Promise<ResponseOf<A>> {
+    return this.#coordinatorConnection().then((connection) =>
+      connection.send(api, body, timeoutMs === undefined ? {} : { timeoutMs }),
+    );
+  }
+
+  /** Runs coordinator requests with the client's retries, finding the coordinator again when it moved. */
+  #onCoordinator<T>(work: (send: CoordinatorSend) => Promise<T>): Promise<T> {
+    return this.#client.retry(async () => {
+      try {
+        return await work((api, body) => this.#send(api, body));
+      } catch (error) {
+        if (error instanceof WeirError && isCoordinatorError(error.code)) this.#dropCoordinator();
+        throw error;
+      }
+    });
+  }
+
+  async #coordinatorConnection(): Promise<Connection> {
+    if (this.#coordinator === undefined || this.#coordinator.connection.status.state === 'closed') {
+      const address = await findGroupCoordinator(this.#client, this.groupId);
+      if (this.#state === 'closed') throw new ClosedError('the group consumer');
+      this.#coordinator?.connection.close();
+      this.#coordinator = { address, connection: this.#connect(address) };
+    }
+    const connection = this.#coordinator.connection;
+    await connection.ready();
+    return connection;
+  }
+
+  #dropCoordinator(): void {
+    this.#coordinator?.connection.close();
+    this.#coordinator = undefined;
+  }
+
+  #stopTimers(): void {
+    clearTimeout(this.#heartbeatTimer);
+    clearInterval(this.#autoCommitTimer);
+    this.#heartbeatTimer = undefined;
+    this.#autoCommitTimer = undefined;
+  }
+
+  /** A backoff that a close cuts short. */
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const waiters = this.#stateWaiters;
+      function done(): void {
+        clearTimeout(timer);
+        waiters.delete(done);
+        resolve();
+      }
+      waiters.add(done);
+    });
+  }
+
+  #assertAssigned(entry: TopicPartition): void {
+    if (!this.#assignment.some((item) => item.topic === entry.topic && item.partition === entry.partition))
+      throw new RangeError(`${entry.topic}-${entry.partition} is not assigned`);
+  }
+}
+
+function groupTopics(partitions: readonly TopicPartition[]): TopicPartitions[] {
+  const byTopic = new Map<string, number[]>();
+  for (const { topic, partition } of partitions)
+    byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);
+  return [...byTopic].map(([topic, list]) => ({ topic, partitions: list }));
+}
+
+function asWeirError(error: unknown): WeirError | undefined {
+  if (error instanceof ClosedError) return undefined;
+  if (error instanceof WeirError) return error;
+  return new WeirError(ErrorCode.UNKNOWN_SERVER_ERROR, {
+    detail: error instanceof Error ? error.message : String(error),
+    cause: error,
+  });
+}
+
+function listenerError(error: unknown): WeirError {
+  return new WeirError(ErrorCode.UNKNOWN_SERVER_ERROR, {
+    detail: `a rebalance listener failed: ${String(error)}`,
+    cause: error,
+  });
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be > 0, got ${value}`);
+  return value;
+}
