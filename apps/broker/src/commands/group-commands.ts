@@ -1,10 +1,11 @@
-import { ErrorCode, WeirError } from '@weir/protocol';
 import {
   type ConsumerAssignment,
   type ConsumerSubscription,
   decodeConsumerAssignment,
   decodeConsumerSubscription,
-} from '../group/consumer-protocol';
+  ErrorCode,
+  WeirError,
+} from '@weir/protocol';
 import { CONSUMER_PROTOCOL_TYPE } from '../group/group';
 import type { GroupCoordinator } from '../group/group-coordinator';
 import type {

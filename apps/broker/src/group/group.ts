@@ -1,4 +1,4 @@
-import { decodeConsumerSubscription } from './consumer-protocol';
+import { decodeConsumerSubscription } from '@weir/protocol';
 import { assertTransition, type GroupState } from './group-state';
 import type { GroupMember, MemberProtocol } from './member';
 

@@ -1,7 +1,7 @@
+import { decodeConsumerAssignment, decodeConsumerSubscription } from '@weir/protocol';
 import fc from 'fast-check';
 import { AssignerProtocol } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { decodeConsumerAssignment, decodeConsumerSubscription } from './consumer-protocol';
 import { javaStringHashCode, offsetsPartitionFor } from './java-string-hash';
 import { type CoordinatorRecord, decodeCoordinatorRecord, encodeCoordinatorRecord } from './offsets-records';
 
@@ -134,17 +134,15 @@ describe('consumer protocol', () => {
       topics: ['a', 'b'],
       userData: Buffer.from('u'),
     });
-    expect(decodeConsumerSubscription(metadata)).toEqual({
-      version: 0,
-      topics: ['a', 'b'],
-      ownedPartitions: [],
-    });
+    const subscription = decodeConsumerSubscription(metadata);
+    expect(subscription).toMatchObject({ version: 0, topics: ['a', 'b'], ownedPartitions: [] });
+    expect(Buffer.from(subscription!.userData!).toString()).toBe('u');
     const assigned = AssignerProtocol.MemberAssignment.encode({
       version: 1,
       assignment: { a: [0, 2], b: [1] },
       userData: Buffer.alloc(0),
     });
-    expect(decodeConsumerAssignment(assigned)).toEqual({
+    expect(decodeConsumerAssignment(assigned)).toMatchObject({
       version: 1,
       partitions: [
         { topic: 'a', partitions: [0, 2] },
@@ -154,7 +152,7 @@ describe('consumer protocol', () => {
   });
 
   it('treats empty assignment bytes as no partitions and garbage as unreadable', () => {
-    expect(decodeConsumerAssignment(Buffer.alloc(0))).toEqual({ version: 0, partitions: [] });
+    expect(decodeConsumerAssignment(Buffer.alloc(0))).toMatchObject({ version: 0, partitions: [] });
     expect(decodeConsumerAssignment(Buffer.from([0, 0, 0, 0, 0, 9]))).toBeUndefined();
     expect(decodeConsumerSubscription(Buffer.alloc(0))).toBeUndefined();
     expect(decodeConsumerSubscription(Buffer.from([0xff, 0xff]))).toBeUndefined();
