@@ -100,4 +100,30 @@ describe('kcat (librdkafka 2.0) against Weir', () => {
     const fromStart = await kcat(broker, ['-Q', '-t', `${topic}:0:0`]);
     expect(fromStart).toMatch(/offset 0/);
   });
+  it('loses nothing across a broker restart between produce and consume', async () => {
+    const restarted = await startBroker({ topics: { autoCreateEnable: true, defaultPartitions: 2 } });
+    try {
+      const input = Array.from({ length: 500 }, (_, index) => `k${index % 9}:survivor-${index}`);
+      await kcat(restarted, ['-P', '-t', 'survives', '-K', ':', '-X', 'acks=all'], `${input.join('\n')}\n`);
+      await restarted.stop();
+      const again = await startBroker({}, restarted.dataDir);
+      try {
+        const consumed = await kcat(again, [
+          '-C',
+          '-t',
+          'survives',
+          '-o',
+          'beginning',
+          '-e',
+          '-f',
+          '%k:%s\n',
+        ]);
+        expect(consumed.trim().split('\n').sort()).toEqual([...input].sort());
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await restarted.dispose();
+    }
+  });
 });
