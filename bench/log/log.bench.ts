@@ -155,8 +155,8 @@ async function measureLargePartition(root: string, notes: string[]): Promise<voi
       `of ≤ 1 GiB, written in ${big.written.seconds.toFixed(1)} s by a child that was then SIGKILLed; every ` +
       'open is a fresh process, with the data in the page cache.',
     `  crash, stale checkpoint: ${rescanLabel(stale)}. The manager writes the recovery-point checkpoint ` +
-      'every 60 s and the writer died before its first one; after any crash, recovery rescans from the ' +
-      'segment holding the last checkpointed recovery point, i.e. up to 60 s of appends.',
+      'every 5 s when it moved; after any crash, recovery rescans from the segment holding the last ' +
+      'checkpointed recovery point, i.e. that whole segment plus up to 5 s of appends.',
     `  crash, current checkpoint (killed right after a clean open): ${rescanLabel(fresh)}.`,
     `  clean: ${rescanLabel(big.clean)}, marker trusted: ${big.clean.cleanShutdown}; ` +
       `sequential read: ${sizeLabel(read.bytes)} in ${formatCount(read.readCount)} reads after that open.`,
