@@ -50,15 +50,3 @@ export function watchForChange(logs: readonly PartitionLog[]): ChangeWatch {
     },
   };
 }
-
-/**
- * Resolves at the first append (or high watermark change) on any of `logs`, after `timeoutMs`, or
- * when `signal` aborts, whichever comes first, and unsubscribes from everything.
- */
-export function waitForChange(
-  logs: readonly PartitionLog[],
-  timeoutMs: number,
-  signal: AbortSignal,
-): Promise<void> {
-  return watchForChange(logs).wait(timeoutMs, signal);
-}
