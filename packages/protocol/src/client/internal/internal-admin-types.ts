@@ -1,0 +1,243 @@
+/*
+ * What the broker's internal listener (default 127.0.0.1:9093) answers beyond Kafka's own admin
+ * APIs: the facts an operator console needs that Kafka does not expose, each in one call. The
+ * admin gateway reads them through `InternalAdmin`; the wire schemas live in
+ * `messages/apis/internal/` under API keys reserved for Weir (32000 and up).
+ */
+
+/** One readiness check, as `/ready` reports it. */
+export interface BrokerHealthCheck {
+  readonly name: string;
+  readonly ok: boolean;
+  /** Why the check passes or fails, in words an operator can act on. */
+  readonly detail: string;
+}
+
+/** One listener of the broker. */
+export interface BrokerListener {
+  /** "client" or "internal". */
+  readonly name: string;
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Rates over the broker's recent past (a sliding window of `windowMs`). */
+export interface BrokerThroughput {
+  readonly windowMs: number;
+  readonly bytesInPerSecond: number;
+  readonly recordsInPerSecond: number;
+  readonly bytesOutPerSecond: number;
+  readonly recordsOutPerSecond: number;
+  readonly requestsPerSecond: number;
+}
+
+/** The broker as a whole: identity, health, counts and recent throughput. */
+export interface BrokerOverview {
+  readonly nodeId: number;
+  readonly clusterId: string;
+  /** The Weir version string. */
+  readonly version: string;
+  readonly startedAtMs: number;
+  readonly listeners: readonly BrokerListener[];
+  readonly checks: readonly BrokerHealthCheck[];
+  readonly topicCount: number;
+  readonly internalTopicCount: number;
+  readonly partitionCount: number;
+  readonly groupCount: number;
+  readonly connectionCount: number;
+  /** Bytes of every partition log on disk. */
+  readonly logSizeBytes: bigint;
+  readonly throughput: BrokerThroughput;
+}
+
+export type TopicSortKey = 'name' | 'partitions' | 'sizeBytes' | 'messages';
+
+/** One page of the topic list; search, sort and paging happen on the broker. */
+export interface TopicListQuery {
+  /** Case-insensitive substring of the topic name; empty or absent matches every topic. */
+  readonly search?: string;
+  /** Include `__consumer_offsets` and other internal topics. Default false. */
+  readonly includeInternal?: boolean;
+  /** Default 'name'. Ties are broken by name. */
+  readonly sortBy?: TopicSortKey;
+  readonly descending?: boolean;
+  /** Rows to skip. Default 0. */
+  readonly offset?: number;
+  /** Rows to return, 1 to 1,000. */
+  readonly limit: number;
+}
+
+/** A consumer group that has committed offsets on a topic, with its lag there. */
+export interface TopicGroupLag {
+  readonly groupId: string;
+  readonly lag: bigint;
+}
+
+/** One row of the topic list. */
+export interface TopicSummary {
+  readonly name: string;
+  readonly internal: boolean;
+  readonly partitionCount: number;
+  readonly replicationFactor: number;
+  readonly sizeBytes: bigint;
+  /** Sum over partitions of high watermark minus log start (an upper bound once compaction exists). */
+  readonly messageCount: bigint;
+  /** Groups with committed offsets on the topic, by group id. */
+  readonly groups: readonly TopicGroupLag[];
+}
+
+export interface TopicListPage {
+  /** Topics matching the search, before paging. */
+  readonly totalCount: number;
+  readonly topics: readonly TopicSummary[];
+}
+
+/** One segment file of a partition log. */
+export interface SegmentInternals {
+  readonly baseOffset: bigint;
+  readonly sizeBytes: bigint;
+  /** The newest record timestamp in the segment, -1 when empty. */
+  readonly maxTimestampMs: bigint;
+}
+
+/** A partition as the broker holds it, beyond what Metadata and ListOffsets say. */
+export interface PartitionInternals {
+  readonly partition: number;
+  readonly leaderId: number;
+  readonly replicas: readonly number[];
+  readonly isr: readonly number[];
+  readonly logStartOffset: bigint;
+  readonly logEndOffset: bigint;
+  readonly highWatermark: bigint;
+  readonly lastStableOffset: bigint;
+  readonly sizeBytes: bigint;
+  readonly segments: readonly SegmentInternals[];
+  /** Producers with state on the partition (idempotent or transactional). */
+  readonly producerCount: number;
+}
+
+/** One partition's lag inside {@link GroupLagSummary}. */
+export interface GroupPartitionLagRow {
+  readonly topic: string;
+  readonly partition: number;
+  /** -1n when the group has committed nothing there. */
+  readonly committedOffset: bigint;
+  readonly logEndOffset: bigint;
+  readonly lag: bigint;
+  /** The member assigned the partition, when the group is stable and uses the consumer protocol. */
+  readonly memberId: string | null;
+}
+
+/** A group with its lag, computed on the broker in one pass. */
+export interface GroupLagSummary {
+  readonly groupId: string;
+  /** Empty, PreparingRebalance, CompletingRebalance, Stable or Dead. */
+  readonly state: string;
+  readonly protocolType: string;
+  readonly protocol: string;
+  readonly memberCount: number;
+  readonly totalLag: bigint;
+  readonly partitions: readonly GroupPartitionLagRow[];
+}
+
+/** Which part of a record a filter looks at. */
+export type RecordFilterField = 'key' | 'value' | 'headerKey' | 'headerValue';
+export type RecordFilterOperator = 'contains' | 'notContains' | 'equals';
+
+/**
+ * One condition on a record, compared as UTF-8 bytes, case-sensitively. Header conditions hold
+ * when any header matches (`notContains`: when none does). Filters of one scan are ANDed.
+ */
+export interface RecordFilter {
+  readonly field: RecordFilterField;
+  readonly operator: RecordFilterOperator;
+  readonly value: string;
+}
+
+/** Where one partition's scan starts and stops. */
+export interface PartitionScanRange {
+  readonly partition: number;
+  readonly startOffset: bigint;
+  /** Exclusive. -1n: the high watermark at the time of the call. */
+  readonly endOffset: bigint;
+}
+
+/**
+ * One bounded step of a broker-side scan. The broker stops at whichever limit comes first, so one
+ * call never runs long; the caller continues from the returned `nextOffset`s, and stopping the scan
+ * is simply not calling again.
+ */
+export interface ScanRecordsRequest {
+  readonly topic: string;
+  readonly partitions: readonly PartitionScanRange[];
+  readonly filters: readonly RecordFilter[];
+  /** Matches to return per partition. */
+  readonly maxMatchesPerPartition: number;
+  /** Records to examine in this call, over all partitions. */
+  readonly maxScanRecords: number;
+  /** Wall time for this call. */
+  readonly maxScanMs: number;
+  /** Keys, values and header values longer than this come back cut to it (their size is kept). */
+  readonly maxValueBytes: number;
+}
+
+export interface ScannedHeader {
+  readonly key: string;
+  readonly value: Uint8Array | null;
+}
+
+export interface ScannedRecord {
+  readonly partition: number;
+  readonly offset: bigint;
+  readonly timestampMs: bigint;
+  /** The batch's timestamp type: false CreateTime, true LogAppendTime. */
+  readonly logAppendTime: boolean;
+  readonly key: Uint8Array | null;
+  /** The key's size before any cut; -1 for a null key. */
+  readonly keyBytes: number;
+  readonly value: Uint8Array | null;
+  /** The value's size before any cut; -1 for a null value. */
+  readonly valueBytes: number;
+  /** In order, duplicates kept. */
+  readonly headers: readonly ScannedHeader[];
+  readonly transactional: boolean;
+  /** A transaction marker; control records are never matched by filters. */
+  readonly control: boolean;
+  readonly producerId: bigint;
+  readonly compression: 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
+}
+
+export interface PartitionScanProgress {
+  readonly partition: number;
+  /**
+   * Where the next call continues: the offset after the last record examined, or, when the
+   * partition reached `maxMatchesPerPartition`, the offset after its last match.
+   */
+  readonly nextOffset: bigint;
+  /** The resolved end of the range. */
+  readonly endOffset: bigint;
+  /** Whether `nextOffset` reached `endOffset` (or the partition's log end). */
+  readonly done: boolean;
+}
+
+export interface ScanRecordsResult {
+  /** Matches in offset order per partition, partitions in request order. */
+  readonly records: readonly ScannedRecord[];
+  readonly partitions: readonly PartitionScanProgress[];
+  readonly scannedRecords: number;
+  readonly scannedBytes: number;
+}
+
+/**
+ * The calls of the internal listener beyond Kafka's APIs. Errors are `WeirError`s carrying the
+ * Kafka code (UNKNOWN_TOPIC_OR_PARTITION for a missing topic, INVALID_REQUEST for bad bounds).
+ */
+export interface InternalAdminApi {
+  describeBroker(): Promise<BrokerOverview>;
+  listTopicSummaries(query: TopicListQuery): Promise<TopicListPage>;
+  /** Every partition of one topic, by partition number. */
+  describePartitions(topic: string): Promise<PartitionInternals[]>;
+  /** The named groups, or every group when `groupIds` is null; sorted by group id. */
+  describeGroupLags(groupIds: readonly string[] | null): Promise<GroupLagSummary[]>;
+  scanRecords(request: ScanRecordsRequest): Promise<ScanRecordsResult>;
+}
