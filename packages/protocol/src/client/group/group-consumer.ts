@@ -605,14 +605,24 @@ export class GroupConsumer {
 
   // ---- heartbeats and commits ----
 
-  #scheduleHeartbeat(): void {
-    this.#heartbeatTimer = setTimeout(() => {
-      void this.#heartbeat();
-    }, this.#heartbeatIntervalMs);
+  /**
+   * Beats at a fixed rate, measured from when the previous beat was sent rather than from its
+   * answer: other members learn of a rebalance only from a beat, so a period stretched by round
+   * trips would stretch every rebalance of the group by as much.
+   */
+  #scheduleHeartbeat(sentAtMs?: number): void {
+    const elapsedMs = sentAtMs === undefined ? 0 : performance.now() - sentAtMs;
+    this.#heartbeatTimer = setTimeout(
+      () => {
+        void this.#heartbeat();
+      },
+      Math.max(0, this.#heartbeatIntervalMs - elapsedMs),
+    );
   }
 
   async #heartbeat(): Promise<void> {
     if (this.#client.closed) return;
+    const sentAtMs = performance.now();
     const generationId = this.#generationId;
     let code: number;
     try {
@@ -628,13 +638,13 @@ export class GroupConsumer {
     }
     if (this.#state !== 'running' || this.#generationId !== generationId) return;
     if (code === ErrorCode.NONE) {
-      this.#scheduleHeartbeat();
+      this.#scheduleHeartbeat(sentAtMs);
       return;
     }
     if (isCoordinatorError(code)) {
       // Find the coordinator again on the next beat; the session outlives a few missed ones.
       this.#dropCoordinator();
-      this.#scheduleHeartbeat();
+      this.#scheduleHeartbeat(sentAtMs);
       return;
     }
     if (code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.FENCED_INSTANCE_ID) this.#memberId = '';
