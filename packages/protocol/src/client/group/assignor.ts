@@ -16,6 +16,13 @@ export interface AssignorMember {
 export interface Assignor {
   readonly name: string;
   /**
+   * How members using this assignor rebalance. 'eager' (the default): every member revokes all its
+   * partitions before rejoining. 'cooperative' (KIP-429): members keep consuming what they keep,
+   * revoke only partitions that move, and rejoin once more so those reach their new owners; the
+   * assignor must then never hand a partition straight from one current member to another.
+   */
+  readonly rebalanceProtocol?: 'eager' | 'cooperative';
+  /**
    * Partitions per member id (members given nothing may be left out).
    * @param partitionCounts partition count of every topic some member subscribes to and that exists
    */

@@ -48,9 +48,28 @@ describe('assignors', () => {
       ],
       six,
     );
+    // m1 gives up 2, 3 and 4; under the cooperative protocol nobody gets them in this round.
     expect(result.get('m1')).toEqual([{ topic: 't', partitions: [0, 1] }]);
-    expect(result.get('m2')).toEqual([{ topic: 't', partitions: [3, 5] }]);
-    expect(result.get('m3')).toEqual([{ topic: 't', partitions: [2, 4] }]);
+    expect(result.get('m2')).toEqual([{ topic: 't', partitions: [5] }]);
+    expect(result.get('m3')).toEqual([]);
+    // The follow-up round, after m1 revoked them, hands them out balanced.
+    const next = cooperativeStickyAssignor.assign(
+      [member('m1', ['t'], [['t', [0, 1]]]), member('m2', ['t'], [['t', [5]]]), member('m3', ['t'])],
+      six,
+    );
+    expect(next.get('m1')).toEqual([{ topic: 't', partitions: [0, 1] }]);
+    expect(next.get('m2')).toEqual([{ topic: 't', partitions: [3, 5] }]);
+    expect(next.get('m3')).toEqual([{ topic: 't', partitions: [2, 4] }]);
+  });
+
+  it('cooperative-sticky hands out at once the partitions of a member that left', () => {
+    const result = cooperativeStickyAssignor.assign(
+      [member('m1', ['t'], [['t', [0, 1, 2]]]), member('m2', ['t'])],
+      new Map([['t', 6]]),
+    );
+    const all = [...result.values()].flatMap((list) => list.flatMap((entry) => entry.partitions));
+    expect(all.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(result.get('m1')).toEqual([{ topic: 't', partitions: [0, 1, 2] }]);
   });
 
   it('every assignor assigns each partition exactly once', () => {

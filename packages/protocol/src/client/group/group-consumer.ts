@@ -45,11 +45,16 @@ export interface GenerationOffset extends OffsetToCommit {
 /** Rebalance listeners. They may be async; the rebalance waits for them. */
 export interface RebalanceListeners {
   /**
-   * Before the partitions are given up (every rebalance, eager protocol, and on close). Commits of
-   * the ending generation are still accepted here; once it returns they are refused.
+   * Before partitions are given up: all of them at every rebalance under the eager protocol, only
+   * those that move to another member under the cooperative one, and all of them on close. Commits
+   * of the ending generation are still accepted here; once it returns they are refused.
    */
   readonly onRevoked?: (partitions: TopicPartition[]) => void | Promise<void>;
-  /** After the new assignment is known and its start offsets are chosen, before records flow. */
+  /**
+   * After the new assignment is known and its start offsets are chosen, before records flow: the
+   * whole assignment under the eager protocol, only the added partitions under the cooperative one
+   * (not called when nothing was added).
+   */
   readonly onAssigned?: (partitions: TopicPartition[]) => void | Promise<void>;
 }
 
@@ -98,8 +103,10 @@ const ASSIGNMENT_VERSION = 1;
  * {@link Consumer}, heartbeats on its own connection and timer, and commits what was processed.
  *
  * Records handed out by `poll` or the async iterator count as processed: `commit()` stores, per
- * partition, the last one's offset + 1. Rebalances are eager: everything is revoked, then the
- * member rejoins. Records fetched in a generation are dropped once a rebalance starts, and a commit
+ * partition, the last one's offset + 1. With eager assignors (range, roundrobin) a rebalance
+ * revokes everything before the member rejoins; with cooperative ones (cooperative-sticky) the
+ * member keeps its partitions and positions, revokes only those that move, and rejoins once more
+ * so they reach their new owners (KIP-429). Records fetched in a generation are dropped once a rebalance starts, and a commit
  * of an older generation than the current one fails locally with REBALANCE_IN_PROGRESS, so no stale
  * commit reaches the broker. Delivery is at least once: records processed but not committed when a
  * rebalance or crash happens are read again by the next owner.
@@ -111,6 +118,8 @@ export class GroupConsumer {
   readonly #rebalanceTimeoutMs: number;
   readonly #heartbeatIntervalMs: number;
   readonly #assignors: readonly Assignor[];
+  /** Whether every assignor rebalances cooperatively (KIP-429), as the Java client decides it. */
+  readonly #cooperative: boolean;
   readonly #autoCommit: boolean;
   readonly #autoCommitIntervalMs: number;
   readonly #autoOffsetReset: 'earliest' | 'latest' | 'none';
@@ -138,6 +147,8 @@ export class GroupConsumer {
   #fatal: WeirError | undefined;
   #rebalance: Promise<void> | undefined;
   #rebalanceAgain = false;
+  /** Membership ended behind our back (expelled, fenced): owned partitions are lost, not handed over. */
+  #lost = false;
   #heartbeatTimer: ReturnType<typeof setTimeout> | undefined;
   #autoCommitTimer: ReturnType<typeof setInterval> | undefined;
   #closing: Promise<void> | undefined;
@@ -154,6 +165,7 @@ export class GroupConsumer {
     this.#heartbeatIntervalMs = positive('heartbeatIntervalMs', options.heartbeatIntervalMs ?? 3000);
     this.#assignors = options.assignors ?? [rangeAssignor];
     if (this.#assignors.length === 0) throw new RangeError('assignors is empty');
+    this.#cooperative = this.#assignors.every((assignor) => assignor.rebalanceProtocol === 'cooperative');
     this.#autoCommit = options.autoCommit ?? true;
     this.#autoCommitIntervalMs = positive('autoCommitIntervalMs', options.autoCommitIntervalMs ?? 5000);
     this.#autoOffsetReset = options.autoOffsetReset ?? 'latest';
@@ -336,7 +348,8 @@ export class GroupConsumer {
   async #shutDown(wasRunning: boolean): Promise<void> {
     this.#stopTimers();
     try {
-      if (wasRunning) await this.#revoke();
+      // A cooperative member closing mid-rebalance still holds (and revokes) its partitions.
+      if (wasRunning || this.#assignment.length > 0) await this.#revoke();
       const memberId = this.#memberId;
       const coordinator = this.#coordinator;
       if (memberId !== '' && coordinator !== undefined && !this.#client.closed) {
@@ -387,10 +400,15 @@ export class GroupConsumer {
     if (!this.#setState('rebalancing')) return;
     this.#stopTimers();
     try {
-      if (wasRunning) await this.#revoke();
+      // Cooperative members keep their partitions (and positions) through the rebalance; delivery
+      // only pauses until the new assignment says which ones stay.
+      if (wasRunning && !this.#cooperative) await this.#revoke();
+      else if (wasRunning) this.#pauseDelivery();
       for (let attempt = 1; this.#state === 'rebalancing'; attempt++) {
         this.#rebalanceAgain = false;
         try {
+          if (this.#lost && this.#assignment.length > 0) await this.#revoke({ commit: false });
+          this.#lost = false;
           if (await this.#joinAndSync()) return;
         } catch (error) {
           if (this.#state !== 'rebalancing') return;
@@ -410,10 +428,20 @@ export class GroupConsumer {
     }
   }
 
-  /** Commits (auto commit), calls onRevoked, then forgets the assignment: its generation is over. */
-  async #revoke(): Promise<void> {
+  /** Stops handing out records and commits until the rebalance settles (cooperative protocol). */
+  #pauseDelivery(): void {
     this.#consumer.assign([]);
-    if (this.#autoCommit) await this.#commitProcessed().catch(() => {});
+    this.#commitGeneration = undefined;
+  }
+
+  /**
+   * Commits (auto commit, unless the partitions were lost), calls onRevoked, then forgets the
+   * assignment: its generation is over.
+   */
+  async #revoke(options: { commit: boolean } = { commit: true }): Promise<void> {
+    this.#lost = false;
+    this.#consumer.assign([]);
+    if (this.#autoCommit && options.commit) await this.#commitProcessed().catch(() => {});
     try {
       await this.#listeners.onRevoked?.(this.assignment());
     } catch (error) {
@@ -421,6 +449,7 @@ export class GroupConsumer {
     }
     this.#commitGeneration = undefined;
     this.#assignment = [];
+    this.#lastAssignment = [];
     this.#positions.clear();
     this.#committed.clear();
     this.#paused.clear();
@@ -434,6 +463,7 @@ export class GroupConsumer {
     const retryCodes: number[] = [ErrorCode.REBALANCE_IN_PROGRESS];
     if (join.errorCode === ErrorCode.UNKNOWN_MEMBER_ID || join.errorCode === ErrorCode.ILLEGAL_GENERATION) {
       this.#memberId = '';
+      this.#lost = true;
       return false;
     }
     if (retryCodes.includes(join.errorCode)) return false;
@@ -457,6 +487,8 @@ export class GroupConsumer {
     });
     if (this.#state !== 'rebalancing') return true;
     if (sync.errorCode === ErrorCode.UNKNOWN_MEMBER_ID) this.#memberId = '';
+    if (sync.errorCode === ErrorCode.UNKNOWN_MEMBER_ID || sync.errorCode === ErrorCode.ILLEGAL_GENERATION)
+      this.#lost = true;
     if (
       sync.errorCode === ErrorCode.REBALANCE_IN_PROGRESS ||
       sync.errorCode === ErrorCode.UNKNOWN_MEMBER_ID ||
@@ -474,14 +506,16 @@ export class GroupConsumer {
     const partitions = decoded.partitions.flatMap((entry) =>
       entry.partitions.map((partition) => ({ topic: entry.topic, partition })),
     );
-    await this.#start(partitions, join.generationId);
-    if (this.#state !== 'rebalancing') return true;
-    this.#assignment = partitions;
-    this.#commitGeneration = join.generationId;
-    try {
-      await this.#listeners.onAssigned?.(this.assignment());
-    } catch (error) {
-      this.#errors.push(asWeirError(error) ?? listenerError(error));
+    const added = this.#cooperative
+      ? await this.#adoptIncrementally(partitions, join.generationId)
+      : await this.#adoptEagerly(partitions, join.generationId);
+    if (added === undefined) return true;
+    if (added.length > 0 || !this.#cooperative) {
+      try {
+        await this.#listeners.onAssigned?.(added);
+      } catch (error) {
+        this.#errors.push(asWeirError(error) ?? listenerError(error));
+      }
     }
     if (this.#generationId !== join.generationId || !this.#setState('running')) return true;
     this.#reassign();
@@ -554,16 +588,82 @@ export class GroupConsumer {
     }));
   }
 
-  /** Chooses start offsets: committed ones, else autoOffsetReset (none → an error naming the partition). */
-  async #start(partitions: readonly TopicPartition[], generationId: number): Promise<void> {
+  /** Eager protocol: everything was revoked, so the whole assignment is new. Undefined when abandoned. */
+  async #adoptEagerly(
+    partitions: readonly TopicPartition[],
+    generationId: number,
+  ): Promise<TopicPartition[] | undefined> {
     this.#lastAssignment = [...partitions];
+    this.#starts.clear();
+    await this.#start(partitions, generationId);
+    if (this.#state !== 'rebalancing') return undefined;
+    this.#assignment = [...partitions];
+    this.#commitGeneration = generationId;
+    return [...partitions];
+  }
+
+  /**
+   * Cooperative protocol: partitions kept go on from their positions, now in the new generation;
+   * partitions taken away are committed (auto commit) and revoked, and the member rejoins at once
+   * so their new owners get them; only the added ones need start offsets. Returns the added ones
+   * (what onAssigned hears about), or undefined when the rebalance was abandoned.
+   */
+  async #adoptIncrementally(
+    partitions: readonly TopicPartition[],
+    generationId: number,
+  ): Promise<TopicPartition[] | undefined> {
+    const next = new Set(partitions.map((entry) => partitionKey(entry.topic, entry.partition)));
+    const held = new Set(this.#assignment.map((entry) => partitionKey(entry.topic, entry.partition)));
+    const revoked = this.#assignment.filter((entry) => !next.has(partitionKey(entry.topic, entry.partition)));
+    const added = partitions.filter((entry) => !held.has(partitionKey(entry.topic, entry.partition)));
+    this.#commitGeneration = generationId;
+    for (const [key, position] of this.#positions) this.#positions.set(key, { ...position, generationId });
+    if (revoked.length > 0) {
+      const revokedKeys = new Set(revoked.map((entry) => partitionKey(entry.topic, entry.partition)));
+      if (this.#autoCommit) {
+        const moved = [...this.#positions].filter(
+          ([key, entry]) => revokedKeys.has(key) && this.#committed.get(key) !== entry.offset,
+        );
+        await this.#commitAs(
+          generationId,
+          moved.map(([, entry]) => entry),
+        ).catch(() => {});
+      }
+      try {
+        await this.#listeners.onRevoked?.(revoked);
+      } catch (error) {
+        this.#errors.push(asWeirError(error) ?? listenerError(error));
+      }
+      for (const key of revokedKeys) {
+        this.#positions.delete(key);
+        this.#committed.delete(key);
+        this.#paused.delete(key);
+        this.#starts.delete(key);
+      }
+      // The revoked partitions reach their new owners in the next round.
+      this.#rebalanceAgain = true;
+    }
+    this.#lastAssignment = [...partitions];
+    this.#assignment = this.#assignment.filter((entry) =>
+      next.has(partitionKey(entry.topic, entry.partition)),
+    );
+    await this.#start(added, generationId);
+    if (this.#state !== 'rebalancing') return undefined;
+    this.#assignment = [...partitions];
+    return added;
+  }
+
+  /**
+   * Chooses start offsets of newly assigned partitions: committed ones, else autoOffsetReset
+   * (none → an error naming the partition).
+   */
+  async #start(partitions: readonly TopicPartition[], generationId: number): Promise<void> {
     const committed =
       partitions.length === 0
         ? []
         : await this.#onCoordinator((send) =>
             fetchCommittedOffsets(send, this.groupId, groupTopics(partitions)),
           );
-    this.#starts.clear();
     for (const entry of partitions) {
       const key = partitionKey(entry.topic, entry.partition);
       const found = committed.find(
@@ -648,6 +748,7 @@ export class GroupConsumer {
       return;
     }
     if (code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.FENCED_INSTANCE_ID) this.#memberId = '';
+    if (code !== ErrorCode.REBALANCE_IN_PROGRESS) this.#lost = true;
     // REBALANCE_IN_PROGRESS, ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID: rejoin.
     this.#requestRebalance();
   }

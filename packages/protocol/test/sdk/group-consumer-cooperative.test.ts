@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type RunningBroker, startBroker } from '../../../../apps/broker/test/broker-harness';
+import { Admin } from '../../src/client/admin';
+import { Client } from '../../src/client/client';
+import { GroupConsumer, type GroupConsumerOptions } from '../../src/client/group/group-consumer';
+import { cooperativeStickyAssignor } from '../../src/client/group/sticky-assignor';
+import { Producer } from '../../src/client/producer';
+import { WeirError } from '../../src/errors/weir-error';
+
+// Incremental cooperative rebalancing (KIP-429) with the cooperative-sticky assignor: members keep
+// what they keep, revoke only what moves, and nothing is lost.
+
+vi.setConfig({ testTimeout: 40_000 });
+
+let broker: RunningBroker;
+let client: Client;
+let admin: Admin;
+let producer: Producer;
+const open: GroupConsumer[] = [];
+
+beforeAll(async () => {
+  broker = await startBroker({
+    topics: { autoCreateEnable: false },
+    groups: { initialRebalanceDelayMs: 50, minSessionTimeoutMs: 1000, offsetsTopicPartitions: 2 },
+  });
+  client = new Client({ bootstrapServers: [broker.bootstrap], clientId: 'cooperative-test' });
+  admin = new Admin(client);
+  producer = new Producer(client);
+});
+afterAll(async () => {
+  await Promise.all(open.map((consumer) => consumer.close()));
+  await producer.close();
+  await client.close();
+  await broker.dispose();
+});
+
+function member(groupId: string, options: Partial<GroupConsumerOptions> = {}): GroupConsumer {
+  const consumer = new GroupConsumer(client, {
+    groupId,
+    sessionTimeoutMs: 6000,
+    heartbeatIntervalMs: 100,
+    maxWaitMs: 200,
+    autoCommit: false,
+    autoOffsetReset: 'earliest',
+    assignors: [cooperativeStickyAssignor],
+    ...options,
+  });
+  open.push(consumer);
+  return consumer;
+}
+
+async function until(
+  probe: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadlineMs = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadlineMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const partitionsOf = (consumer: GroupConsumer): number[] =>
+  consumer
+    .assignment()
+    .map((entry) => entry.partition)
+    .sort((a, b) => a - b);
+
+describe('GroupConsumer with cooperative-sticky', () => {
+  it('revokes only the partitions that move and keeps reading the rest from its position', async () => {
+    const topic = 'cooperative-split';
+    await admin.createTopics([{ name: topic, partitions: 6 }]);
+    await producer.send({
+      topic,
+      messages: Array.from({ length: 12 }, (_, id) => ({ value: String(id), partition: id % 6 })),
+    });
+    const revoked: number[][] = [];
+    const assigned: number[][] = [];
+    const first = member('cooperative-split-group', {
+      onRevoked: (partitions) => void revoked.push(partitions.map((entry) => entry.partition).sort()),
+      onAssigned: (partitions) => void assigned.push(partitions.map((entry) => entry.partition).sort()),
+    });
+    first.subscribe([topic]);
+    const readByFirst: number[] = [];
+    await until(async () => {
+      readByFirst.push(...(await first.poll({ maxWaitMs: 100 })).map((record) => Number(record.value)));
+      return readByFirst.length >= 12;
+    }, 'the first member to read all twelve');
+    expect(assigned).toEqual([[0, 1, 2, 3, 4, 5]]);
+
+    // Nothing was committed. An eager member would start its kept partitions over from the log
+    // start after the rebalance; a cooperative one goes on from its positions.
+    const second = member('cooperative-split-group');
+    second.subscribe([topic]);
+    await until(
+      () =>
+        first.state === 'running' &&
+        second.state === 'running' &&
+        first.generationId === second.generationId &&
+        partitionsOf(first).length === 3 &&
+        partitionsOf(second).length === 3,
+      'the partitions to be shared three and three',
+    );
+    expect(revoked).toHaveLength(1);
+    expect(revoked[0]).toHaveLength(3);
+    expect(assigned).toHaveLength(1);
+    expect([...partitionsOf(first), ...revoked[0]!].sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(partitionsOf(second)).toEqual(revoked[0]);
+
+    const again = await first.poll({ maxWaitMs: 300 });
+    expect(again).toEqual([]);
+  });
+
+  it('loses no message across repeated cooperative rebalances with manual commits', async () => {
+    const topic = 'cooperative-no-loss';
+    const total = 600;
+    await admin.createTopics([{ name: topic, partitions: 6 }]);
+    const seen = new Map<number, number>();
+    let stop = false;
+    const run = async (consumer: GroupConsumer): Promise<void> => {
+      consumer.subscribe([topic]);
+      while (!stop && consumer.state !== 'closing' && consumer.state !== 'closed') {
+        const records = await consumer.poll({ maxWaitMs: 100 });
+        for (const record of records) {
+          const id = Number(record.value!.toString());
+          seen.set(id, (seen.get(id) ?? 0) + 1);
+        }
+        await consumer.commit().catch((error: unknown) => {
+          if (!(error instanceof WeirError)) throw error;
+        });
+      }
+    };
+    const first = member('cooperative-no-loss-group');
+    const loops = [run(first)];
+    let nextId = 0;
+    for (let round = 0; round < 4; round++) {
+      await producer.send({
+        topic,
+        messages: Array.from({ length: total / 4 }, () => {
+          const id = nextId++;
+          return { value: String(id), partition: id % 6 };
+        }),
+      });
+      const extra = member('cooperative-no-loss-group');
+      loops.push(run(extra));
+      await until(
+        () => extra.state === 'running' && extra.assignment().length > 0,
+        'the newcomer got partitions',
+      );
+      await extra.close();
+    }
+    await until(() => seen.size === total, `all ${total} ids (have ${seen.size})`, 30_000);
+    stop = true;
+    await Promise.all(loops);
+    expect([...seen.keys()].sort((x, y) => x - y)).toEqual(Array.from({ length: total }, (_, id) => id));
+    await first.close();
+    const committed = await admin.fetchOffsets('cooperative-no-loss-group');
+    expect(committed.reduce((sum, entry) => sum + entry.offset, 0n)).toBe(BigInt(total));
+  });
+});
