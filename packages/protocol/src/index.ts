@@ -216,7 +216,7 @@ export type {
   GroupConsumerOptions,
   RebalanceListeners,
   TopicPartition,
-} from './client/group/group-consumer';
+} from './client/group/group-consumer-options';
 export { GroupConsumer } from './client/group/group-consumer';
 export type { GroupConsumerState } from './client/group/group-consumer-state';
 export { canTransition, GROUP_CONSUMER_TRANSITIONS } from './client/group/group-consumer-state';

@@ -4,97 +4,34 @@ import { Heartbeat } from '../../messages/apis/heartbeat';
 import { JoinGroup } from '../../messages/apis/join-group';
 import { LeaveGroup } from '../../messages/apis/leave-group';
 import { SyncGroup } from '../../messages/apis/sync-group';
-import {
-  decodeConsumerAssignment,
-  decodeConsumerSubscription,
-  encodeConsumerAssignment,
-  encodeConsumerSubscription,
-  type TopicPartitions,
-} from '../../records/consumer-protocol';
-import type { ApiSchema, RequestOf, ResponseOf } from '../../schema/api';
+import { decodeConsumerAssignment } from '../../records/consumer-protocol';
+import type { ResponseOf } from '../../schema/api';
 import type { Client } from '../client';
 import { ClosedError } from '../closed-error';
 import { Connection } from '../connection';
 import { Consumer, type PartitionAssignment, type PollOptions, type StartOffset } from '../consumer';
 import { partitionKey } from '../leader-requests';
 import type { ConsumerRecord } from '../message';
-import type { Assignor, AssignorMember } from './assignor';
-import { type CoordinatorAddress, findGroupCoordinator, isCoordinatorError } from './coordinator';
+import type { Assignor } from './assignor';
+import { isCoordinatorError } from './coordinator';
+import { CoordinatorLink } from './coordinator-link';
+import type {
+  CoordinatorConnector,
+  GenerationOffset,
+  GroupConsumerOptions,
+  RebalanceListeners,
+  TopicPartition,
+} from './group-consumer-options';
 import { canTransition, type GroupConsumerState } from './group-consumer-state';
+import { asWeirError, groupTopics, listenerError, positive } from './group-consumer-support';
+import { joinGroup, leaderAssignments } from './group-join';
 import {
   type CommittedOffset,
-  type CoordinatorSend,
   commitOffsets,
   fetchCommittedOffsets,
   type OffsetToCommit,
 } from './group-offsets';
 import { rangeAssignor } from './range-assignor';
-
-/** A partition of the assignment. */
-export interface TopicPartition {
-  readonly topic: string;
-  readonly partition: number;
-}
-
-/** A position to commit, stamped with the generation whose work produced it. */
-export interface GenerationOffset extends OffsetToCommit {
-  /** Commits of another generation than the current one are refused locally. */
-  readonly generationId: number;
-}
-
-/** Rebalance listeners. They may be async; the rebalance waits for them. */
-export interface RebalanceListeners {
-  /**
-   * Before partitions are given up: all of them at every rebalance under the eager protocol, only
-   * those that move to another member under the cooperative one, and all of them on close. Commits
-   * of the ending generation are still accepted here; once it returns they are refused.
-   */
-  readonly onRevoked?: (partitions: TopicPartition[]) => void | Promise<void>;
-  /**
-   * After the new assignment is known and its start offsets are chosen, before records flow: the
-   * whole assignment under the eager protocol, only the added partitions under the cooperative one
-   * (not called when nothing was added).
-   */
-  readonly onAssigned?: (partitions: TopicPartition[]) => void | Promise<void>;
-}
-
-/** Opens the consumer's own connection to the group coordinator. */
-export type CoordinatorConnector = (address: CoordinatorAddress) => Connection;
-
-/** Settings of a {@link GroupConsumer}. */
-export interface GroupConsumerOptions extends RebalanceListeners {
-  readonly groupId: string;
-  /** The coordinator expels a member it has not heard from for this long. Default 10 s. */
-  readonly sessionTimeoutMs?: number;
-  /** How long the coordinator waits for every member to rejoin. Default 60 s. */
-  readonly rebalanceTimeoutMs?: number;
-  /** Default 3 s (a third of the session timeout, as in Kafka). */
-  readonly heartbeatIntervalMs?: number;
-  /** In preference order; all members must share one name. Default `[rangeAssignor]`. */
-  readonly assignors?: readonly Assignor[];
-  /** Commit processed positions every `autoCommitIntervalMs`, before revoking and on close. Default true. */
-  readonly autoCommit?: boolean;
-  /** Default 5 s. */
-  readonly autoCommitIntervalMs?: number;
-  /**
-   * Where to start a partition without a committed offset (and what to do when the position is
-   * outside the log): `'none'` fails `poll` with an error naming the partition. Default `'latest'`.
-   */
-  readonly autoOffsetReset?: 'earliest' | 'latest' | 'none';
-  /** The longest wait of one `poll` (and so of a Fetch at the broker). Default 5 s. */
-  readonly maxWaitMs?: number;
-  /**
-   * Opens the coordinator connection. Group traffic gets a connection of its own so heartbeats
-   * never queue behind a parked Fetch or JoinGroup of someone else. Default: a plain TCP
-   * {@link Connection} with the client's id and request timeout.
-   */
-  readonly connectCoordinator?: CoordinatorConnector;
-}
-
-/** Kafka's "consumer" protocol type and the subscription version this SDK sends (with owned partitions). */
-const PROTOCOL_TYPE = 'consumer';
-const SUBSCRIPTION_VERSION = 1;
-const ASSIGNMENT_VERSION = 1;
 
 /**
  * A member of a consumer group: it subscribes to topics, joins the group through the coordinator
@@ -124,7 +61,7 @@ export class GroupConsumer {
   readonly #autoCommitIntervalMs: number;
   readonly #autoOffsetReset: 'earliest' | 'latest' | 'none';
   readonly #listeners: RebalanceListeners;
-  readonly #connect: CoordinatorConnector;
+  readonly #coordinator: CoordinatorLink;
   readonly #consumer: Consumer;
   #state: GroupConsumerState = 'new';
   #topics: string[] = [];
@@ -135,7 +72,6 @@ export class GroupConsumer {
   #assignment: TopicPartition[] = [];
   /** What this member was assigned last, sent as owned partitions for sticky assignors. */
   #lastAssignment: TopicPartition[] = [];
-  #coordinator: { address: CoordinatorAddress; connection: Connection } | undefined;
   /** Next offset after the last record handed out, per partition key. */
   readonly #positions = new Map<string, GenerationOffset>();
   /** Positions committed last, so auto commit skips partitions that did not move. */
@@ -170,7 +106,7 @@ export class GroupConsumer {
     this.#autoCommitIntervalMs = positive('autoCommitIntervalMs', options.autoCommitIntervalMs ?? 5000);
     this.#autoOffsetReset = options.autoOffsetReset ?? 'latest';
     this.#listeners = { onRevoked: options.onRevoked, onAssigned: options.onAssigned };
-    this.#connect =
+    const connect: CoordinatorConnector =
       options.connectCoordinator ??
       ((address) =>
         new Connection({
@@ -179,6 +115,7 @@ export class GroupConsumer {
           clientId: client.clientId,
           requestTimeoutMs: client.requestTimeoutMs,
         }));
+    this.#coordinator = new CoordinatorLink(client, this.groupId, connect, () => this.#state === 'closed');
     this.#consumer = new Consumer(client, {
       maxWaitMs: options.maxWaitMs ?? 5000,
       autoOffsetReset: this.#autoOffsetReset,
@@ -291,7 +228,7 @@ export class GroupConsumer {
   /** The group's committed offsets for the current assignment. */
   async committed(): Promise<CommittedOffset[]> {
     const partitions = groupTopics(this.#assignment);
-    return this.#onCoordinator((send) => fetchCommittedOffsets(send, this.groupId, partitions));
+    return this.#coordinator.withRetries((send) => fetchCommittedOffsets(send, this.groupId, partitions));
   }
 
   /** Stops fetching these assigned partitions until `resume`; the position is kept. */
@@ -351,12 +288,12 @@ export class GroupConsumer {
       // A cooperative member closing mid-rebalance still holds (and revokes) its partitions.
       if (wasRunning || this.#assignment.length > 0) await this.#revoke();
       const memberId = this.#memberId;
-      const coordinator = this.#coordinator;
+      const coordinator = this.#coordinator.address;
       if (memberId !== '' && coordinator !== undefined && !this.#client.closed) {
         // Through the client's own connection: ours may have a JoinGroup parked at the broker, and
         // the broker answers a connection in order, so a LeaveGroup behind it would wait.
         await this.#client
-          .send(coordinator.address.nodeId, LeaveGroup, {
+          .send(coordinator.nodeId, LeaveGroup, {
             groupId: this.groupId,
             memberId,
             members: [{ memberId, groupInstanceId: null }],
@@ -364,7 +301,7 @@ export class GroupConsumer {
           .catch(() => {});
       }
     } finally {
-      this.#dropCoordinator();
+      this.#coordinator.drop();
       await this.#consumer.close();
       this.#memberId = '';
       this.#setState('closed');
@@ -414,7 +351,7 @@ export class GroupConsumer {
           if (this.#state !== 'rebalancing') return;
           const failure = asWeirError(error);
           if (failure === undefined) return;
-          if (isCoordinatorError(failure.code)) this.#dropCoordinator();
+          if (isCoordinatorError(failure.code)) this.#coordinator.drop();
           if (!failure.retriable && !isCoordinatorError(failure.code)) {
             this.#fail(failure);
             return;
@@ -477,8 +414,9 @@ export class GroupConsumer {
         detail: `the coordinator chose assignor "${join.protocolName}", which this consumer does not have.`,
       });
     }
-    const assignments = join.leader === join.memberId ? await this.#assign(assignor, join.members) : [];
-    const sync = await this.#send(SyncGroup, {
+    const assignments =
+      join.leader === join.memberId ? await leaderAssignments(this.#client, assignor, join.members) : [];
+    const sync = await this.#coordinator.send(SyncGroup, {
       groupId: this.groupId,
       generationId: join.generationId,
       memberId: join.memberId,
@@ -528,64 +466,26 @@ export class GroupConsumer {
     return true;
   }
 
-  /** JoinGroup, sending it a second time with the member id the coordinator asks for (KIP-394). */
+  /** JoinGroup with this member's subscription (see {@link joinGroup}). */
   async #join(): Promise<ResponseOf<typeof JoinGroup>> {
-    const metadata = encodeConsumerSubscription({
-      version: SUBSCRIPTION_VERSION,
-      topics: this.#topics,
-      userData: null,
-      ownedPartitions: groupTopics(this.#lastAssignment),
-    });
-    for (;;) {
-      const response = await this.#send(
-        JoinGroup,
-        {
-          groupId: this.groupId,
-          sessionTimeoutMs: this.#sessionTimeoutMs,
-          rebalanceTimeoutMs: this.#rebalanceTimeoutMs,
-          memberId: this.#memberId,
-          groupInstanceId: null,
-          protocolType: PROTOCOL_TYPE,
-          protocols: this.#assignors.map((assignor) => ({ name: assignor.name, metadata })),
-        },
+    const response = await joinGroup(
+      (body, timeoutMs) => this.#coordinator.send(JoinGroup, body, timeoutMs),
+      {
+        groupId: this.groupId,
+        memberId: this.#memberId,
+        topics: this.#topics,
+        ownedPartitions: this.#lastAssignment,
+        assignors: this.#assignors,
+        sessionTimeoutMs: this.#sessionTimeoutMs,
+        rebalanceTimeoutMs: this.#rebalanceTimeoutMs,
         // The coordinator parks a JoinGroup until every member rejoined or the rebalance timed out.
-        this.#rebalanceTimeoutMs + this.#client.requestTimeoutMs,
-      );
-      if (response.errorCode !== ErrorCode.MEMBER_ID_REQUIRED) return response;
-      this.#memberId = response.memberId;
-    }
-  }
-
-  /** The leader's job: every member's partitions, encoded for SyncGroup. */
-  async #assign(
-    assignor: Assignor,
-    members: ResponseOf<typeof JoinGroup>['members'],
-  ): Promise<RequestOf<typeof SyncGroup>['assignments']> {
-    const decoded: AssignorMember[] = members.map((member) => {
-      const subscription = decodeConsumerSubscription(member.metadata);
-      return {
-        memberId: member.memberId,
-        topics: subscription?.topics ?? [],
-        ownedPartitions: subscription?.ownedPartitions ?? [],
-      };
-    });
-    const topics = [...new Set(decoded.flatMap((member) => member.topics))];
-    // One metadata request, not retried per topic: a subscribed topic that does not exist simply
-    // gets no partitions (retrying it could outlast the rebalance timeout).
-    for (const topic of topics) this.#client.invalidateMetadata(topic);
-    const counts = new Map<string, number>();
-    for (const [topic, metadata] of await this.#client.topicsMetadata(topics)) {
-      if (metadata.errorCode === ErrorCode.NONE) counts.set(topic, metadata.partitions.length);
-    }
-    const result = assignor.assign(decoded, counts);
-    return decoded.map((member) => ({
-      memberId: member.memberId,
-      assignment: encodeConsumerAssignment({
-        version: ASSIGNMENT_VERSION,
-        partitions: result.get(member.memberId) ?? [],
-        userData: null,
-      }),
-    }));
+        waitMs: this.#rebalanceTimeoutMs + this.#client.requestTimeoutMs,
+      },
+      (memberId) => {
+        this.#memberId = memberId;
+      },
+    );
+    return response;
   }
 
   /** Eager protocol: everything was revoked, so the whole assignment is new. Undefined when abandoned. */
@@ -661,7 +561,7 @@ export class GroupConsumer {
     const committed =
       partitions.length === 0
         ? []
-        : await this.#onCoordinator((send) =>
+        : await this.#coordinator.withRetries((send) =>
             fetchCommittedOffsets(send, this.groupId, groupTopics(partitions)),
           );
     for (const entry of partitions) {
@@ -726,7 +626,7 @@ export class GroupConsumer {
     const generationId = this.#generationId;
     let code: number;
     try {
-      const response = await this.#send(Heartbeat, {
+      const response = await this.#coordinator.send(Heartbeat, {
         groupId: this.groupId,
         generationId,
         memberId: this.#memberId,
@@ -743,7 +643,7 @@ export class GroupConsumer {
     }
     if (isCoordinatorError(code)) {
       // Find the coordinator again on the next beat; the session outlives a few missed ones.
-      this.#dropCoordinator();
+      this.#coordinator.drop();
       this.#scheduleHeartbeat(sentAtMs);
       return;
     }
@@ -767,7 +667,7 @@ export class GroupConsumer {
 
   async #commitAs(generationId: number, offsets: readonly OffsetToCommit[]): Promise<void> {
     if (offsets.length === 0) return;
-    await this.#onCoordinator(async (send) => {
+    await this.#coordinator.withRetries(async (send) => {
       // Checked again before every send: a rebalance may have started while waiting to retry.
       if (this.#commitGeneration !== generationId) {
         throw new WeirError(ErrorCode.REBALANCE_IN_PROGRESS, {
@@ -845,41 +745,6 @@ export class GroupConsumer {
     for (const wake of [...this.#stateWaiters]) wake();
   }
 
-  #send<A extends ApiSchema>(api: A, body: RequestOf<A>, timeoutMs?: number): Promise<ResponseOf<A>> {
-    return this.#coordinatorConnection().then((connection) =>
-      connection.send(api, body, timeoutMs === undefined ? {} : { timeoutMs }),
-    );
-  }
-
-  /** Runs coordinator requests with the client's retries, finding the coordinator again when it moved. */
-  #onCoordinator<T>(work: (send: CoordinatorSend) => Promise<T>): Promise<T> {
-    return this.#client.retry(async () => {
-      try {
-        return await work((api, body) => this.#send(api, body));
-      } catch (error) {
-        if (error instanceof WeirError && isCoordinatorError(error.code)) this.#dropCoordinator();
-        throw error;
-      }
-    });
-  }
-
-  async #coordinatorConnection(): Promise<Connection> {
-    if (this.#coordinator === undefined || this.#coordinator.connection.status.state === 'closed') {
-      const address = await findGroupCoordinator(this.#client, this.groupId);
-      if (this.#state === 'closed') throw new ClosedError('the group consumer');
-      this.#coordinator?.connection.close();
-      this.#coordinator = { address, connection: this.#connect(address) };
-    }
-    const connection = this.#coordinator.connection;
-    await connection.ready();
-    return connection;
-  }
-
-  #dropCoordinator(): void {
-    this.#coordinator?.connection.close();
-    this.#coordinator = undefined;
-  }
-
   #stopTimers(): void {
     clearTimeout(this.#heartbeatTimer);
     clearInterval(this.#autoCommitTimer);
@@ -905,32 +770,4 @@ export class GroupConsumer {
     if (!this.#assignment.some((item) => item.topic === entry.topic && item.partition === entry.partition))
       throw new RangeError(`${entry.topic}-${entry.partition} is not assigned`);
   }
-}
-
-function groupTopics(partitions: readonly TopicPartition[]): TopicPartitions[] {
-  const byTopic = new Map<string, number[]>();
-  for (const { topic, partition } of partitions)
-    byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);
-  return [...byTopic].map(([topic, list]) => ({ topic, partitions: list }));
-}
-
-function asWeirError(error: unknown): WeirError | undefined {
-  if (error instanceof ClosedError) return undefined;
-  if (error instanceof WeirError) return error;
-  return new WeirError(ErrorCode.UNKNOWN_SERVER_ERROR, {
-    detail: error instanceof Error ? error.message : String(error),
-    cause: error,
-  });
-}
-
-function listenerError(error: unknown): WeirError {
-  return new WeirError(ErrorCode.UNKNOWN_SERVER_ERROR, {
-    detail: `a rebalance listener failed: ${String(error)}`,
-    cause: error,
-  });
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be > 0, got ${value}`);
-  return value;
 }
