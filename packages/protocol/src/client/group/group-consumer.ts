@@ -9,7 +9,7 @@ import type { ResponseOf } from '../../schema/api';
 import type { Client } from '../client';
 import { ClosedError } from '../closed-error';
 import { Connection } from '../connection';
-import { Consumer, type PartitionAssignment, type PollOptions, type StartOffset } from '../consumer';
+import { Consumer, type PollOptions, type StartOffset } from '../consumer';
 import { partitionKey } from '../leader-requests';
 import type { ConsumerRecord } from '../message';
 import type { Assignor } from './assignor';
@@ -31,6 +31,7 @@ import {
   fetchCommittedOffsets,
   type OffsetToCommit,
 } from './group-offsets';
+import { PartitionPositions } from './partition-positions';
 import { rangeAssignor } from './range-assignor';
 
 /**
@@ -72,13 +73,7 @@ export class GroupConsumer {
   #assignment: TopicPartition[] = [];
   /** What this member was assigned last, sent as owned partitions for sticky assignors. */
   #lastAssignment: TopicPartition[] = [];
-  /** Next offset after the last record handed out, per partition key. */
-  readonly #positions = new Map<string, GenerationOffset>();
-  /** Positions committed last, so auto commit skips partitions that did not move. */
-  readonly #committed = new Map<string, bigint>();
-  readonly #paused = new Map<string, TopicPartition>();
-  /** Start offsets of the current assignment, for re-assigning the partition consumer on pause/resume. */
-  readonly #starts = new Map<string, StartOffset>();
+  readonly #positions = new PartitionPositions();
   readonly #errors: WeirError[] = [];
   #fatal: WeirError | undefined;
   #rebalance: Promise<void> | undefined;
@@ -179,7 +174,7 @@ export class GroupConsumer {
    */
   async poll(options: PollOptions = {}): Promise<ConsumerRecord[]> {
     const records = await this.#fetch(options);
-    for (const record of records) this.#markProcessed(record);
+    for (const record of records) this.#positions.markProcessed(record, this.#generationId);
     return records;
   }
 
@@ -192,8 +187,8 @@ export class GroupConsumer {
       for (const record of records) {
         // A rebalance that started while the batch was being handed out makes the rest stale.
         if (this.#state !== 'running' || this.#generationId !== generationId) break;
-        if (this.#paused.has(partitionKey(record.topic, record.partition))) continue;
-        this.#markProcessed(record);
+        if (this.#positions.isPaused(record.topic, record.partition)) continue;
+        this.#positions.markProcessed(record, this.#generationId);
         yield record;
       }
     }
@@ -207,7 +202,7 @@ export class GroupConsumer {
   async commit(offsets?: readonly (OffsetToCommit | GenerationOffset)[]): Promise<void> {
     if (this.#state === 'new' || this.#state === 'closed')
       throw new WeirError(ErrorCode.REBALANCE_IN_PROGRESS, { detail: `the consumer is ${this.#state}.` });
-    const list = offsets ?? [...this.#positions.values()];
+    const list = offsets ?? this.#positions.processed();
     const generationId = this.#commitGeneration;
     for (const entry of list) {
       const stamped = 'generationId' in entry ? entry.generationId : generationId;
@@ -222,7 +217,7 @@ export class GroupConsumer {
 
   /** The positions `commit()` would store, stamped with their generation. */
   processedOffsets(): GenerationOffset[] {
-    return [...this.#positions.values()];
+    return this.#positions.processed();
   }
 
   /** The group's committed offsets for the current assignment. */
@@ -235,33 +230,24 @@ export class GroupConsumer {
   pause(partitions: readonly TopicPartition[]): void {
     for (const entry of partitions) {
       this.#assertAssigned(entry);
-      this.#paused.set(partitionKey(entry.topic, entry.partition), entry);
+      this.#positions.pause(entry);
     }
     this.#reassign();
   }
 
   resume(partitions: readonly TopicPartition[]): void {
-    for (const entry of partitions) this.#paused.delete(partitionKey(entry.topic, entry.partition));
+    for (const entry of partitions) this.#positions.resume(entry);
     this.#reassign();
   }
 
   paused(): TopicPartition[] {
-    return [...this.#paused.values()];
+    return this.#positions.paused();
   }
 
   /** Moves an assigned partition's position; a numeric offset is also what `commit()` stores next. */
   seek(topic: string, partition: number, offset: StartOffset): void {
     this.#assertAssigned({ topic, partition });
-    const key = partitionKey(topic, partition);
-    this.#starts.set(key, offset);
-    if (typeof offset === 'bigint' || typeof offset === 'number')
-      this.#positions.set(key, {
-        topic,
-        partition,
-        offset: BigInt(offset),
-        generationId: this.#generationId,
-      });
-    else this.#positions.delete(key);
+    this.#positions.seek({ topic, partition }, offset, this.#generationId);
     const held = this.#consumer
       .assignment()
       .some((item) => item.topic === topic && item.partition === partition);
@@ -387,10 +373,7 @@ export class GroupConsumer {
     this.#commitGeneration = undefined;
     this.#assignment = [];
     this.#lastAssignment = [];
-    this.#positions.clear();
-    this.#committed.clear();
-    this.#paused.clear();
-    this.#starts.clear();
+    this.#positions.forget();
   }
 
   /** One JoinGroup + SyncGroup round; true when assigned and running, false to go round again. */
@@ -494,7 +477,7 @@ export class GroupConsumer {
     generationId: number,
   ): Promise<TopicPartition[] | undefined> {
     this.#lastAssignment = [...partitions];
-    this.#starts.clear();
+    this.#positions.forget();
     await this.#start(partitions, generationId);
     if (this.#state !== 'rebalancing') return undefined;
     this.#assignment = [...partitions];
@@ -517,29 +500,19 @@ export class GroupConsumer {
     const revoked = this.#assignment.filter((entry) => !next.has(partitionKey(entry.topic, entry.partition)));
     const added = partitions.filter((entry) => !held.has(partitionKey(entry.topic, entry.partition)));
     this.#commitGeneration = generationId;
-    for (const [key, position] of this.#positions) this.#positions.set(key, { ...position, generationId });
+    this.#positions.restamp(generationId);
     if (revoked.length > 0) {
       const revokedKeys = new Set(revoked.map((entry) => partitionKey(entry.topic, entry.partition)));
-      if (this.#autoCommit) {
-        const moved = [...this.#positions].filter(
-          ([key, entry]) => revokedKeys.has(key) && this.#committed.get(key) !== entry.offset,
+      if (this.#autoCommit)
+        await this.#commitAs(generationId, this.#positions.movedSinceCommit(generationId, revokedKeys)).catch(
+          () => {},
         );
-        await this.#commitAs(
-          generationId,
-          moved.map(([, entry]) => entry),
-        ).catch(() => {});
-      }
       try {
         await this.#listeners.onRevoked?.(revoked);
       } catch (error) {
         this.#errors.push(asWeirError(error) ?? listenerError(error));
       }
-      for (const key of revokedKeys) {
-        this.#positions.delete(key);
-        this.#committed.delete(key);
-        this.#paused.delete(key);
-        this.#starts.delete(key);
-      }
+      this.#positions.forget(revokedKeys);
       // The revoked partitions reach their new owners in the next round.
       this.#rebalanceAgain = true;
     }
@@ -564,43 +537,21 @@ export class GroupConsumer {
         : await this.#coordinator.withRetries((send) =>
             fetchCommittedOffsets(send, this.groupId, groupTopics(partitions)),
           );
-    for (const entry of partitions) {
-      const key = partitionKey(entry.topic, entry.partition);
-      const found = committed.find(
-        (item) => item.topic === entry.topic && item.partition === entry.partition,
+    const fallback = this.#autoOffsetReset === 'none' ? undefined : this.#autoOffsetReset;
+    for (const entry of this.#positions.startAt(partitions, committed, generationId, fallback)) {
+      if (fallback !== undefined) continue;
+      this.#errors.push(
+        new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
+          detail: `${entry.topic}-${entry.partition} has no committed offset in group "${this.groupId}" and autoOffsetReset is "none"; seek to go on.`,
+        }),
       );
-      if (found !== undefined && found.offset >= 0n) {
-        this.#starts.set(key, found.offset);
-        this.#committed.set(key, found.offset);
-        this.#positions.set(key, {
-          topic: entry.topic,
-          partition: entry.partition,
-          offset: found.offset,
-          generationId,
-        });
-      } else if (this.#autoOffsetReset === 'none') {
-        this.#errors.push(
-          new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
-            detail: `${entry.topic}-${entry.partition} has no committed offset in group "${this.groupId}" and autoOffsetReset is "none"; seek to go on.`,
-          }),
-        );
-      } else {
-        this.#starts.set(key, this.#autoOffsetReset);
-      }
     }
   }
 
   /** Points the partition consumer at the unpaused partitions with a known start. */
   #reassign(): void {
     if (this.#state !== 'running') return;
-    const list: PartitionAssignment[] = [];
-    for (const entry of this.#assignment) {
-      const key = partitionKey(entry.topic, entry.partition);
-      if (this.#paused.has(key)) continue;
-      const position = this.#positions.get(key)?.offset ?? this.#starts.get(key);
-      if (position !== undefined) list.push({ ...entry, offset: position });
-    }
-    this.#consumer.assign(list);
+    this.#consumer.assign(this.#positions.fetchList(this.#assignment));
   }
 
   // ---- heartbeats and commits ----
@@ -657,12 +608,7 @@ export class GroupConsumer {
   async #commitProcessed(): Promise<void> {
     const generationId = this.#commitGeneration;
     if (generationId === undefined) return;
-    const moved = [...this.#positions.values()].filter(
-      (entry) =>
-        entry.generationId === generationId &&
-        this.#committed.get(partitionKey(entry.topic, entry.partition)) !== entry.offset,
-    );
-    await this.#commitAs(generationId, moved);
+    await this.#commitAs(generationId, this.#positions.movedSinceCommit(generationId));
   }
 
   async #commitAs(generationId: number, offsets: readonly OffsetToCommit[]): Promise<void> {
@@ -686,8 +632,7 @@ export class GroupConsumer {
         })),
       });
     });
-    for (const entry of offsets)
-      this.#committed.set(partitionKey(entry.topic, entry.partition), entry.offset);
+    this.#positions.markCommitted(offsets);
   }
 
   // ---- plumbing ----
@@ -713,28 +658,11 @@ export class GroupConsumer {
       // returns belongs to the current assignment. Records that arrive after a rebalance started
       // are dropped: the next owner reads them again from the committed offset.
       if (this.#state === 'running') {
-        const fresh = records.filter((record) => this.#isNew(record));
+        const fresh = records.filter((record) => this.#positions.isNew(record));
         if (fresh.length > 0) return fresh;
       }
       if (Date.now() >= deadlineMs) return [];
     }
-  }
-
-  /** False for records of paused partitions or below the position (fetched again after a pause). */
-  #isNew(record: ConsumerRecord): boolean {
-    const key = partitionKey(record.topic, record.partition);
-    if (this.#paused.has(key)) return false;
-    const position = this.#positions.get(key)?.offset;
-    return position === undefined || record.offset >= position;
-  }
-
-  #markProcessed(record: ConsumerRecord): void {
-    this.#positions.set(partitionKey(record.topic, record.partition), {
-      topic: record.topic,
-      partition: record.partition,
-      offset: record.offset + 1n,
-      generationId: this.#generationId,
-    });
   }
 
   /** A fatal group error: reported by every poll until the consumer is closed. */
