@@ -31,8 +31,10 @@ import {
   fetchCommittedOffsets,
   type OffsetToCommit,
 } from './group-offsets';
+import { HeartbeatTimer } from './heartbeat-timer';
 import { PartitionPositions } from './partition-positions';
 import { rangeAssignor } from './range-assignor';
+import { WakeSignal } from './wake-signal';
 
 /**
  * A member of a consumer group: it subscribes to topics, joins the group through the coordinator
@@ -54,7 +56,6 @@ export class GroupConsumer {
   readonly #client: Client;
   readonly #sessionTimeoutMs: number;
   readonly #rebalanceTimeoutMs: number;
-  readonly #heartbeatIntervalMs: number;
   readonly #assignors: readonly Assignor[];
   /** Whether every assignor rebalances cooperatively (KIP-429), as the Java client decides it. */
   readonly #cooperative: boolean;
@@ -80,11 +81,11 @@ export class GroupConsumer {
   #rebalanceAgain = false;
   /** Membership ended behind our back (expelled, fenced): owned partitions are lost, not handed over. */
   #lost = false;
-  #heartbeatTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #heartbeats: HeartbeatTimer;
   #autoCommitTimer: ReturnType<typeof setInterval> | undefined;
   #closing: Promise<void> | undefined;
   /** Resolves the waiters of {@link waitForState}. */
-  readonly #stateWaiters = new Set<() => void>();
+  readonly #wake = new WakeSignal();
 
   constructor(client: Client, options: GroupConsumerOptions) {
     if (typeof options.groupId !== 'string' || options.groupId.length === 0)
@@ -93,7 +94,10 @@ export class GroupConsumer {
     this.groupId = options.groupId;
     this.#sessionTimeoutMs = positive('sessionTimeoutMs', options.sessionTimeoutMs ?? 10_000);
     this.#rebalanceTimeoutMs = positive('rebalanceTimeoutMs', options.rebalanceTimeoutMs ?? 60_000);
-    this.#heartbeatIntervalMs = positive('heartbeatIntervalMs', options.heartbeatIntervalMs ?? 3000);
+    this.#heartbeats = new HeartbeatTimer(
+      positive('heartbeatIntervalMs', options.heartbeatIntervalMs ?? 3000),
+      () => this.#heartbeat(),
+    );
     this.#assignors = options.assignors ?? [rangeAssignor];
     if (this.#assignors.length === 0) throw new RangeError('assignors is empty');
     this.#cooperative = this.#assignors.every((assignor) => assignor.rebalanceProtocol === 'cooperative');
@@ -154,16 +158,7 @@ export class GroupConsumer {
       if (this.#fatal !== undefined) throw this.#fatal;
       if (this.#state === 'closed' || Date.now() >= deadlineMs)
         throw new Error(`group consumer did not reach ${state} (it is ${this.#state})`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, deadlineMs - Date.now());
-        const waiters = this.#stateWaiters;
-        function done(): void {
-          clearTimeout(timer);
-          waiters.delete(done);
-          resolve();
-        }
-        waiters.add(done);
-      });
+      await this.#wake.sleep(deadlineMs - Date.now());
     }
   }
 
@@ -299,7 +294,7 @@ export class GroupConsumer {
   #setState(to: GroupConsumerState): boolean {
     if (!canTransition(this.#state, to)) return false;
     this.#state = to;
-    for (const wake of [...this.#stateWaiters]) wake();
+    this.#wake.wakeAll();
     return true;
   }
 
@@ -342,7 +337,7 @@ export class GroupConsumer {
             this.#fail(failure);
             return;
           }
-          await this.#sleep(this.#client.retryPolicy.backoffMs(Math.min(attempt, 10)));
+          await this.#wake.sleep(this.#client.retryPolicy.backoffMs(Math.min(attempt, 10)));
         }
       }
     } catch (error) {
@@ -440,7 +435,7 @@ export class GroupConsumer {
     }
     if (this.#generationId !== join.generationId || !this.#setState('running')) return true;
     this.#reassign();
-    this.#scheduleHeartbeat();
+    this.#heartbeats.start();
     if (this.#autoCommit) {
       this.#autoCommitTimer = setInterval(() => {
         this.#commitProcessed().catch(() => {});
@@ -556,24 +551,9 @@ export class GroupConsumer {
 
   // ---- heartbeats and commits ----
 
-  /**
-   * Beats at a fixed rate, measured from when the previous beat was sent rather than from its
-   * answer: other members learn of a rebalance only from a beat, so a period stretched by round
-   * trips would stretch every rebalance of the group by as much.
-   */
-  #scheduleHeartbeat(sentAtMs?: number): void {
-    const elapsedMs = sentAtMs === undefined ? 0 : performance.now() - sentAtMs;
-    this.#heartbeatTimer = setTimeout(
-      () => {
-        void this.#heartbeat();
-      },
-      Math.max(0, this.#heartbeatIntervalMs - elapsedMs),
-    );
-  }
-
-  async #heartbeat(): Promise<void> {
-    if (this.#client.closed) return;
-    const sentAtMs = performance.now();
+  /** One beat; true while the member stays in its generation. */
+  async #heartbeat(): Promise<boolean> {
+    if (this.#client.closed) return false;
     const generationId = this.#generationId;
     let code: number;
     try {
@@ -587,21 +567,18 @@ export class GroupConsumer {
     } catch (error) {
       code = asWeirError(error)?.code ?? ErrorCode.UNKNOWN_SERVER_ERROR;
     }
-    if (this.#state !== 'running' || this.#generationId !== generationId) return;
-    if (code === ErrorCode.NONE) {
-      this.#scheduleHeartbeat(sentAtMs);
-      return;
-    }
+    if (this.#state !== 'running' || this.#generationId !== generationId) return false;
+    if (code === ErrorCode.NONE) return true;
     if (isCoordinatorError(code)) {
       // Find the coordinator again on the next beat; the session outlives a few missed ones.
       this.#coordinator.drop();
-      this.#scheduleHeartbeat(sentAtMs);
-      return;
+      return true;
     }
     if (code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.FENCED_INSTANCE_ID) this.#memberId = '';
     if (code !== ErrorCode.REBALANCE_IN_PROGRESS) this.#lost = true;
     // REBALANCE_IN_PROGRESS, ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID: rejoin.
     this.#requestRebalance();
+    return false;
   }
 
   /** Auto commit: the processed positions that moved since the last commit. */
@@ -670,28 +647,13 @@ export class GroupConsumer {
     this.#fatal = error;
     // Wakes a poll waiting on the (empty) partition consumer so it reports the error now.
     this.#consumer.assign([]);
-    for (const wake of [...this.#stateWaiters]) wake();
+    this.#wake.wakeAll();
   }
 
   #stopTimers(): void {
-    clearTimeout(this.#heartbeatTimer);
+    this.#heartbeats.stop();
     clearInterval(this.#autoCommitTimer);
-    this.#heartbeatTimer = undefined;
     this.#autoCommitTimer = undefined;
-  }
-
-  /** A backoff that a close cuts short. */
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const waiters = this.#stateWaiters;
-      function done(): void {
-        clearTimeout(timer);
-        waiters.delete(done);
-        resolve();
-      }
-      waiters.add(done);
-    });
   }
 
   #assertAssigned(entry: TopicPartition): void {
