@@ -6,5 +6,8 @@ export type ChildMessage =
   /** The timed phase starts or ends now; the parent samples the server's CPU at these points. */
   | { kind: 'mark'; label: 'start' | 'end' };
 
-/** What the parent sends a service child. */
-export type ParentMessage = { kind: 'stop' };
+/**
+ * What the parent sends a service child: `go` starts the timed work of a service that warmed up
+ * first (so process start-up is not timed), `stop` ends it.
+ */
+export type ParentMessage = { kind: 'go' } | { kind: 'stop' };

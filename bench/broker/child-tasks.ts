@@ -1,3 +1,4 @@
+import { groupMember } from '../groups/group-member-task';
 import { floorTask } from './floor-task';
 import { kafkajsConsume, kafkajsProduce } from './kafkajs-client';
 import { natsConsume, natsPublish } from './nats-client';
@@ -21,6 +22,7 @@ export const childTasks = {
   'redis-add': redisAdd,
   'redis-read': redisRead,
   floor: floorTask,
+  'group-member': groupMember,
 };
 
 export type ChildTasks = typeof childTasks;

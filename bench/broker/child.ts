@@ -24,7 +24,10 @@ try {
   const output = await task(JSON.parse(inputJson ?? '{}'));
   if (isService(output)) {
     process.on('message', (message: ParentMessage) => {
-      if (message.kind !== 'stop') return;
+      if (message.kind === 'go') {
+        output.go?.();
+        return;
+      }
       output.stop().then(
         () => process.exit(0),
         () => process.exit(1),
@@ -44,7 +47,9 @@ try {
   process.exit(1);
 }
 
-function isService(output: unknown): output is { value: unknown; stop: () => Promise<void> } {
+function isService(
+  output: unknown,
+): output is { value: unknown; stop: () => Promise<void>; go?: () => void } {
   return (
     typeof output === 'object' && output !== null && 'stop' in output && typeof output.stop === 'function'
   );

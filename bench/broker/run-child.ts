@@ -25,6 +25,8 @@ export interface ServiceChild<Value> {
   readonly value: Value;
   /** Asks the child to shut down gracefully; SIGKILLs it after `timeoutMs`. */
   stop(timeoutMs: number): Promise<void>;
+  /** Tells a service that warmed up to start its timed work. */
+  go(): void;
 }
 
 function start(name: string, input: unknown): ChildProcess {
@@ -95,6 +97,9 @@ export function startServiceChild<Name extends ChildTaskName>(
         resolve({
           pid: child.pid!,
           value: message.value as ServiceValue<Name>,
+          go() {
+            child.send({ kind: 'go' } satisfies ParentMessage);
+          },
           async stop(timeoutMs: number) {
             if (child.exitCode !== null || child.signalCode !== null) return;
             child.send({ kind: 'stop' } satisfies ParentMessage);

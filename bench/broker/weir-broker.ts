@@ -7,19 +7,21 @@ export interface WeirBrokerInput {
   dataDir: string;
   /** flush.ms: acks=1 answers after the write, and an fdatasync follows within this. */
   flushMs: number;
+  /** group.initial.rebalance.delay.ms; default 0 so kafkajs's consumer starts at once. */
+  initialRebalanceDelayMs?: number;
 }
 
 /**
  * A Weir broker in its own process, as `weir broker start` builds it (same config schema, logger
  * and metrics) minus the health and metrics HTTP servers, on an ephemeral loopback port. Groups
- * rebalance without the initial delay so kafkajs's consumer starts at once.
+ * rebalance without the initial delay unless the input sets one.
  */
 export async function weirBroker(input: WeirBrokerInput) {
   const config = brokerConfigSchema.parse({
     dataDir: input.dataDir,
     listeners: { client: { host: '127.0.0.1', port: 0 } },
     log: { flushMs: input.flushMs },
-    groups: { initialRebalanceDelayMs: 0 },
+    groups: { initialRebalanceDelayMs: input.initialRebalanceDelayMs ?? 0 },
     logging: { level: 'warn' },
   });
   const broker = new Broker(config, {
