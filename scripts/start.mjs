@@ -1,14 +1,21 @@
 #!/usr/bin/env node
 // `npm start`: builds the console, then runs the broker (embedded data directory ./data, client
-// listener 127.0.0.1:9092, health :9080, metrics :9100) and the console (http://127.0.0.1:3000)
-// in the foreground. Both are direct children, so Ctrl-C (SIGINT) or SIGTERM reaches them as is:
+// listener 127.0.0.1:9092, internal listener 127.0.0.1:9093, health :9080, metrics :9100) and the
+// console (http://127.0.0.1:3000) in the foreground. The console reaches the broker's internal
+// listener with a token made fresh for this run and handed to both through their environment,
+// so it is never written anywhere or printed. Both are direct children, so Ctrl-C (SIGINT) or SIGTERM reaches them as is:
 // the broker finishes in-flight requests and writes its checkpoints before it exits.
 // Extra arguments go to the broker: `npm start -- --set log.flushMs=5`.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const brokerArgs = process.argv.slice(2);
+const internalListener = '127.0.0.1:9093';
+// The prefix keeps the token from ever reading as a number, which the broker's environment parsing
+// would turn it into (an all-digit hex string is possible, just unlikely).
+const internalToken = `weir-${randomBytes(32).toString('hex')}`;
 
 console.log('Building the console…');
 const build = spawnSync('npm', ['run', 'build', '--workspace=@weir/console'], {
@@ -29,6 +36,7 @@ const children = [
       {
         cwd: root,
         stdio: 'inherit',
+        env: { ...process.env, WEIR_LISTENERS__INTERNAL__TOKEN: internalToken },
       },
     ),
   },
@@ -40,12 +48,19 @@ const children = [
       {
         cwd: join(root, 'apps/console'),
         stdio: 'inherit',
-        env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+        env: {
+          ...process.env,
+          NEXT_TELEMETRY_DISABLED: '1',
+          WEIR_CONSOLE_BROKER: internalListener,
+          WEIR_CONSOLE_INTERNAL_TOKEN: internalToken,
+        },
       },
     ),
   },
 ];
-console.log('Weir broker: 127.0.0.1:9092 · console: http://127.0.0.1:3000');
+console.log(
+  `Weir broker: 127.0.0.1:9092 · internal listener: ${internalListener} · console: http://127.0.0.1:3000`,
+);
 
 let stopping = false;
 function stopAll(signal) {

@@ -19,7 +19,7 @@ export interface WeirBrokerInput {
 export async function weirBroker(input: WeirBrokerInput) {
   const config = brokerConfigSchema.parse({
     dataDir: input.dataDir,
-    listeners: { client: { host: '127.0.0.1', port: 0 } },
+    listeners: { client: { host: '127.0.0.1', port: 0 }, internal: { host: '127.0.0.1', port: 0 } },
     log: { flushMs: input.flushMs },
     groups: { initialRebalanceDelayMs: input.initialRebalanceDelayMs ?? 0 },
     logging: { level: 'warn' },

@@ -1,12 +1,17 @@
 import { join } from 'node:path';
 import { ErrorCode, errorCodeInfo } from '@weir/protocol';
 import type { BrokerCommands } from './commands/broker-commands';
-import { ClusterCommands } from './commands/cluster-commands';
+import { BrokerOverviewCommands } from './commands/broker-overview-commands';
+import { type BrokerEndpoint, ClusterCommands, type ListenerName } from './commands/cluster-commands';
 import { ConfigCommands } from './commands/config-commands';
 import { DataCommands } from './commands/data-commands';
 import { GroupCommands, type GroupStats } from './commands/group-commands';
+import { GroupLagCommands } from './commands/group-lag-commands';
+import { PartitionInternalsCommands } from './commands/partition-internals-commands';
 import { ProducerIdCommands } from './commands/producer-id-commands';
+import { RecordScanCommands } from './commands/record-scan-commands';
 import { TopicCommands } from './commands/topic-commands';
+import { TopicSummaryCommands } from './commands/topic-summary-commands';
 import type { BrokerConfig } from './config/broker-config';
 import { GroupCoordinator } from './group/group-coordinator';
 import { systemGroupScheduler } from './group/group-scheduler';
@@ -18,11 +23,17 @@ import { LogManager } from './log/log-manager';
 import { createStorageIo, type StorageIo } from './log/storage';
 import type { Logger } from './logger';
 import { LocalMetadataStore } from './metadata/local-metadata-store';
+import { loadOrCreateInternalToken } from './server/auth/internal-token-file';
+import { noAuthentication, saslAuthenticator } from './server/auth/listener-authenticator';
+import { weirTokenMechanism } from './server/auth/weir-token-mechanism';
 import { Dispatcher, type RequestObserver } from './server/dispatcher';
-import { Listener } from './server/listener';
+import { internalListenerHandlers } from './server/internal-listener-handlers';
+import { Listener, type ListenerEvents } from './server/listener';
 import { clientHandlers, HandlerRegistry } from './server/registry';
+import { TrafficRates } from './stats/traffic-rates';
 import { logConfigFor } from './topics/topic-configs';
 import { TopicManager } from './topics/topic-manager';
+import { WEIR_VERSION } from './version';
 
 export interface BrokerDeps {
   logger: Logger;
@@ -42,9 +53,16 @@ export class Broker {
   readonly #store: LocalMetadataStore;
   readonly #topics: TopicManager;
   readonly #listener: Listener;
+  /** The internal listener, unless `listeners.internal.enabled` is false. */
+  readonly #internalListener: Listener | undefined;
+  /** The internal listener's token: configured, or read or generated at start. */
+  #internalToken: string | undefined;
   readonly #groupStore: OffsetsTopicStore;
   readonly #groupCoordinator: GroupCoordinator;
   readonly commands: BrokerCommands;
+  /** The last minute's traffic, for the overview the internal listener serves. */
+  readonly #traffic = new TrafficRates(systemClock);
+  #startedAtMs = 0;
   #storageReady = false;
   #listening = false;
   #stopped = false;
@@ -98,12 +116,8 @@ export class Broker {
       },
     });
     const client = config.listeners.client;
-    const cluster = new ClusterCommands(this.#store, () => ({
-      nodeId: config.nodeId,
-      host: client.advertisedHost ?? client.host,
-      port: client.advertisedPort ?? this.#listener.port,
-      rack: null,
-    }));
+    const internal = config.listeners.internal;
+    const cluster = new ClusterCommands(this.#store, (listener) => this.#endpoint(listener));
     this.commands = {
       cluster,
       topics: new TopicCommands(this.#topics, this.#logs, config, config.nodeId),
@@ -111,33 +125,95 @@ export class Broker {
         bytesIn: (topic, bytes, records) => {
           deps.metrics.bytesInTotal.inc({ topic }, bytes);
           deps.metrics.recordsInTotal.inc({ topic }, records);
+          this.#traffic.produced(bytes, records);
         },
-        bytesOut: (topic, bytes) => deps.metrics.bytesOutTotal.inc({ topic }, bytes),
+        bytesOut: (topic, bytes, records) => {
+          deps.metrics.bytesOutTotal.inc({ topic }, bytes);
+          this.#traffic.fetched(bytes, records);
+        },
       }),
       producers: new ProducerIdCommands(this.#store),
       configs: new ConfigCommands(this.#topics, config),
       groups: new GroupCommands(this.#groupCoordinator, this.#topics, cluster),
+      overview: new BrokerOverviewCommands({
+        nodeId: config.nodeId,
+        clusterId: () => this.#store.clusterId(),
+        version: WEIR_VERSION,
+        startedAtMs: () => this.#startedAtMs,
+        listeners: () => this.#boundListeners(),
+        readiness: () => this.readiness().map((check) => ({ ...check, detail: check.detail ?? '' })),
+        connectionCount: () =>
+          this.#listener.connectionCount + (this.#internalListener?.connectionCount ?? 0),
+        topics: this.#topics,
+        logs: this.#logs,
+        coordinator: this.#groupCoordinator,
+        traffic: this.#traffic,
+      }),
+      topicSummaries: new TopicSummaryCommands(this.#topics, this.#logs, this.#groupCoordinator),
+      partitionInternals: new PartitionInternalsCommands(this.#topics, this.#logs, config.nodeId),
+      groupLags: new GroupLagCommands(this.#groupCoordinator, this.#logs),
+      recordScan: new RecordScanCommands(this.#topics, this.#logs, systemClock),
     };
     const dispatcher = new Dispatcher(
       new HandlerRegistry(clientHandlers()),
       this.commands,
-      this.#requestObserver(),
+      this.#requestObserver('client'),
+      'client',
     );
-    const connectionLogger = deps.logger.child({ component: 'connection' });
-    this.#listener = new Listener({ ...client, ...config.limits }, dispatcher, {
-      onConnectionOpened: (remoteAddress, openCount) => {
-        deps.metrics.connections.set(openCount);
+    this.#listener = new Listener(
+      { ...client, ...config.limits, authenticator: noAuthentication },
+      dispatcher,
+      this.#connectionEvents('client'),
+    );
+    if (internal.enabled) {
+      this.#internalToken = internal.token;
+      const internalDispatcher = new Dispatcher(
+        new HandlerRegistry(internalListenerHandlers()),
+        this.commands,
+        this.#requestObserver('internal'),
+        'internal',
+      );
+      const authenticator = saslAuthenticator([weirTokenMechanism(() => this.#internalToken)]);
+      this.#internalListener = new Listener(
+        { ...internal, ...config.limits, authenticator },
+        internalDispatcher,
+        this.#connectionEvents('internal'),
+      );
+    }
+  }
+
+  /** This broker as clients of one listener are told about it (Metadata, FindCoordinator). */
+  #endpoint(listenerName: ListenerName): BrokerEndpoint {
+    const settings = this.config.listeners[listenerName];
+    const listener = listenerName === 'internal' ? this.#internalListener : this.#listener;
+    return {
+      nodeId: this.config.nodeId,
+      host: settings.advertisedHost ?? settings.host,
+      port: settings.advertisedPort ?? listener?.port ?? 0,
+      rack: null,
+    };
+  }
+
+  /** Connection counts, logs and refusals of one listener; the gauge counts both listeners. */
+  #connectionEvents(listenerName: ListenerName): ListenerEvents {
+    const { metrics } = this.deps;
+    const connectionLogger = this.deps.logger.child({ component: 'connection', listener: listenerName });
+    const openConnections = () =>
+      this.#listener.connectionCount + (this.#internalListener?.connectionCount ?? 0);
+    return {
+      onConnectionOpened: (remoteAddress) => {
+        metrics.connections.set(openConnections());
         connectionLogger.debug({ remoteAddress }, 'connection opened');
       },
-      onConnectionClosed: (remoteAddress, reason, openCount) => {
-        deps.metrics.connections.set(openCount);
+      onConnectionClosed: (remoteAddress, reason) => {
+        metrics.connections.set(openConnections());
         connectionLogger.debug({ remoteAddress, reason }, 'connection closed');
       },
       onConnectionRejected: (remoteAddress, reason) => {
-        deps.metrics.connectionsRejectedTotal.inc({ reason: reason.replaceAll(' ', '_') });
+        metrics.connectionsRejectedTotal.inc({ reason: reason.replaceAll(' ', '_') });
         connectionLogger.warn({ remoteAddress, reason }, 'connection refused');
       },
-    });
+    };
   }
 
   /** The bound client port (useful when the configured port is 0). */
@@ -145,8 +221,22 @@ export class Broker {
     return this.#listener.port;
   }
 
+  /** The bound internal port once started; undefined when the internal listener is disabled. */
+  get internalPort(): number | undefined {
+    return this.#internalListener?.port;
+  }
+
+  /**
+   * The token the internal listener accepts (configured, or read or generated by `start`), for
+   * tests and the gateway's harness; undefined before start or when the listener is disabled.
+   */
+  get internalToken(): string | undefined {
+    return this.#internalListener === undefined ? undefined : this.#internalToken;
+  }
+
   async start(): Promise<void> {
     const { logger } = this.deps;
+    this.#startedAtMs = systemClock.nowMs();
     // A fresh data directory is created here, so a first start needs nothing prepared.
     await this.#io.makeDirectory(this.config.dataDir);
     await this.#store.load();
@@ -155,7 +245,9 @@ export class Broker {
     const offsetsTopic = await this.#groupStore.open(this.config.groups.offsetsTopicPartitions);
     this.#storageReady = true;
     for (const offline of report.offline) logger.error(offline, 'partition offline');
+    await this.#resolveInternalToken();
     await this.#listener.start();
+    await this.#internalListener?.start();
     this.#listening = true;
     // Produce and fetch are served while the groups load; group APIs answer
     // COORDINATOR_LOAD_IN_PROGRESS until then (and /ready says so). Start waits for the load so
@@ -166,6 +258,9 @@ export class Broker {
       {
         clusterId: this.#store.clusterId(),
         client: `${this.config.listeners.client.host}:${this.#listener.port}`,
+        internal: this.#internalListener
+          ? `${this.config.listeners.internal.host}:${this.#internalListener.port}`
+          : 'disabled',
         partitions: report.openedCount,
         cleanShutdown: report.cleanShutdown,
       },
@@ -181,7 +276,10 @@ export class Broker {
     // rebalance timeout; members are told NOT_COORDINATOR and look again after the restart.
     this.#groupCoordinator.shutdown();
     // Draining gets half the shutdown bound, so flushing and checkpoints still fit in the rest.
-    await this.#listener.stop(this.config.shutdownTimeoutMs / 2);
+    await Promise.all([
+      this.#listener.stop(this.config.shutdownTimeoutMs / 2),
+      this.#internalListener?.stop(this.config.shutdownTimeoutMs / 2),
+    ]);
     // Group metadata is written in the background; those appends finish before the logs close.
     await this.#groupStore.drain();
     await this.#logs.shutdown();
@@ -207,7 +305,52 @@ export class Broker {
         ok: this.#listening,
         detail: this.#listening ? `port ${this.#listener.port}` : 'not bound',
       },
+      ...(this.#internalListener === undefined
+        ? []
+        : [
+            {
+              name: 'internal-listener',
+              ok: this.#listening,
+              detail: this.#listening ? `port ${this.#internalListener.port}` : 'not bound',
+            },
+          ]),
     ];
+  }
+
+  /**
+   * Without a configured token the internal listener uses the one in the data directory, generated
+   * on first start. The file's path is logged so operators can find it; the token never is.
+   */
+  async #resolveInternalToken(): Promise<void> {
+    if (this.#internalListener === undefined || this.#internalToken !== undefined) return;
+    const file = await loadOrCreateInternalToken(this.config.dataDir);
+    this.#internalToken = file.token;
+    const { logger } = this.deps;
+    logger.info(
+      { path: file.path },
+      file.created ? 'internal listener token generated' : 'internal listener token read',
+    );
+    if (file.readableByOthers) {
+      logger.warn(
+        { path: file.path },
+        'the internal listener token file is readable by others; chmod 600 it',
+      );
+    }
+  }
+
+  /** The listeners with their bound ports, for the overview. */
+  #boundListeners(): { name: string; host: string; port: number }[] {
+    const listeners = [
+      { name: 'client', host: this.config.listeners.client.host, port: this.#listener.port },
+    ];
+    if (this.#internalListener !== undefined) {
+      listeners.push({
+        name: 'internal',
+        host: this.config.listeners.internal.host,
+        port: this.#internalListener.port,
+      });
+    }
+    return listeners;
   }
 
   #coordinatorsCheck(): ReadinessCheck {
@@ -245,12 +388,13 @@ export class Broker {
     }));
   }
 
-  #requestObserver(): RequestObserver {
+  #requestObserver(listenerName: ListenerName): RequestObserver {
     const { metrics, logger } = this.deps;
-    const requestLogger = logger.child({ component: 'request' });
+    const requestLogger = logger.child({ component: 'request', listener: listenerName });
     return {
       onRequest: ({ apiName, apiVersion, durationMs, response }) => {
         metrics.requestsTotal.inc({ api: apiName, version: String(apiVersion) });
+        this.#traffic.requestServed();
         metrics.requestDurationSeconds.observe({ api: apiName }, durationMs / 1000);
         for (const code of errorCodesIn(response)) {
           metrics.requestErrorsTotal.inc({ api: apiName, error: errorCodeInfo(code)?.name ?? String(code) });
@@ -266,6 +410,15 @@ export class Broker {
       onHandlerFailure: ({ apiName, error }) => {
         metrics.requestErrorsTotal.inc({ api: apiName, error: 'UNKNOWN_SERVER_ERROR' });
         requestLogger.error({ api: apiName, err: error }, 'handler failed; closing the connection');
+      },
+      onAuthenticationRefused: ({ kind, clientHost, reason }) => {
+        metrics.connectionsRejectedTotal.inc({
+          reason: kind === 'authentication-failed' ? 'authentication_failed' : 'unauthenticated',
+        });
+        requestLogger.warn(
+          { remoteAddress: clientHost, reason },
+          'authentication refused; closing the connection',
+        );
       },
     };
   }

@@ -9,6 +9,10 @@ export interface RunningBroker {
   port: number;
   /** `127.0.0.1:<port>`, for clients' bootstrap lists. */
   bootstrap: string;
+  /** `127.0.0.1:<port>` of the internal listener (SASL WEIR-TOKEN with {@link internalToken}). */
+  internalBootstrap: string;
+  /** The internal listener's token: {@link TEST_INTERNAL_TOKEN} unless the overrides set one. */
+  internalToken: string;
   dataDir: string;
   /** Stops the broker gracefully (keeps the data directory, for restart tests). */
   stop(): Promise<void>;
@@ -16,9 +20,14 @@ export interface RunningBroker {
   dispose(): Promise<void>;
 }
 
+/** The internal listener's token in tests, unless a test configures its own. */
+export const TEST_INTERNAL_TOKEN = 'weir-test-internal-token';
+
 /**
- * Starts a real broker on 127.0.0.1 with an ephemeral port and (unless given) a temporary data
- * directory. Health and metrics servers are not started here; they have their own tests.
+ * Starts a real broker on 127.0.0.1 with ephemeral ports (client and internal listener) and
+ * (unless given) a temporary data directory. Health and metrics servers are not started here; they
+ * have their own tests. The internal listener can be turned off with
+ * `listeners: { internal: { enabled: false } }`; its bootstrap and token then throw when read.
  */
 export async function startBroker(
   overrides: BrokerConfigInput = {},
@@ -29,7 +38,15 @@ export async function startBroker(
   const config = brokerConfigSchema.parse({
     ...overrides,
     dataDir: resolvedDataDir,
-    listeners: { client: { host: '127.0.0.1', port: 0, ...overrides.listeners?.client } },
+    listeners: {
+      client: { host: '127.0.0.1', port: 0, ...overrides.listeners?.client },
+      internal: {
+        host: '127.0.0.1',
+        port: 0,
+        token: TEST_INTERNAL_TOKEN,
+        ...overrides.listeners?.internal,
+      },
+    },
     logging: { level: 'silent' },
   });
   const broker = new Broker(config, {
@@ -47,6 +64,12 @@ export async function startBroker(
     broker,
     port: broker.clientPort,
     bootstrap: `127.0.0.1:${broker.clientPort}`,
+    get internalBootstrap() {
+      return `127.0.0.1:${enabledInternal(broker.internalPort)}`;
+    },
+    get internalToken() {
+      return enabledInternal(broker.internalToken);
+    },
     dataDir: resolvedDataDir,
     stop,
     async dispose() {
@@ -54,4 +77,9 @@ export async function startBroker(
       await directory?.cleanup();
     },
   };
+}
+
+function enabledInternal<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('the internal listener of this test broker is disabled');
+  return value;
 }

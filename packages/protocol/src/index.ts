@@ -33,6 +33,11 @@ export { FindCoordinator } from './messages/apis/find-coordinator';
 export { Heartbeat } from './messages/apis/heartbeat';
 export { IncrementalAlterConfigs } from './messages/apis/incremental-alter-configs';
 export { InitProducerId } from './messages/apis/init-producer-id';
+export { WeirDescribeBroker } from './messages/apis/internal/weir-describe-broker';
+export { WeirDescribeGroupLags } from './messages/apis/internal/weir-describe-group-lags';
+export { WeirDescribePartitions } from './messages/apis/internal/weir-describe-partitions';
+export { WeirListTopicSummaries } from './messages/apis/internal/weir-list-topic-summaries';
+export { WeirScanRecords } from './messages/apis/internal/weir-scan-records';
 export { JoinGroup } from './messages/apis/join-group';
 export { LeaveGroup } from './messages/apis/leave-group';
 export { ListGroups } from './messages/apis/list-groups';
@@ -48,6 +53,7 @@ export { SaslHandshake } from './messages/apis/sasl-handshake';
 export { SyncGroup } from './messages/apis/sync-group';
 export { TxnOffsetCommit } from './messages/apis/txn-offset-commit';
 export type { RequestHeader } from './messages/header';
+export { INTERNAL_APIS, WEIR_API_KEY_MIN } from './messages/internal-apis';
 export type { ApiLookup, DecodedRequest, DecodedResponse } from './messages/message-codec';
 export {
   decodeRequestBody,
@@ -144,6 +150,7 @@ export type {
   ValidateOnlyOptions,
 } from './client/admin-types';
 export type { ApiVersionRange, BrokerApiVersions } from './client/api-versions';
+export type { SaslOptions } from './client/auth/sasl-options';
 export type { BrokerAddress } from './client/broker-address';
 export { formatBrokerAddress, parseBrokerAddress } from './client/broker-address';
 export type { ClientOptions, ClientRequestOptions, ConnectionLane, RequestTarget } from './client/client';
@@ -170,6 +177,32 @@ export type {
   StartOffset,
 } from './client/consumer';
 export { Consumer } from './client/consumer';
+export { InternalAdmin } from './client/internal/internal-admin';
+export type {
+  BrokerHealthCheck,
+  BrokerListener,
+  BrokerOverview,
+  BrokerThroughput,
+  GroupLagSummary,
+  GroupPartitionLagRow,
+  InternalAdminApi,
+  PartitionInternals,
+  PartitionScanProgress,
+  PartitionScanRange,
+  RecordFilter,
+  RecordFilterField,
+  RecordFilterOperator,
+  ScannedHeader,
+  ScannedRecord,
+  ScanRecordsRequest,
+  ScanRecordsResult,
+  SegmentInternals,
+  TopicGroupLag,
+  TopicListPage,
+  TopicListQuery,
+  TopicSortKey,
+  TopicSummary,
+} from './client/internal/internal-admin-types';
 export type { OffsetQuery, OffsetSpec, PartitionOffset } from './client/list-offsets';
 export type {
   ConsumerRecord,
@@ -210,6 +243,7 @@ export type {
   OffsetResetTarget,
   PlannedOffset,
 } from './client/group/group-admin';
+export { GroupConsumer } from './client/group/group-consumer';
 export type {
   CoordinatorConnector,
   GenerationOffset,
@@ -217,7 +251,6 @@ export type {
   RebalanceListeners,
   TopicPartition,
 } from './client/group/group-consumer-options';
-export { GroupConsumer } from './client/group/group-consumer';
 export type { GroupConsumerState } from './client/group/group-consumer-state';
 export { canTransition, GROUP_CONSUMER_TRANSITIONS } from './client/group/group-consumer-state';
 export type { CommittedOffset, OffsetToCommit } from './client/group/group-offsets';

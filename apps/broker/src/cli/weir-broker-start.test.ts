@@ -35,6 +35,7 @@ async function startBroker(): Promise<{
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('WEIR_')));
   const args = ['bin/weir.js', 'broker', 'start', '--data-dir', join(dir, 'data'), '--port', '0'];
   args.push('--set', 'health.port=0', '--set', 'metrics.port=0', '--set', 'logging.pretty=false');
+  args.push('--set', 'listeners.internal.port=0');
   const child = spawn(process.execPath, args, { cwd: brokerDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stderr = '';

@@ -1,9 +1,14 @@
+import type { BrokerOverviewCommands } from './broker-overview-commands';
 import type { ClusterCommands } from './cluster-commands';
 import type { ConfigCommands } from './config-commands';
 import type { DataCommands } from './data-commands';
 import type { GroupCommands } from './group-commands';
+import type { GroupLagCommands } from './group-lag-commands';
+import type { PartitionInternalsCommands } from './partition-internals-commands';
 import type { ProducerIdCommands } from './producer-id-commands';
+import type { RecordScanCommands } from './record-scan-commands';
 import type { TopicCommands } from './topic-commands';
+import type { TopicSummaryCommands } from './topic-summary-commands';
 
 /**
  * The internal command boundary (ARCHITECTURE §1): every operation the broker offers, typed, in
@@ -17,4 +22,10 @@ export interface BrokerCommands {
   producers: ProducerIdCommands;
   configs: ConfigCommands;
   groups: GroupCommands;
+  /** The operator views the internal listener serves (Weir-only APIs). */
+  overview: BrokerOverviewCommands;
+  topicSummaries: TopicSummaryCommands;
+  partitionInternals: PartitionInternalsCommands;
+  groupLags: GroupLagCommands;
+  recordScan: RecordScanCommands;
 }

@@ -8,23 +8,31 @@ export interface BrokerEndpoint {
   rack: string | null;
 }
 
+/** The broker's listeners: Kafka clients on `client`, the console and other brokers on `internal`. */
+export type ListenerName = 'client' | 'internal';
+
 /**
  * The cluster's shape. In standalone mode there is one broker, which is also the controller; its
- * advertised address is known only once the client listener is bound (the port may be 0 in tests).
+ * advertised address is known only once the listener is bound (the port may be 0 in tests). Each
+ * listener has its own endpoint, and answers name the one the request came in on (Kafka's rule).
  */
 export class ClusterCommands {
   constructor(
     private readonly store: MetadataStore,
-    private readonly self: () => BrokerEndpoint,
+    private readonly self: (listener: ListenerName) => BrokerEndpoint,
   ) {}
 
-  describeCluster(): { clusterId: string; controllerId: number; brokers: BrokerEndpoint[] } {
-    const self = this.self();
+  describeCluster(listener: ListenerName = 'client'): {
+    clusterId: string;
+    controllerId: number;
+    brokers: BrokerEndpoint[];
+  } {
+    const self = this.self(listener);
     return { clusterId: this.store.clusterId(), controllerId: self.nodeId, brokers: [self] };
   }
 
   /** The broker that leads every partition and coordinates every group in standalone mode. */
-  localBroker(): BrokerEndpoint {
-    return this.self();
+  localBroker(listener: ListenerName = 'client'): BrokerEndpoint {
+    return this.self(listener);
   }
 }

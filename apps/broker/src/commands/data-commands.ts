@@ -1,4 +1,11 @@
-import { BATCH_LOG_OVERHEAD_BYTES, ErrorCode, iterateBatches, WeirError } from '@weir/protocol';
+import {
+  BATCH_HEADER_BYTES,
+  BATCH_LOG_OVERHEAD_BYTES,
+  BatchLayout,
+  ErrorCode,
+  iterateBatches,
+  WeirError,
+} from '@weir/protocol';
 import type { PartitionLog } from '../log/partition-log';
 import type { TopicManager } from '../topics/topic-manager';
 import { type CommandResult, failureOf, resultOf } from './command-result';
@@ -38,7 +45,7 @@ export interface FetchPartitionResult {
 /** Bytes, records and topics a produce or fetch moved; the metrics layer counts them. */
 export interface TrafficObserver {
   bytesIn(topic: string, bytes: number, records: number): void;
-  bytesOut(topic: string, bytes: number): void;
+  bytesOut(topic: string, bytes: number, records: number): void;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -117,7 +124,8 @@ export class DataCommands {
       if (!watch || totalBytes >= request.minBytes || anyError || remainingMs <= 0 || signal.aborted) {
         watch?.cancel();
         for (const result of results)
-          if (result.records.length > 0) this.traffic.bytesOut(result.topic, result.records.length);
+          if (result.records.length > 0)
+            this.traffic.bytesOut(result.topic, result.records.length, recordCountOf(result.records));
         return results;
       }
       await watch.wait(remainingMs, signal);
@@ -285,4 +293,17 @@ function wholeBatchesWithin(records: Buffer, limitBytes: number): number {
 
 function emptyPartition(errorCode: number) {
   return { errorCode, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, records: EMPTY };
+}
+
+/**
+ * The records in whole stored batches, from each batch header's record count: a walk over the
+ * headers only, so counting what a fetch returns costs nothing next to reading it.
+ */
+function recordCountOf(records: Buffer): number {
+  let count = 0;
+  for (const item of iterateBatches(records)) {
+    if (item.kind !== 'batch' || item.bytes.length < BATCH_HEADER_BYTES) break;
+    count += item.bytes.readInt32BE(BatchLayout.recordCount);
+  }
+  return count;
 }

@@ -20,7 +20,7 @@ import type { GroupState } from '../group/group-state';
 import type { DescribedGroup, GroupSnapshot } from '../group/group-views';
 import type { JoinOutcome, SyncOutcome } from '../group/member';
 import type { TopicManager } from '../topics/topic-manager';
-import type { BrokerEndpoint, ClusterCommands } from './cluster-commands';
+import type { BrokerEndpoint, ClusterCommands, ListenerName } from './cluster-commands';
 import { type OffsetResetPlan, type OffsetResetRequest, planOffsetReset } from './group-offset-reset';
 
 /** FindCoordinator key types (KIP-98 added the transactional one). */
@@ -109,12 +109,15 @@ export class GroupCommands {
     private readonly cluster: ClusterCommands,
   ) {}
 
-  /** FindCoordinator: this broker coordinates every group and transactional id. */
-  findCoordinator(keyType: number): BrokerEndpoint {
+  /**
+   * FindCoordinator: this broker coordinates every group and transactional id; the endpoint is the
+   * one of the listener the request came in on.
+   */
+  findCoordinator(keyType: number, listener: ListenerName = 'client'): BrokerEndpoint {
     if (!COORDINATOR_KEY_TYPES.has(keyType)) {
       throw new WeirError(ErrorCode.INVALID_REQUEST, { detail: `unknown coordinator key type ${keyType}` });
     }
-    return this.cluster.localBroker();
+    return this.cluster.localBroker(listener);
   }
 
   joinGroup(request: JoinRequest): Promise<JoinOutcome> {

@@ -18,6 +18,20 @@ const clientListenerSchema = endpointSchema.extend({
   advertisedPort: z.number().int().min(1).max(65535).optional(),
 });
 
+/**
+ * The broker-internal listener (ARCHITECTURE §7): Kafka admin APIs plus the Weir-only ones, for the
+ * console's gateway and other brokers, authenticated by a shared token (SASL mechanism WEIR-TOKEN).
+ */
+const internalListenerSchema = clientListenerSchema.extend({
+  enabled: z.boolean().default(true),
+  port: z.number().int().min(0).max(65535).default(9093),
+  /**
+   * The shared token clients must present. When absent, one is generated on first start and kept in
+   * `<dataDir>/internal-listener.token` (mode 0600). Never printed or logged.
+   */
+  token: z.string().min(16).optional(),
+});
+
 export const brokerConfigSchema = z.strictObject({
   /** broker.id / node.id */
   nodeId: z.number().int().min(0).default(0),
@@ -28,6 +42,7 @@ export const brokerConfigSchema = z.strictObject({
   listeners: z
     .strictObject({
       client: clientListenerSchema.prefault({}),
+      internal: internalListenerSchema.prefault({}),
     })
     .prefault({}),
   health: endpointSchema.extend({ port: z.number().int().min(0).max(65535).default(9080) }).prefault({}),

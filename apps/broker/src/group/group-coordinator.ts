@@ -309,6 +309,21 @@ export class GroupCoordinator {
     return [...this.#groups.values()].filter((group) => !group.is('Dead')).map(snapshotOf);
   }
 
+  /**
+   * The committed offsets of every live group, by topic then partition, without copying: broker-wide
+   * views (lag per topic for thousands of topics and groups) read them on every request. The maps
+   * are the coordinator's own; callers only read them, synchronously.
+   */
+  *committedOffsets(): Generator<{
+    groupId: string;
+    offsets: ReadonlyMap<string, ReadonlyMap<number, { readonly offset: number }>>;
+  }> {
+    for (const group of this.#groups.values()) {
+      if (!group.is('Dead') && group.offsets.size > 0)
+        yield { groupId: group.groupId, offsets: group.offsets };
+    }
+  }
+
   /** The gate for operator commands: NONE, or why the group cannot be looked at now. */
   availability(groupId: string): number {
     return this.#gate(groupId, { emptyIdAllowed: true });

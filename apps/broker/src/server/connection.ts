@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { FrameDecoder } from '@weir/protocol';
+import type { ConnectionAuth } from './auth/connection-auth';
 import type { Dispatcher, DispatchOutcome } from './dispatcher';
 
 export interface ConnectionLimits {
@@ -12,6 +13,9 @@ export interface ConnectionLimits {
 export interface ConnectionEvents {
   onClose(connection: Connection, reason: string): void;
 }
+
+/** How long a closing connection waits for its last answer to reach the socket. */
+const CLOSE_LINGER_MS = 5_000;
 
 /** A request that has been started and is not answered yet. */
 interface PendingRequest {
@@ -54,6 +58,7 @@ export class Connection {
     private readonly dispatcher: Dispatcher,
     private readonly limits: ConnectionLimits,
     private readonly events: ConnectionEvents,
+    private readonly auth: ConnectionAuth,
   ) {
     this.remoteAddress = socket.remoteAddress ?? 'unknown';
     this.#decoder = new FrameDecoder({ maxFrameBytes: limits.maxFrameBytes });
@@ -88,6 +93,22 @@ export class Connection {
     this.#queue.length = 0;
     this.#abort.abort();
     this.socket.destroy();
+    this.events.onClose(this, reason);
+  }
+
+  /**
+   * Closes once everything written so far has reached the socket, for an answer the client must
+   * read before the connection goes (a failed authentication). Reading stops at once.
+   */
+  #closeAfterWrites(reason: string): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#queue.length = 0;
+    this.#abort.abort();
+    this.socket.pause();
+    // A client that never reads would keep the socket half-closed; the linger bound ends that.
+    this.socket.setTimeout(CLOSE_LINGER_MS, () => this.socket.destroy());
+    this.socket.end(() => this.socket.destroy());
     this.events.onClose(this, reason);
   }
 
@@ -129,7 +150,7 @@ export class Connection {
       // Frames are views of socket chunks; Node allocates a fresh chunk per read, so a view
       // stays valid, and the log may rewrite a batch's offset bytes in place.
       const started = this.dispatcher.start(frame, {
-        principal: 'User:ANONYMOUS',
+        auth: this.auth,
         clientHost: this.remoteAddress,
         signal: this.#abort.signal,
       });
@@ -168,6 +189,11 @@ export class Connection {
           }
           if (outcome.kind === 'respond') {
             for (const part of outcome.parts) writable = this.socket.write(part) && writable;
+            if (outcome.closeAfter !== undefined) {
+              this.socket.uncork();
+              this.#closeAfterWrites(outcome.closeAfter);
+              return;
+            }
           }
         }
         this.socket.uncork();

@@ -9,13 +9,18 @@ import {
   type RequestHeader,
 } from '@weir/protocol';
 import type { BrokerCommands } from '../commands/broker-commands';
+import type { ListenerName } from '../commands/cluster-commands';
+import type { ConnectionAuth } from './auth/connection-auth';
 import type { ApiHandler, RequestContext } from './handler';
 import type { HandlerRegistry } from './registry';
 
 /** What to do with one request frame. */
 export type DispatchOutcome =
-  /** The response frame as parts to write in order (large record sets are not copied into it). */
-  | { kind: 'respond'; parts: readonly Uint8Array[] }
+  /**
+   * The response frame as parts to write in order (large record sets are not copied into it). With
+   * `closeAfter` (a failed SASL exchange) the connection closes for that reason once it is written.
+   */
+  | { kind: 'respond'; parts: readonly Uint8Array[]; closeAfter?: string }
   /** Produce with acks=0: nothing goes back. */
   | { kind: 'no-response' }
   /** The request cannot be answered in its own terms; Kafka closes the connection then. */
@@ -37,11 +42,21 @@ export interface RequestObserver {
   onRequest(event: { apiName: string; apiVersion: number; durationMs: number; response: unknown }): void;
   onRejected(event: { header: RequestHeader | null; reason: string }): void;
   onHandlerFailure(event: { apiName: string; error: unknown }): void;
+  /**
+   * A connection is closed for authentication: a request other than ApiVersions or SASL before it
+   * authenticated, or a failed SASL exchange (after its answer).
+   */
+  onAuthenticationRefused(event: {
+    kind: 'unauthenticated-request' | 'authentication-failed';
+    clientHost: string;
+    reason: string;
+  }): void;
 }
 
 /** The connection-level facts a handler's context is built from. */
 export interface ConnectionFacts {
-  principal: string;
+  /** Who the connection is (its principal) and what it may send yet. */
+  auth: ConnectionAuth;
   clientHost: string;
   signal: AbortSignal;
 }
@@ -57,6 +72,7 @@ export class Dispatcher {
     private readonly registry: HandlerRegistry,
     private readonly commands: BrokerCommands,
     private readonly observer: RequestObserver,
+    private readonly listenerName: ListenerName = 'client',
   ) {}
 
   dispatch(frame: Buffer, connection: ConnectionFacts): Promise<DispatchOutcome> {
@@ -69,6 +85,18 @@ export class Dispatcher {
    */
   start(frame: Buffer, connection: ConnectionFacts): StartedRequest {
     const startedMs = performance.now();
+    // Checked on the raw API key before anything is decoded: a connection that has not
+    // authenticated gets no more of the broker's work than reading two bytes.
+    const apiKey = frame.length >= 2 ? frame.readInt16BE(0) : -1;
+    if (!connection.auth.permits(apiKey)) {
+      const reason = `${apiByKey(apiKey)?.name ?? `API key ${apiKey}`} before authentication`;
+      this.observer.onAuthenticationRefused({
+        kind: 'unauthenticated-request',
+        clientHost: connection.clientHost,
+        reason,
+      });
+      return settled({ kind: 'close', reason });
+    }
     const decoded = decodeRequestFrame(frame, apiByKey);
     const header = decoded.header;
     if (header && header.apiKey === ApiVersions.apiKey && !this.#isServed(header)) {
@@ -94,7 +122,9 @@ export class Dispatcher {
     const handler = this.registry.get(decoded.header.apiKey)!;
     const context: RequestContext = {
       header: decoded.header,
-      principal: connection.principal,
+      principal: connection.auth.principal,
+      listenerName: this.listenerName,
+      auth: connection.auth,
       clientHost: connection.clientHost,
       signal: connection.signal,
     };
@@ -106,7 +136,7 @@ export class Dispatcher {
     }
     return {
       overlappable: handler.api.apiKey === Produce.apiKey,
-      outcome: this.#finish(handler, decoded.header, handled, startedMs),
+      outcome: this.#finish(handler, decoded.header, handled, startedMs, connection),
     };
   }
 
@@ -115,6 +145,7 @@ export class Dispatcher {
     header: RequestHeader,
     handled: Promise<unknown>,
     startedMs: number,
+    connection: ConnectionFacts,
   ): Promise<DispatchOutcome> {
     let response: unknown;
     try {
@@ -133,21 +164,27 @@ export class Dispatcher {
       response,
     });
     if (response === undefined) return { kind: 'no-response' };
+    let parts: readonly Uint8Array[];
     try {
-      return {
-        kind: 'respond',
-        parts: encodeResponseFrameParts(
-          handler.api,
-          header.apiVersion,
-          header.correlationId,
-          response as never,
-        ),
-      };
+      parts = encodeResponseFrameParts(
+        handler.api,
+        header.apiVersion,
+        header.correlationId,
+        response as never,
+      );
     } catch (error) {
       // A response the codec refuses is a handler bug; the connection cannot answer this request.
       this.observer.onHandlerFailure({ apiName: handler.api.name, error });
       return { kind: 'close', reason: `${handler.api.name} response could not be encoded` };
     }
+    const closeAfter = connection.auth.closeReason;
+    if (closeAfter === undefined) return { kind: 'respond', parts };
+    this.observer.onAuthenticationRefused({
+      kind: 'authentication-failed',
+      clientHost: connection.clientHost,
+      reason: closeAfter,
+    });
+    return { kind: 'respond', parts, closeAfter };
   }
 
   #isServed(header: RequestHeader): boolean {

@@ -1,11 +1,20 @@
 import type { ApiSchema, RequestHeader, RequestOf, ResponseOf } from '@weir/protocol';
 import type { BrokerCommands } from '../commands/broker-commands';
+import type { ListenerName } from '../commands/cluster-commands';
+import type { ConnectionAuth } from './auth/connection-auth';
 
 /** Who sent a request and over which connection; authorization uses it later. */
 export interface RequestContext {
   header: RequestHeader;
-  /** The authenticated principal; "User:ANONYMOUS" until security exists. */
+  /** The authenticated principal; "User:ANONYMOUS" on a listener without authentication. */
   principal: string;
+  /**
+   * The listener the request arrived on. Metadata and FindCoordinator answer with this listener's
+   * endpoint, as Kafka does, so a client keeps talking to the listener it bootstrapped from.
+   */
+  listenerName: ListenerName;
+  /** The connection's authentication; only the SASL handlers change it. */
+  auth: ConnectionAuth;
   clientHost: string;
   /** Aborted when the connection closes, so long waits (fetch) stop early. */
   signal: AbortSignal;

@@ -1,4 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
+import type { ListenerAuthenticator } from './auth/listener-authenticator';
 import { Connection, type ConnectionLimits } from './connection';
 import type { Dispatcher } from './dispatcher';
 
@@ -6,6 +7,8 @@ export interface ListenerOptions extends ConnectionLimits {
   host: string;
   port: number;
   maxConnections: number;
+  /** How connections authenticate; each gets its own state from it. */
+  authenticator: ListenerAuthenticator;
 }
 
 /** Connection counts and refusals, for metrics and logs. */
@@ -16,7 +19,7 @@ export interface ListenerEvents {
 }
 
 /**
- * The client listener: accepts TCP connections on the configured address (loopback by default),
+ * One listener (client or internal): accepts TCP connections on the configured address (loopback by default),
  * refuses connections beyond `maxConnections` by closing them at once, and on shutdown stops
  * accepting, lets requests in progress finish, then closes every connection.
  */
@@ -77,12 +80,18 @@ export class Listener {
       socket.destroy();
       return;
     }
-    const connection = new Connection(socket, this.dispatcher, this.options, {
-      onClose: (closedConnection, reason) => {
-        this.#connections.delete(closedConnection);
-        this.events.onConnectionClosed(remoteAddress, reason, this.#connections.size);
+    const connection = new Connection(
+      socket,
+      this.dispatcher,
+      this.options,
+      {
+        onClose: (closedConnection, reason) => {
+          this.#connections.delete(closedConnection);
+          this.events.onConnectionClosed(remoteAddress, reason, this.#connections.size);
+        },
       },
-    });
+      this.options.authenticator.forConnection(),
+    );
     this.#connections.add(connection);
     this.events.onConnectionOpened(remoteAddress, this.#connections.size);
   }

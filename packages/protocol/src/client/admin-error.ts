@@ -1,4 +1,5 @@
-import { WeirError } from '../errors/weir-error';
+import { errorCodeInfo } from '../errors/error-codes';
+import { errorForCode, WeirError } from '../errors/weir-error';
 
 /** One item an admin operation could not do, and why. */
 export interface AdminItemFailure {
@@ -29,4 +30,16 @@ export class AdminItemsError extends WeirError {
     this.operation = operation;
     this.failures = failures;
   }
+}
+
+/**
+ * The error for a code and the broker's message. Brokers (Weir among them) often start the message
+ * with the code's own summary, which the error's message already begins with; it is not repeated.
+ */
+export function brokerError(code: number, message: string | null | undefined, fallback: string): WeirError {
+  const summary = errorCodeInfo(code)?.message;
+  let detail = message ?? fallback;
+  if (summary !== undefined && detail.startsWith(summary))
+    detail = detail.slice(summary.length).trim() || fallback;
+  return errorForCode(code, detail);
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, errorCodeInfo } from '../errors/error-codes';
+import { ErrorCode } from '../errors/error-codes';
 import { errorForCode, WeirError } from '../errors/weir-error';
 import { AlterConfigs } from '../messages/apis/alter-configs';
 import { CreatePartitions } from '../messages/apis/create-partitions';
@@ -8,7 +8,7 @@ import { DeleteTopics } from '../messages/apis/delete-topics';
 import { DescribeConfigs } from '../messages/apis/describe-configs';
 import { IncrementalAlterConfigs } from '../messages/apis/incremental-alter-configs';
 import type { ResponseOf } from '../schema/api';
-import { type AdminItemFailure, AdminItemsError } from './admin-error';
+import { type AdminItemFailure, AdminItemsError, brokerError } from './admin-error';
 import type {
   AdminTimeoutOptions,
   AlterConfigsRequest,
@@ -524,19 +524,6 @@ function collect<T>(
   }
   if (failures.length > 0) throw new AdminItemsError(operation, failures, items.length);
   return values;
-}
-
-/**
- * The error for a per-item code and the broker's message. Brokers (Weir among them) often start the
- * message with the code's own summary, which the error's message already begins with; it is not
- * repeated.
- */
-function brokerError(code: number, message: string | null | undefined, fallback: string): WeirError {
-  const summary = errorCodeInfo(code)?.message;
-  let detail = message ?? fallback;
-  if (summary !== undefined && detail.startsWith(summary))
-    detail = detail.slice(summary.length).trim() || fallback;
-  return errorForCode(code, detail);
 }
 
 function missingAnswer(item: string): WeirError {

@@ -3,6 +3,7 @@ import { errorForCode, WeirError } from '../errors/weir-error';
 import { Metadata } from '../messages/apis/metadata';
 import type { ApiSchema, RequestOf, ResponseOf } from '../schema/api';
 import type { TransportFactory } from '../transport/transport';
+import type { SaslOptions } from './auth/sasl-options';
 import { type BrokerAddress, formatBrokerAddress, parseBrokerAddress } from './broker-address';
 import { ClosedError } from './closed-error';
 import {
@@ -40,6 +41,11 @@ export interface ClientOptions {
   readonly retry?: RetryOptions;
   /** How sockets are opened. Default: plain TCP through `node:net`. */
   readonly transport?: TransportFactory;
+  /**
+   * SASL authentication on every connection, right after ApiVersions. A refusal is a WeirError
+   * (SASL_AUTHENTICATION_FAILED, UNSUPPORTED_SASL_MECHANISM) that is not retried. Default: none.
+   */
+  readonly sasl?: SaslOptions;
   /** Random numbers in [0, 1) for backoff jitter and partition choice. Default `Math.random`. */
   readonly random?: () => number;
 }
@@ -87,6 +93,7 @@ export class Client {
   readonly #maxFrameBytes: number | undefined;
   readonly #metadataMaxAgeMs: number;
   readonly #transport: TransportFactory | undefined;
+  readonly #sasl: SaslOptions | undefined;
   readonly #connections = new Map<string, Connection>();
   readonly #topics = new Map<string, CachedTopic>();
   readonly #metadataRequests = new Map<string, Promise<MetadataSnapshot>>();
@@ -107,6 +114,7 @@ export class Client {
     this.#metadataMaxAgeMs = options.metadataMaxAgeMs ?? 5 * 60_000;
     this.allowAutoTopicCreation = options.allowAutoTopicCreation ?? true;
     this.#transport = options.transport;
+    this.#sasl = options.sasl;
     this.random = options.random ?? Math.random;
     this.retryPolicy = new RetryPolicy(options.retry, this.random);
   }
@@ -369,20 +377,30 @@ export class Client {
     return this.connectionTo(this.#controllerId);
   }
 
+  /**
+   * A new connection to `address` with this client's settings (transport, SASL, deadlines), which
+   * the caller owns and closes: for connections kept apart from the client's own, such as a group
+   * consumer's link to its coordinator.
+   */
+  openConnection(address: BrokerAddress): Connection {
+    return new Connection({
+      host: address.host,
+      port: address.port,
+      clientId: this.clientId,
+      connectTimeoutMs: this.#connectTimeoutMs,
+      requestTimeoutMs: this.requestTimeoutMs,
+      ...(this.#maxFrameBytes === undefined ? {} : { maxFrameBytes: this.#maxFrameBytes }),
+      ...(this.#transport === undefined ? {} : { transport: this.#transport }),
+      ...(this.#sasl === undefined ? {} : { sasl: this.#sasl }),
+    });
+  }
+
   async #connection(address: BrokerAddress, lane: ConnectionLane): Promise<Connection> {
     if (this.closed) throw new ClosedError('the client');
     const key = `${formatBrokerAddress(address)}/${lane}`;
     let connection = this.#connections.get(key);
     if (connection === undefined || connection.status.state === 'closed') {
-      const created = new Connection({
-        host: address.host,
-        port: address.port,
-        clientId: this.clientId,
-        connectTimeoutMs: this.#connectTimeoutMs,
-        requestTimeoutMs: this.requestTimeoutMs,
-        ...(this.#maxFrameBytes === undefined ? {} : { maxFrameBytes: this.#maxFrameBytes }),
-        ...(this.#transport === undefined ? {} : { transport: this.#transport }),
-      });
+      const created = this.openConnection(address);
       created.onStatusChange((status) => {
         if (status.state === 'closed' && this.#connections.get(key) === created)
           this.#connections.delete(key);

@@ -5,7 +5,7 @@ import type { BrokerApiVersions } from './api-versions';
 export type ConnectionCloseReason =
   /** `close()` was called. */
   | 'closed-by-client'
-  /** The socket could not be opened, or ApiVersions negotiation failed. */
+  /** The socket could not be opened, or ApiVersions negotiation or SASL authentication failed. */
   | 'connect-failed'
   /** The broker closed the socket, or the socket failed. */
   | 'peer-closed'

@@ -19,6 +19,8 @@ import {
   negotiateVersion,
   nextApiVersionsVersion,
 } from './api-versions';
+import { authenticateSasl } from './auth/sasl-authenticate';
+import type { SaslOptions } from './auth/sasl-options';
 import type { ConnectionCloseReason, ConnectionStatus, ConnectionStatusListener } from './connection-status';
 
 /** Settings of one {@link Connection}. */
@@ -35,6 +37,8 @@ export interface ConnectionOptions {
   readonly requestTimeoutMs?: number;
   /** The largest response frame accepted; a larger one closes the connection. Default 100 MiB. */
   readonly maxFrameBytes?: number;
+  /** Authenticate with SASL right after ApiVersions, before the connection is ready. Default: none. */
+  readonly sasl?: SaslOptions;
 }
 
 /** Per-request settings of {@link Connection.send}. */
@@ -61,8 +65,8 @@ interface PendingRequest {
 
 /**
  * One socket to one broker. On construction it connects and negotiates API versions (ApiVersions
- * v3 first, stepping down when the broker answers UNSUPPORTED_VERSION); requests sent before that
- * finishes wait for it. Each request gets the next correlation id and a deadline. Kafka answers a
+ * v3 first, stepping down when the broker answers UNSUPPORTED_VERSION), then authenticates when
+ * `sasl` is set; requests sent before that finishes wait for it. Each request gets the next correlation id and a deadline. Kafka answers a
  * connection's requests strictly in order, so every response must carry the id of the oldest
  * request still waiting; anything else is a protocol error that closes the connection.
  *
@@ -79,6 +83,7 @@ export class Connection {
   readonly #transportFactory: TransportFactory;
   readonly #connectTimeoutMs: number;
   readonly #requestTimeoutMs: number;
+  readonly #sasl: SaslOptions | undefined;
   readonly #decoder: FrameDecoder;
   readonly #inFlight = new Map<number, PendingRequest>();
   readonly #listeners = new Set<ConnectionStatusListener>();
@@ -100,6 +105,7 @@ export class Connection {
     this.#transportFactory = options.transport ?? nodeTransport;
     this.#connectTimeoutMs = positive('connectTimeoutMs', options.connectTimeoutMs ?? 10_000);
     this.#requestTimeoutMs = positive('requestTimeoutMs', options.requestTimeoutMs ?? 30_000);
+    this.#sasl = options.sasl;
     this.#decoder = new FrameDecoder({ maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES });
     this.#socketClosed = new Promise((resolve) => {
       this.#markSocketClosed = resolve;
@@ -237,7 +243,9 @@ export class Connection {
     }
     this.#transport = transport;
     try {
-      this.#apiVersions = await this.#negotiate();
+      const apiVersions = await this.#negotiate();
+      if (this.#sasl !== undefined) await this.#authenticate(this.#sasl, apiVersions);
+      this.#apiVersions = apiVersions;
     } catch (error) {
       const failure = error instanceof WeirError ? error : this.#networkError(messageOf(error), error);
       this.#close('connect-failed', failure);
@@ -249,6 +257,16 @@ export class Connection {
       throw current.error ?? this.#networkError(`the connection to ${this.address} was closed.`);
     }
     this.#setStatus({ state: 'ready', apiVersions: this.#apiVersions });
+  }
+
+  /** The SASL exchange, on this connection's request path with its usual deadline. */
+  #authenticate(sasl: SaslOptions, apiVersions: BrokerApiVersions): Promise<void> {
+    return authenticateSasl(sasl, apiVersions, this.address, async (api, version, body) => {
+      const response = await this.#request(api, version, body, this.#requestTimeoutMs, (frame) =>
+        decodeResponseFrame(api, version, frame),
+      );
+      return response as ResponseOf<typeof api>;
+    });
   }
 
   async #negotiate(): Promise<BrokerApiVersions> {

@@ -5,6 +5,7 @@ import { Fetch } from './apis/fetch';
 import { Metadata } from './apis/metadata';
 import { Produce } from './apis/produce';
 import { GROUP_APIS } from './group-apis';
+import { INTERNAL_APIS } from './internal-apis';
 
 /**
  * Every API this codec defines, in api-key order. The broker derives what it advertises from its
@@ -17,6 +18,7 @@ export const ALL_APIS: readonly ApiSchema[] = [
   ApiVersions,
   ...GROUP_APIS,
   ...ADMIN_APIS,
+  ...INTERNAL_APIS,
 ].sort((left, right) => left.apiKey - right.apiKey);
 
 const byKey = new Map<number, ApiSchema>();

@@ -10,9 +10,9 @@ import { defineHandler } from '../handler';
 export const findCoordinatorHandler = defineHandler({
   api: FindCoordinator,
   versions: { min: 0, max: 2 },
-  async handle(request, _context, commands) {
+  async handle(request, context, commands) {
     try {
-      const { nodeId, host, port } = commands.groups.findCoordinator(request.keyType);
+      const { nodeId, host, port } = commands.groups.findCoordinator(request.keyType, context.listenerName);
       return { throttleTimeMs: 0, errorCode: 0, errorMessage: null, nodeId, host, port };
     } catch (error) {
       const failure = failureOf(error);

@@ -10,7 +10,7 @@ export const metadataHandler = defineHandler({
   api: Metadata,
   versions: { min: 1, max: 6 },
   async handle(request, context, commands) {
-    const cluster = commands.cluster.describeCluster();
+    const cluster = commands.cluster.describeCluster(context.listenerName);
     const names = request.topics === null ? null : request.topics.map((topic) => topic.name);
     const allowAutoCreate = context.header.apiVersion < 4 || request.allowAutoTopicCreation;
     const topics = await commands.topics.describeTopics(names, allowAutoCreate);

@@ -8,7 +8,6 @@ import { decodeConsumerAssignment } from '../../records/consumer-protocol';
 import type { ResponseOf } from '../../schema/api';
 import type { Client } from '../client';
 import { ClosedError } from '../closed-error';
-import { Connection } from '../connection';
 import { Consumer, type PollOptions, type StartOffset } from '../consumer';
 import { partitionKey } from '../leader-requests';
 import type { ConsumerRecord } from '../message';
@@ -105,15 +104,9 @@ export class GroupConsumer {
     this.#autoCommitIntervalMs = positive('autoCommitIntervalMs', options.autoCommitIntervalMs ?? 5000);
     this.#autoOffsetReset = options.autoOffsetReset ?? 'latest';
     this.#listeners = { onRevoked: options.onRevoked, onAssigned: options.onAssigned };
+    // The client's own settings, so the coordinator link authenticates like every other connection.
     const connect: CoordinatorConnector =
-      options.connectCoordinator ??
-      ((address) =>
-        new Connection({
-          host: address.host,
-          port: address.port,
-          clientId: client.clientId,
-          requestTimeoutMs: client.requestTimeoutMs,
-        }));
+      options.connectCoordinator ?? ((address) => client.openConnection(address));
     this.#coordinator = new CoordinatorLink(client, this.groupId, connect, () => this.#state === 'closed');
     this.#consumer = new Consumer(client, {
       maxWaitMs: options.maxWaitMs ?? 5000,

@@ -40,8 +40,10 @@ export interface BrokerOverview {
   readonly startedAtMs: number;
   readonly listeners: readonly BrokerListener[];
   readonly checks: readonly BrokerHealthCheck[];
+  /** Topics other than internal ones, as the topic list counts them by default. */
   readonly topicCount: number;
   readonly internalTopicCount: number;
+  /** Every partition on the broker, those of internal topics included. */
   readonly partitionCount: number;
   readonly groupCount: number;
   readonly connectionCount: number;
@@ -154,7 +156,10 @@ export interface RecordFilter {
   readonly value: string;
 }
 
-/** Where one partition's scan starts and stops. */
+/**
+ * Where one partition's scan starts and stops. A start below the log start begins at the log start
+ * (retention removed those records); an end beyond the high watermark is cut to it.
+ */
 export interface PartitionScanRange {
   readonly partition: number;
   readonly startOffset: bigint;
@@ -165,7 +170,14 @@ export interface PartitionScanRange {
 /**
  * One bounded step of a broker-side scan. The broker stops at whichever limit comes first, so one
  * call never runs long; the caller continues from the returned `nextOffset`s, and stopping the scan
- * is simply not calling again.
+ * is simply not calling again. Partitions take turns a read (about 1 MiB) at a time. A call also
+ * stops once its matches hold about 16 MiB, whatever the limits say.
+ *
+ * Bounds (INVALID_REQUEST outside them): maxScanRecords 1–1,000,000, maxScanMs 1–5,000,
+ * maxMatchesPerPartition 1–10,000, maxValueBytes 0–1 MiB, 1–10,000 partitions each listed once,
+ * startOffset ≥ 0, endOffset -1 or ≥ startOffset, at most 16 filters of known fields and operators.
+ * An unknown topic, or a partition the topic does not have, fails the whole call with
+ * UNKNOWN_TOPIC_OR_PARTITION.
  */
 export interface ScanRecordsRequest {
   readonly topic: string;
@@ -231,6 +243,8 @@ export interface ScanRecordsResult {
 /**
  * The calls of the internal listener beyond Kafka's APIs. Errors are `WeirError`s carrying the
  * Kafka code (UNKNOWN_TOPIC_OR_PARTITION for a missing topic, INVALID_REQUEST for bad bounds).
+ * When rows of an answer fail on their own (a named group that does not exist: GROUP_ID_NOT_FOUND;
+ * an offline partition: KAFKA_STORAGE_ERROR) the error is an `AdminItemsError` naming each of them.
  */
 export interface InternalAdminApi {
   describeBroker(): Promise<BrokerOverview>;

@@ -1,0 +1,187 @@
+import { ErrorCode, type ScannedRecord, WeirError } from '@weir/protocol';
+import type { LogManager } from '../log/log-manager';
+import type { TopicManager } from '../topics/topic-manager';
+import { compileFilters, type RecordFilterSpec } from './record-filter';
+import { type PartitionScan, type ScanBudget, scanPartitionChunk } from './record-scan-step';
+
+/** One partition's range as asked: `endOffset` -1 means the high watermark at the time of the call. */
+export interface ScanRange {
+  partition: number;
+  startOffset: number;
+  endOffset: number;
+}
+
+export interface ScanRequest {
+  topic: string;
+  partitions: readonly ScanRange[];
+  filters: readonly RecordFilterSpec[];
+  maxMatchesPerPartition: number;
+  maxScanRecords: number;
+  maxScanMs: number;
+  maxValueBytes: number;
+}
+
+/** Where one partition stands after the call; `errorCode` is non-zero when its log failed. */
+export interface PartitionScanOutcome {
+  partition: number;
+  errorCode: number;
+  nextOffset: number;
+  endOffset: number;
+  done: boolean;
+}
+
+export interface ScanOutcome {
+  /** Per partition in request order, each in offset order. */
+  records: ScannedRecord[];
+  partitions: PartitionScanOutcome[];
+  scannedRecords: number;
+  scannedBytes: number;
+}
+
+/** Bounds a caller may ask for; beyond them a request is INVALID_REQUEST, not silently cut. */
+export const SCAN_LIMITS = {
+  maxScanRecords: 1_000_000,
+  maxScanMs: 5_000,
+  maxMatchesPerPartition: 10_000,
+  maxValueBytes: 1024 * 1024,
+  partitions: 10_000,
+} as const;
+/**
+ * Matches stop the call once their bytes pass this, whatever the other limits say, so a response
+ * stays far below any client's frame limit (the SDK's default is 100 MiB).
+ */
+export const MAX_SCAN_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Broker-side record search: one bounded step of a scan over some partitions of a topic, reading
+ * whole batches from the logs and matching records against filters on the raw bytes. Partitions
+ * take turns a read (about 1 MiB) at a time, so a call cut short by its time or record budget has
+ * made progress on all of them. Limits are validated first: a bad bound, a duplicate partition or
+ * an empty partition list is INVALID_REQUEST; an unknown topic or any partition it does not have
+ * fails the whole call with UNKNOWN_TOPIC_OR_PARTITION (the caller lists partitions from the
+ * topic's description, so either is a stale view to refresh, not a per-row condition). A log that
+ * is offline, or fails while read, ends only its own partition with its error code.
+ */
+export class RecordScanCommands {
+  constructor(
+    private readonly topics: TopicManager,
+    private readonly logs: LogManager,
+    private readonly clock: { nowMs(): number },
+  ) {}
+
+  async scanRecords(request: ScanRequest): Promise<ScanOutcome> {
+    validateLimits(request);
+    const predicate = compileFilters(request.filters);
+    const topic = this.topics.getTopic(request.topic);
+    if (topic === undefined) {
+      throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, {
+        detail: `topic "${request.topic}" does not exist`,
+      });
+    }
+    const scans: PartitionScan[] = request.partitions.map((range) => {
+      if (range.partition < 0 || range.partition >= topic.partitionCount) {
+        throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, {
+          detail: `${request.topic} has no partition ${range.partition}`,
+        });
+      }
+      return this.#open(request.topic, range);
+    });
+    const budget: ScanBudget = {
+      deadlineMs: this.clock.nowMs() + request.maxScanMs,
+      clock: this.clock,
+      recordsLeft: request.maxScanRecords,
+      responseBytesLeft: MAX_SCAN_RESPONSE_BYTES,
+      scannedBytes: 0,
+      stopped: false,
+    };
+    const options = {
+      predicate,
+      maxMatches: request.maxMatchesPerPartition,
+      maxValueBytes: request.maxValueBytes,
+    };
+    for (;;) {
+      const active = scans.filter((scan) => !scan.finished);
+      if (active.length === 0 || budget.stopped) break;
+      for (const scan of active) {
+        if (budget.stopped) break;
+        await scanPartitionChunk(scan, budget, options);
+      }
+    }
+    return {
+      records: scans.flatMap((scan) => scan.matches),
+      partitions: scans.map((scan) => ({
+        partition: scan.partition,
+        errorCode: scan.errorCode,
+        nextOffset: scan.nextOffset,
+        endOffset: scan.endOffset,
+        done: scan.errorCode === ErrorCode.NONE && scan.nextOffset >= scan.endOffset,
+      })),
+      scannedRecords: request.maxScanRecords - budget.recordsLeft,
+      scannedBytes: budget.scannedBytes,
+    };
+  }
+
+  #open(topic: string, range: ScanRange): PartitionScan {
+    const log = this.logs.getLog(topic, range.partition);
+    const base = { partition: range.partition, matches: [] as ScannedRecord[] };
+    if (log === undefined || log.isOffline) {
+      return {
+        ...base,
+        log: undefined,
+        errorCode: ErrorCode.KAFKA_STORAGE_ERROR,
+        nextOffset: range.startOffset,
+        endOffset: range.endOffset,
+        finished: true,
+      };
+    }
+    // The end is fixed now: records appended during the scan are the next call's business. An end
+    // beyond the high watermark is cut to it, and a start below the log start moves up to it
+    // (retention removed those records).
+    const highWatermark = log.highWatermark;
+    const endOffset = range.endOffset === -1 ? highWatermark : Math.min(range.endOffset, highWatermark);
+    const nextOffset = Math.max(range.startOffset, log.logStartOffset);
+    return {
+      ...base,
+      log,
+      errorCode: ErrorCode.NONE,
+      nextOffset,
+      endOffset,
+      finished: nextOffset >= endOffset,
+    };
+  }
+}
+
+function validateLimits(request: ScanRequest): void {
+  const bounded = (name: keyof typeof SCAN_LIMITS, value: number, min: number) => {
+    if (!Number.isInteger(value) || value < min || value > SCAN_LIMITS[name]) {
+      throw new WeirError(ErrorCode.INVALID_REQUEST, {
+        detail: `${name} ${value} is outside ${min}..${SCAN_LIMITS[name]}`,
+      });
+    }
+  };
+  bounded('maxScanRecords', request.maxScanRecords, 1);
+  bounded('maxScanMs', request.maxScanMs, 1);
+  bounded('maxMatchesPerPartition', request.maxMatchesPerPartition, 1);
+  bounded('maxValueBytes', request.maxValueBytes, 0);
+  bounded('partitions', request.partitions.length, 1);
+  const seen = new Set<number>();
+  for (const range of request.partitions) {
+    if (seen.has(range.partition)) {
+      throw new WeirError(ErrorCode.INVALID_REQUEST, {
+        detail: `partition ${range.partition} is listed twice`,
+      });
+    }
+    seen.add(range.partition);
+    if (!Number.isSafeInteger(range.startOffset) || range.startOffset < 0) {
+      throw new WeirError(ErrorCode.INVALID_REQUEST, {
+        detail: `partition ${range.partition}: start offset ${range.startOffset} is negative`,
+      });
+    }
+    const end = range.endOffset;
+    if (!Number.isSafeInteger(end) || (end !== -1 && end < range.startOffset)) {
+      throw new WeirError(ErrorCode.INVALID_REQUEST, {
+        detail: `partition ${range.partition}: end offset ${end} is neither -1 nor at or after the start ${range.startOffset}`,
+      });
+    }
+  }
+}

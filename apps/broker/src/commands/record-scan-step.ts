@@ -1,0 +1,254 @@
+import {
+  BATCH_HEADER_BYTES,
+  BATCH_LOG_OVERHEAD_BYTES,
+  BatchLayout,
+  batchCompression,
+  batchTimestampType,
+  type DecodedRecord,
+  decodeRecordBatch,
+  ErrorCode,
+  isControlBatch,
+  isTransactionalBatch,
+  type RecordBatch,
+  type ScannedRecord,
+  WeirError,
+} from '@weir/protocol';
+import type { PartitionLog } from '../log/partition-log';
+import type { RecordPredicate } from './record-filter';
+
+/** One partition's scan in progress. */
+export interface PartitionScan {
+  readonly partition: number;
+  /** Undefined only for a partition that was offline from the start (and so finished). */
+  readonly log: PartitionLog | undefined;
+  errorCode: number;
+  /** The offset after the last record examined. */
+  nextOffset: number;
+  /** Exclusive, resolved at the start of the call. */
+  readonly endOffset: number;
+  /** Reached its end or its match limit, or failed. */
+  finished: boolean;
+  readonly matches: ScannedRecord[];
+}
+
+/** What the whole call may still spend; `stopped` ends it for every partition. */
+export interface ScanBudget {
+  readonly deadlineMs: number;
+  readonly clock: { nowMs(): number };
+  recordsLeft: number;
+  responseBytesLeft: number;
+  scannedBytes: number;
+  stopped: boolean;
+}
+
+export interface ScanStepOptions {
+  /** Undefined: no filters, every record (control records too) is a match. */
+  predicate: RecordPredicate | undefined;
+  maxMatches: number;
+  maxValueBytes: number;
+}
+
+/** One read per turn: enough batches to amortize the disk call, small enough to take turns. */
+const READ_CHUNK_BYTES = 1024 * 1024;
+/** What a returned record costs beyond its bytes, for the response budget. */
+const RECORD_OVERHEAD_BYTES = 64;
+const TWO_TO_32 = 0x1_0000_0000;
+
+/**
+ * Reads one chunk of whole batches of a partition from `scan.nextOffset` and examines its records
+ * in offset order, until the chunk ends or a limit is reached. The clock is checked before each
+ * batch, the record budget before each record. Records are decoded as views into the read (or
+ * decompressed) bytes; only matches are copied, cut to `maxValueBytes`.
+ */
+export async function scanPartitionChunk(
+  scan: PartitionScan,
+  budget: ScanBudget,
+  options: ScanStepOptions,
+): Promise<void> {
+  const log = scan.log;
+  if (log === undefined) throw new Error(`partition ${scan.partition} has no log to scan`);
+  let bytes: Buffer;
+  try {
+    bytes = (await log.read(scan.nextOffset, { maxBytes: READ_CHUNK_BYTES, maxOffset: scan.endOffset }))
+      .records;
+  } catch (error) {
+    failOrSkipAhead(scan, log, error);
+    return;
+  }
+  if (bytes.length === 0) {
+    // Nothing below the end can be read from here (the start is at or past the last batch below
+    // it), so the range is exhausted.
+    scan.nextOffset = Math.max(scan.nextOffset, scan.endOffset);
+    scan.finished = true;
+    return;
+  }
+  const startedAt = scan.nextOffset;
+  let position = 0;
+  while (position + BATCH_HEADER_BYTES <= bytes.length) {
+    const sizeBytes = BATCH_LOG_OVERHEAD_BYTES + bytes.readInt32BE(position + BatchLayout.batchLength);
+    const batchStart = position;
+    position += sizeBytes;
+    const baseOffset =
+      bytes.readInt32BE(batchStart + BatchLayout.baseOffset) * TWO_TO_32 +
+      bytes.readUInt32BE(batchStart + BatchLayout.baseOffset + 4);
+    const lastOffset = baseOffset + bytes.readInt32BE(batchStart + BatchLayout.lastOffsetDelta);
+    // Only the first batch of a read can start before the scan's position.
+    if (lastOffset < scan.nextOffset) continue;
+    if (baseOffset >= scan.endOffset) {
+      // Batches are in offset order, so every offset before the end is behind us.
+      scan.nextOffset = scan.endOffset;
+      scan.finished = true;
+      return;
+    }
+    if (budget.recordsLeft === 0 || budget.clock.nowMs() >= budget.deadlineMs) {
+      budget.stopped = true;
+      return;
+    }
+    // The log checked every batch's CRC when it was appended or recovered; checking again would
+    // cost a pass over every byte for no new information.
+    const decoded = decodeRecordBatch(bytes.subarray(batchStart, position), { verifyCrc: false });
+    if (!decoded.ok) {
+      scan.errorCode = ErrorCode.CORRUPT_MESSAGE;
+      scan.finished = true;
+      return;
+    }
+    budget.scannedBytes += sizeBytes;
+    examineBatch(scan, budget, options, decoded.value, baseOffset);
+    if (scan.finished || budget.stopped) return;
+    // The batch is done: offsets up to its last one are behind us even if compaction removed them.
+    scan.nextOffset = Math.max(scan.nextOffset, Math.min(lastOffset + 1, scan.endOffset));
+    if (scan.nextOffset >= scan.endOffset) {
+      scan.finished = true;
+      return;
+    }
+  }
+  if (scan.nextOffset >= scan.endOffset) scan.finished = true;
+  // The log's read starts with the batch holding `nextOffset`, so a whole chunk always moves it.
+  if (!scan.finished && scan.nextOffset === startedAt) {
+    throw new Error(`scan of partition ${scan.partition} made no progress at offset ${startedAt}`);
+  }
+}
+
+function examineBatch(
+  scan: PartitionScan,
+  budget: ScanBudget,
+  options: ScanStepOptions,
+  batch: RecordBatch,
+  baseOffset: number,
+): void {
+  const control = isControlBatch(batch.attributes);
+  // Control records (transaction markers) are shown only to an unfiltered browse; a filter never
+  // matches them, since what it looks for is data.
+  if (control && options.predicate !== undefined) {
+    examineWithoutMatching(scan, budget, batch, baseOffset);
+    return;
+  }
+  const { predicate } = options;
+  const records = batch.records;
+  for (let index = 0; index < records.length; index++) {
+    const record = records[index]!;
+    const offset = baseOffset + record.offsetDelta;
+    if (offset < scan.nextOffset) continue;
+    if (offset >= scan.endOffset) {
+      scan.nextOffset = scan.endOffset;
+      scan.finished = true;
+      return;
+    }
+    if (budget.recordsLeft === 0) {
+      budget.stopped = true;
+      return;
+    }
+    budget.recordsLeft -= 1;
+    scan.nextOffset = offset + 1;
+    if (predicate !== undefined && !predicate(record)) continue;
+    const scanned = toScannedRecord(scan.partition, batch, record, control, options.maxValueBytes);
+    scan.matches.push(scanned);
+    budget.responseBytesLeft -= returnedBytes(scanned);
+    if (scan.matches.length >= options.maxMatches) {
+      scan.finished = true;
+      return;
+    }
+    if (budget.responseBytesLeft <= 0) {
+      budget.stopped = true;
+      return;
+    }
+  }
+}
+
+function examineWithoutMatching(
+  scan: PartitionScan,
+  budget: ScanBudget,
+  batch: RecordBatch,
+  baseOffset: number,
+): void {
+  for (const record of batch.records) {
+    const offset = baseOffset + record.offsetDelta;
+    if (offset < scan.nextOffset) continue;
+    if (offset >= scan.endOffset) {
+      scan.nextOffset = scan.endOffset;
+      scan.finished = true;
+      return;
+    }
+    if (budget.recordsLeft === 0) {
+      budget.stopped = true;
+      return;
+    }
+    budget.recordsLeft -= 1;
+    scan.nextOffset = offset + 1;
+  }
+}
+
+function toScannedRecord(
+  partition: number,
+  batch: RecordBatch,
+  record: DecodedRecord,
+  control: boolean,
+  maxValueBytes: number,
+): ScannedRecord {
+  return {
+    partition,
+    offset: record.offset,
+    timestampMs: BigInt(record.timestampMs),
+    logAppendTime: batchTimestampType(batch.attributes) === 'log-append-time',
+    key: cut(record.key, maxValueBytes),
+    keyBytes: record.key === null ? -1 : record.key.length,
+    value: cut(record.value, maxValueBytes),
+    valueBytes: record.value === null ? -1 : record.value.length,
+    headers: record.headers.map((header) => ({ key: header.key, value: cut(header.value, maxValueBytes) })),
+    transactional: isTransactionalBatch(batch.attributes),
+    control,
+    producerId: batch.producerId,
+    // decodeRecordBatch refuses unknown codecs, so a decoded batch always has a known one.
+    compression: batchCompression(batch.attributes) ?? 'none',
+  };
+}
+
+/** A copy of at most `maxBytes` of a view, so the response does not pin the whole read buffer. */
+function cut(bytes: Buffer | null, maxBytes: number): Buffer | null {
+  if (bytes === null) return null;
+  return Buffer.from(bytes.subarray(0, Math.min(bytes.length, maxBytes)));
+}
+
+function returnedBytes(record: ScannedRecord): number {
+  let total = RECORD_OVERHEAD_BYTES + (record.key?.length ?? 0) + (record.value?.length ?? 0);
+  for (const header of record.headers) total += header.key.length + (header.value?.length ?? 0);
+  return total;
+}
+
+/**
+ * A read below the log start (retention moved it during the scan) continues from the new start;
+ * any other failure ends the partition with its code.
+ */
+function failOrSkipAhead(scan: PartitionScan, log: PartitionLog, error: unknown): void {
+  if (
+    error instanceof WeirError &&
+    error.code === ErrorCode.OFFSET_OUT_OF_RANGE &&
+    scan.nextOffset < log.logStartOffset
+  ) {
+    scan.nextOffset = log.logStartOffset;
+    scan.finished = scan.nextOffset >= scan.endOffset;
+    return;
+  }
+  scan.errorCode = error instanceof WeirError ? error.code : ErrorCode.UNKNOWN_SERVER_ERROR;
+  scan.finished = true;
+}

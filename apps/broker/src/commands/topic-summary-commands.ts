@@ -1,0 +1,171 @@
+import {
+  ErrorCode,
+  type TopicListPage,
+  type TopicListQuery,
+  type TopicSortKey,
+  type TopicSummary,
+  WeirError,
+} from '@weir/protocol';
+import type { GroupCoordinator } from '../group/group-coordinator';
+import type { LogManager } from '../log/log-manager';
+import type { TopicRecord } from '../metadata/metadata-store';
+import type { TopicManager } from '../topics/topic-manager';
+
+/** The largest page; beyond it a console should page, not pull the catalogue. */
+export const MAX_TOPIC_PAGE_ROWS = 1000;
+const SORT_KEYS: ReadonlySet<string> = new Set<TopicSortKey>(['name', 'partitions', 'sizeBytes', 'messages']);
+/** Every partition lives on this one broker until cluster mode exists. */
+const REPLICATION_FACTOR = 1;
+
+/** A topic's size and message count, summed over its partition logs. */
+interface TopicTotals {
+  sizeBytes: number;
+  messageCount: number;
+}
+
+/**
+ * The console's topic list: search, sort and paging on the broker, with each row's size, message
+ * count and the lag of the groups that committed offsets on it. Totals are computed only for the
+ * rows that need them (all matches when sorting by size or messages, else the page), and the lag
+ * of the page's topics comes from one pass over the coordinator's committed offsets, so a page
+ * costs about the same with 5,000 topics and 1,000 groups as with ten.
+ */
+export class TopicSummaryCommands {
+  constructor(
+    private readonly topics: TopicManager,
+    private readonly logs: LogManager,
+    private readonly coordinator: GroupCoordinator,
+  ) {}
+
+  listTopicSummaries(query: TopicListQuery): TopicListPage {
+    const sortBy = query.sortBy ?? 'name';
+    const offset = query.offset ?? 0;
+    validateQuery(sortBy, offset, query.limit);
+    const search = (query.search ?? '').toLowerCase();
+    const matching = this.topics
+      .listTopics()
+      .filter(
+        (topic) =>
+          (query.includeInternal === true || !topic.internal) &&
+          (search === '' || topic.name.toLowerCase().includes(search)),
+      );
+    const totals = new Map<string, TopicTotals>();
+    const totalsOf = (topic: TopicRecord): TopicTotals => {
+      let found = totals.get(topic.name);
+      if (found === undefined) {
+        found = this.#totals(topic);
+        totals.set(topic.name, found);
+      }
+      return found;
+    };
+    const direction = query.descending === true ? -1 : 1;
+    const measure = measureFor(sortBy, totalsOf);
+    // Decorated once, so the comparator does no lookups. Ties go by name, A to Z, in both
+    // directions; sorting by name itself follows the direction.
+    const rows = matching.map((topic) => ({ topic, key: measure === undefined ? 0 : measure(topic) }));
+    rows.sort((left, right) => {
+      if (left.key !== right.key) return direction * (left.key - right.key);
+      const byName = compareNames(left.topic.name, right.topic.name);
+      return measure === undefined ? direction * byName : byName;
+    });
+    const page = rows.slice(offset, offset + query.limit).map((row) => row.topic);
+    const lags = this.#groupLagsOf(new Set(page.map((topic) => topic.name)));
+    return {
+      totalCount: matching.length,
+      topics: page.map((topic): TopicSummary => {
+        const { sizeBytes, messageCount } = totalsOf(topic);
+        const groups = [...(lags.get(topic.name) ?? new Map<string, number>())]
+          .sort(([left], [right]) => compareNames(left, right))
+          .map(([groupId, lag]) => ({ groupId, lag: BigInt(lag) }));
+        return {
+          name: topic.name,
+          internal: topic.internal,
+          partitionCount: topic.partitionCount,
+          replicationFactor: REPLICATION_FACTOR,
+          sizeBytes: BigInt(sizeBytes),
+          messageCount: BigInt(messageCount),
+          groups,
+        };
+      }),
+    };
+  }
+
+  #totals(topic: TopicRecord): TopicTotals {
+    let sizeBytes = 0;
+    let messageCount = 0;
+    for (let partition = 0; partition < topic.partitionCount; partition++) {
+      const log = this.logs.getLog(topic.name, partition);
+      // An offline or missing log has nothing readable to count; /ready reports it.
+      if (log === undefined || log.isOffline) continue;
+      sizeBytes += log.sizeBytes;
+      messageCount += log.highWatermark - log.logStartOffset;
+    }
+    return { sizeBytes, messageCount };
+  }
+
+  /**
+   * Group → lag for each of `topics`, in one pass over every group's committed offsets. Lag counts
+   * like everywhere else in the broker: high watermark minus the committed offset, or minus the log
+   * start for a commit below it (those records are gone), never negative.
+   */
+  #groupLagsOf(topics: ReadonlySet<string>): Map<string, Map<string, number>> {
+    const lags = new Map<string, Map<string, number>>();
+    if (topics.size === 0) return lags;
+    for (const { groupId, offsets } of this.coordinator.committedOffsets()) {
+      for (const [topic, partitions] of offsets) {
+        if (!topics.has(topic)) continue;
+        let lag = 0;
+        for (const [partition, committed] of partitions) {
+          const log = this.logs.getLog(topic, partition);
+          if (log === undefined || log.isOffline) continue;
+          lag += Math.max(0, log.highWatermark - Math.max(committed.offset, log.logStartOffset));
+        }
+        let byGroup = lags.get(topic);
+        if (byGroup === undefined) {
+          byGroup = new Map();
+          lags.set(topic, byGroup);
+        }
+        byGroup.set(groupId, lag);
+      }
+    }
+    return lags;
+  }
+}
+
+/** Code-unit order, the same on every platform (localeCompare is not). */
+function compareNames(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+function validateQuery(sortBy: string, offset: number, limit: number): void {
+  if (!SORT_KEYS.has(sortBy)) {
+    throw new WeirError(ErrorCode.INVALID_REQUEST, {
+      detail: `sortBy "${sortBy}" is not one of ${[...SORT_KEYS].join(', ')}`,
+    });
+  }
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_TOPIC_PAGE_ROWS) {
+    throw new WeirError(ErrorCode.INVALID_REQUEST, {
+      detail: `limit ${limit} is outside 1..${MAX_TOPIC_PAGE_ROWS}`,
+    });
+  }
+  if (!Number.isInteger(offset) || offset < 0) {
+    throw new WeirError(ErrorCode.INVALID_REQUEST, { detail: `offset ${offset} is negative` });
+  }
+}
+
+/** The number a sort key orders by; undefined for the name, which is the tie-breaker anyway. */
+function measureFor(
+  sortBy: string,
+  totalsOf: (topic: TopicRecord) => TopicTotals,
+): ((topic: TopicRecord) => number) | undefined {
+  switch (sortBy) {
+    case 'partitions':
+      return (topic) => topic.partitionCount;
+    case 'sizeBytes':
+      return (topic) => totalsOf(topic).sizeBytes;
+    case 'messages':
+      return (topic) => totalsOf(topic).messageCount;
+    default:
+      return undefined;
+  }
+}

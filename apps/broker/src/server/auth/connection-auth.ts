@@ -1,0 +1,35 @@
+/** The principal of a connection nobody has authenticated (a listener without SASL). */
+export const ANONYMOUS_PRINCIPAL = 'User:ANONYMOUS';
+
+/** The body of a SaslHandshake answer. */
+export interface HandshakeAnswer {
+  readonly errorCode: number;
+  /** The mechanisms the listener offers, in every answer (Kafka lists them on success too). */
+  readonly mechanisms: string[];
+}
+
+/** The body of a SaslAuthenticate answer, without the session lifetime (always 0: no re-auth). */
+export interface AuthenticateAnswer {
+  readonly errorCode: number;
+  readonly errorMessage: string | null;
+  readonly authBytes: Buffer;
+}
+
+/**
+ * One connection's authentication: who is on the other end, which requests may be served yet, and
+ * the SASL exchange that changes both. Requests on a connection are handled one at a time (only
+ * Produce overlaps Produce), so none of these calls overlap.
+ */
+export interface ConnectionAuth {
+  /** `User:<name>` once authenticated; {@link ANONYMOUS_PRINCIPAL} before or without SASL. */
+  readonly principal: string;
+  /** Whether a request of this API may be served now; one that may not closes the connection. */
+  permits(apiKey: number): boolean;
+  handshake(mechanism: string): HandshakeAnswer;
+  authenticate(authBytes: Buffer): Promise<AuthenticateAnswer>;
+  /**
+   * Set once the exchange has failed: the answer that says so is written, then the connection
+   * closes for this reason.
+   */
+  readonly closeReason: string | undefined;
+}

@@ -1,0 +1,51 @@
+import { ErrorCode, WeirDescribeGroupLags } from '@weir/protocol';
+import { defineHandler } from '../../handler';
+import { NO_ERROR, topLevelError } from './top-level-error';
+
+/**
+ * WeirDescribeGroupLags v0: groups with their lag, sorted by group id. COORDINATOR_LOAD_IN_PROGRESS
+ * (retriable) comes at the top level while groups load; a named group that does not exist is a row
+ * with GROUP_ID_NOT_FOUND, so the others are still answered.
+ */
+export const weirDescribeGroupLagsHandler = defineHandler({
+  api: WeirDescribeGroupLags,
+  versions: { min: 0, max: 0 },
+  async handle(request, _context, commands) {
+    try {
+      const { groups, missing } = commands.groupLags.describeGroupLags(request.groupIds);
+      const found = groups.map((group) => ({
+        groupId: group.groupId,
+        errorCode: ErrorCode.NONE,
+        state: group.state,
+        protocolType: group.protocolType,
+        protocol: group.protocol,
+        memberCount: group.memberCount,
+        totalLag: group.totalLag,
+        partitions: group.partitions.map((row) => ({
+          topic: row.topic,
+          partitionIndex: row.partition,
+          committedOffset: row.committedOffset,
+          logEndOffset: row.logEndOffset,
+          lag: row.lag,
+          memberId: row.memberId,
+        })),
+      }));
+      const notFound = missing.map((groupId) => ({
+        groupId,
+        errorCode: ErrorCode.GROUP_ID_NOT_FOUND,
+        state: 'Dead',
+        protocolType: '',
+        protocol: '',
+        memberCount: 0,
+        totalLag: 0n,
+        partitions: [],
+      }));
+      const rows = [...found, ...notFound].sort((left, right) =>
+        left.groupId < right.groupId ? -1 : left.groupId > right.groupId ? 1 : 0,
+      );
+      return { ...NO_ERROR, groups: rows };
+    } catch (error) {
+      return { ...topLevelError(error), groups: [] };
+    }
+  },
+});

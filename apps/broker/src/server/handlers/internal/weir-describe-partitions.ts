@@ -1,0 +1,36 @@
+import { WeirDescribePartitions } from '@weir/protocol';
+import { defineHandler } from '../../handler';
+import { NO_ERROR, topLevelError } from './top-level-error';
+
+/**
+ * WeirDescribePartitions v0: every partition of one topic. An unknown topic is the top-level
+ * UNKNOWN_TOPIC_OR_PARTITION; an offline partition carries its error on its own row.
+ */
+export const weirDescribePartitionsHandler = defineHandler({
+  api: WeirDescribePartitions,
+  versions: { min: 0, max: 0 },
+  async handle(request, _context, commands) {
+    try {
+      const rows = commands.partitionInternals.describePartitions(request.topic);
+      return {
+        ...NO_ERROR,
+        partitions: rows.map((row) => ({
+          partitionIndex: row.partition,
+          errorCode: row.errorCode,
+          leaderId: row.leaderId,
+          replicaNodes: [...row.replicas],
+          isrNodes: [...row.isr],
+          logStartOffset: row.logStartOffset,
+          logEndOffset: row.logEndOffset,
+          highWatermark: row.highWatermark,
+          lastStableOffset: row.lastStableOffset,
+          sizeBytes: row.sizeBytes,
+          segments: row.segments.map((segment) => ({ ...segment })),
+          producerCount: row.producerCount,
+        })),
+      };
+    } catch (error) {
+      return { ...topLevelError(error), partitions: [] };
+    }
+  },
+});

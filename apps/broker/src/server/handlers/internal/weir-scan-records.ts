@@ -1,0 +1,80 @@
+import { compressionTypeId, WeirScanRecords } from '@weir/protocol';
+import { defineHandler } from '../../handler';
+import { NO_ERROR, topLevelError } from './top-level-error';
+
+/**
+ * WeirScanRecords v0: one bounded step of a record scan. Offsets cross the command boundary as
+ * numbers (the log's offsets are safe integers); bad bounds and unknown topics or partitions are
+ * top-level errors, a partition whose log fails carries its code on its progress row.
+ */
+export const weirScanRecordsHandler = defineHandler({
+  api: WeirScanRecords,
+  versions: { min: 0, max: 0 },
+  async handle(request, _context, commands) {
+    try {
+      const outcome = await commands.recordScan.scanRecords({
+        topic: request.topic,
+        partitions: request.partitions.map((range) => ({
+          partition: range.partitionIndex,
+          startOffset: safeOffset(range.startOffset),
+          endOffset: safeOffset(range.endOffset),
+        })),
+        filters: request.filters,
+        maxMatchesPerPartition: request.maxMatchesPerPartition,
+        maxScanRecords: request.maxScanRecords,
+        maxScanMs: request.maxScanMs,
+        maxValueBytes: request.maxValueBytes,
+      });
+      return {
+        ...NO_ERROR,
+        records: outcome.records.map((record) => ({
+          partitionIndex: record.partition,
+          offset: record.offset,
+          timestampMs: record.timestampMs,
+          logAppendTime: record.logAppendTime,
+          key:
+            record.key === null
+              ? null
+              : Buffer.from(record.key.buffer, record.key.byteOffset, record.key.length),
+          keyBytes: record.keyBytes,
+          value:
+            record.value === null
+              ? null
+              : Buffer.from(record.value.buffer, record.value.byteOffset, record.value.length),
+          valueBytes: record.valueBytes,
+          headers: record.headers.map((header) => ({
+            key: header.key,
+            value:
+              header.value === null
+                ? null
+                : Buffer.from(header.value.buffer, header.value.byteOffset, header.value.length),
+          })),
+          transactional: record.transactional,
+          control: record.control,
+          producerId: record.producerId,
+          compression: compressionTypeId(record.compression),
+        })),
+        partitions: outcome.partitions.map((progress) => ({
+          partitionIndex: progress.partition,
+          errorCode: progress.errorCode,
+          nextOffset: BigInt(progress.nextOffset),
+          endOffset: BigInt(progress.endOffset),
+          done: progress.done,
+        })),
+        scannedRecords: outcome.scannedRecords,
+        scannedBytes: BigInt(outcome.scannedBytes),
+      };
+    } catch (error) {
+      return { ...topLevelError(error), records: [], partitions: [], scannedRecords: 0, scannedBytes: 0n };
+    }
+  },
+});
+
+/**
+ * An int64 offset as a number. Offsets beyond 2^53 cannot exist in a Weir log; such a value is
+ * passed on as NaN so the command's validation refuses it with INVALID_REQUEST.
+ */
+function safeOffset(offset: bigint): number {
+  const value = Number(offset);
+  return Number.isSafeInteger(value) ? value : Number.NaN;
+}

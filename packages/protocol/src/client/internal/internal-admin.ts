@@ -1,0 +1,140 @@
+import { ErrorCode } from '../../errors/error-codes';
+import { WeirDescribeBroker } from '../../messages/apis/internal/weir-describe-broker';
+import { WeirDescribeGroupLags } from '../../messages/apis/internal/weir-describe-group-lags';
+import { WeirDescribePartitions } from '../../messages/apis/internal/weir-describe-partitions';
+import { WeirListTopicSummaries } from '../../messages/apis/internal/weir-list-topic-summaries';
+import { WeirScanRecords } from '../../messages/apis/internal/weir-scan-records';
+import type { ApiSchema, RequestOf, ResponseOf } from '../../schema/api';
+import { type AdminItemFailure, AdminItemsError, brokerError } from '../admin-error';
+import type { Client } from '../client';
+import {
+  groupLagFrom,
+  overviewFrom,
+  partitionFrom,
+  scanBody,
+  scanResultFrom,
+  topicPageFrom,
+  topicQueryBody,
+} from './internal-admin-conversions';
+import type {
+  BrokerOverview,
+  GroupLagSummary,
+  InternalAdminApi,
+  PartitionInternals,
+  ScanRecordsRequest,
+  ScanRecordsResult,
+  TopicListPage,
+  TopicListQuery,
+} from './internal-admin-types';
+
+/** A response of a Weir-only API: each has a top-level error. */
+interface TopLevelAnswer {
+  readonly errorCode: number;
+  readonly errorMessage: string | null;
+}
+
+/**
+ * The internal listener's Weir-only calls (WeirDescribeBroker and the others, keys 32000 and up)
+ * for the admin gateway. The client must be connected to an internal listener (authenticated with
+ * `sasl`); a client listener closes the connection on these keys. Each call goes to any broker of
+ * the client, is retried on retriable codes (COORDINATOR_LOAD_IN_PROGRESS, network errors) like
+ * every client request, and fails with a {@link WeirError} carrying the broker's code. Calls whose
+ * answer has rows (partitions, groups, scanned partitions) fail with an {@link AdminItemsError}
+ * when any row carries an error. The admin does not own the client.
+ */
+export class InternalAdmin implements InternalAdminApi {
+  readonly #client: Client;
+
+  constructor(client: Client) {
+    this.#client = client;
+  }
+
+  async describeBroker(): Promise<BrokerOverview> {
+    return overviewFrom(await this.#call(WeirDescribeBroker, {}, 'Describing the broker.'));
+  }
+
+  async listTopicSummaries(query: TopicListQuery): Promise<TopicListPage> {
+    return topicPageFrom(
+      await this.#call(WeirListTopicSummaries, topicQueryBody(query), 'Listing topic summaries.'),
+    );
+  }
+
+  async describePartitions(topic: string): Promise<PartitionInternals[]> {
+    const response = await this.#call(WeirDescribePartitions, { topic }, `Topic "${topic}".`);
+    throwRowFailures(
+      'describePartitions',
+      response.partitions.map((row) => ({
+        item: `${topic}-${row.partitionIndex}`,
+        errorCode: row.errorCode,
+        errorMessage: null,
+      })),
+    );
+    return response.partitions.map(partitionFrom);
+  }
+
+  async describeGroupLags(groupIds: readonly string[] | null): Promise<GroupLagSummary[]> {
+    const response = await this.#call(
+      WeirDescribeGroupLags,
+      { groupIds: groupIds === null ? null : [...groupIds] },
+      'Describing group lags.',
+    );
+    throwRowFailures(
+      'describeGroupLags',
+      response.groups.map((row) => ({ item: row.groupId, errorCode: row.errorCode, errorMessage: null })),
+    );
+    return response.groups.map(groupLagFrom);
+  }
+
+  async scanRecords(request: ScanRecordsRequest): Promise<ScanRecordsResult> {
+    const response = await this.#call(WeirScanRecords, scanBody(request), `Topic "${request.topic}".`, {
+      // The broker answers within maxScanMs; the client's own deadline comes on top of it.
+      timeoutMs: this.#client.requestTimeoutMs + request.maxScanMs,
+    });
+    throwRowFailures(
+      'scanRecords',
+      response.partitions.map((row) => ({
+        item: `${request.topic}-${row.partitionIndex}`,
+        errorCode: row.errorCode,
+        errorMessage: null,
+      })),
+    );
+    return scanResultFrom(response);
+  }
+
+  /**
+   * Sends to any broker under the client's retry policy and throws a top-level error. Retriable
+   * codes are retried except UNKNOWN_TOPIC_OR_PARTITION: Kafka marks it retriable because a
+   * client's metadata may be stale, but here the broker answers from its own catalogue, so asking
+   * again would only wait for the retry bounds before failing the same way.
+   */
+  async #call<A extends ApiSchema>(
+    api: A,
+    body: RequestOf<A>,
+    context: string,
+    options: { timeoutMs?: number } = {},
+  ): Promise<ResponseOf<A>> {
+    const response = await this.#client.retry(async () => {
+      const answer = (await this.#client.send('any', api, body, options)) as ResponseOf<A> & TopLevelAnswer;
+      const error =
+        answer.errorCode === ErrorCode.NONE
+          ? undefined
+          : brokerError(answer.errorCode, answer.errorMessage, context);
+      if (error?.retriable && error.code !== ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) throw error;
+      return answer;
+    });
+    if (response.errorCode !== ErrorCode.NONE)
+      throw brokerError(response.errorCode, response.errorMessage, context);
+    return response;
+  }
+}
+
+/** Throws an {@link AdminItemsError} naming every row that carries an error. */
+function throwRowFailures(
+  operation: string,
+  rows: readonly { item: string; errorCode: number; errorMessage: string | null }[],
+): void {
+  const failures: AdminItemFailure[] = rows
+    .filter((row) => row.errorCode !== ErrorCode.NONE)
+    .map((row) => ({ item: row.item, error: brokerError(row.errorCode, row.errorMessage, `${row.item}.`) }));
+  if (failures.length > 0) throw new AdminItemsError(operation, failures, rows.length);
+}

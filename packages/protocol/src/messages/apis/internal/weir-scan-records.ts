@@ -1,0 +1,91 @@
+import { defineApi } from '../../../schema/api';
+import { field, struct } from '../../../schema/struct';
+import { array, bool, bytes, int8, int16, int32, int64, string } from '../../../schema/types';
+
+/**
+ * WeirScanRecords (key 32004, Weir only), version 0: one bounded step of a broker-side scan of a
+ * topic's records with filters on keys, values and headers. The broker stops at whichever limit
+ * comes first (matches per partition, records examined, wall time) and says where each partition
+ * continues, so a console can stream progress by calling again.
+ *
+ * Filters: `field` is "key", "value", "headerKey" or "headerValue"; `operator` is "contains",
+ * "notContains" or "equals"; `value` is compared as bytes. `compression` in a record is Kafka's
+ * codec id from the batch attributes (0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd). An unknown topic or
+ * any requested partition that does not exist fails the whole request with
+ * UNKNOWN_TOPIC_OR_PARTITION; a partition whose log fails while it is read carries the error on its
+ * own progress row.
+ */
+export const WeirScanRecords = defineApi({
+  apiKey: 32004,
+  name: 'WeirScanRecords',
+  versions: '0',
+  flexibleVersions: '0+',
+  request: {
+    topic: field(string),
+    partitions: field(
+      array(
+        struct({
+          partitionIndex: field(int32),
+          startOffset: field(int64),
+          endOffset: field(int64, { default: -1n }),
+        }),
+      ),
+    ),
+    filters: field(
+      array(
+        struct({
+          field: field(string),
+          operator: field(string),
+          value: field(bytes),
+        }),
+      ),
+    ),
+    maxMatchesPerPartition: field(int32),
+    maxScanRecords: field(int32),
+    maxScanMs: field(int32),
+    maxValueBytes: field(int32),
+  },
+  response: {
+    errorCode: field(int16),
+    errorMessage: field(string, { nullable: '0+', default: null }),
+    records: field(
+      array(
+        struct({
+          partitionIndex: field(int32),
+          offset: field(int64),
+          timestampMs: field(int64),
+          logAppendTime: field(bool),
+          key: field(bytes, { nullable: '0+', default: null }),
+          keyBytes: field(int32),
+          value: field(bytes, { nullable: '0+', default: null }),
+          valueBytes: field(int32),
+          headers: field(
+            array(
+              struct({
+                key: field(string),
+                value: field(bytes, { nullable: '0+', default: null }),
+              }),
+            ),
+          ),
+          transactional: field(bool),
+          control: field(bool),
+          producerId: field(int64),
+          compression: field(int8),
+        }),
+      ),
+    ),
+    partitions: field(
+      array(
+        struct({
+          partitionIndex: field(int32),
+          errorCode: field(int16),
+          nextOffset: field(int64),
+          endOffset: field(int64),
+          done: field(bool),
+        }),
+      ),
+    ),
+    scannedRecords: field(int32),
+    scannedBytes: field(int64),
+  },
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { isFlexible } from '../schema/api';
+import { WeirScanRecords } from './apis/internal/weir-scan-records';
+import { INTERNAL_APIS, WEIR_API_KEY_MIN } from './internal-apis';
+import {
+  decodeRequestFrame,
+  decodeResponseFrame,
+  encodeRequestFrame,
+  encodeResponseFrame,
+} from './message-codec';
+import { apiByKey } from './registry';
+
+describe("Weir's internal APIs", () => {
+  it('use keys 32000–32004, version 0 only, flexible', () => {
+    expect(INTERNAL_APIS.map((api) => [api.apiKey, api.name])).toEqual([
+      [32000, 'WeirDescribeBroker'],
+      [32001, 'WeirListTopicSummaries'],
+      [32002, 'WeirDescribePartitions'],
+      [32003, 'WeirDescribeGroupLags'],
+      [32004, 'WeirScanRecords'],
+    ]);
+    for (const api of INTERNAL_APIS) {
+      expect(api.apiKey).toBeGreaterThanOrEqual(WEIR_API_KEY_MIN);
+      expect([api.versions.min, api.versions.max]).toEqual([0, 0]);
+      expect(isFlexible(api, 0)).toBe(true);
+      expect(apiByKey(api.apiKey)).toBe(api);
+    }
+  });
+
+  it('decode through the shared registry, as the broker decodes any request', () => {
+    const body = {
+      topic: 'orders',
+      partitions: [{ partitionIndex: 3, startOffset: 42n, endOffset: -1n }],
+      filters: [{ field: 'headerValue', operator: 'contains', value: Buffer.from('tr\u00e9s') }],
+      maxMatchesPerPartition: 50,
+      maxScanRecords: 100_000,
+      maxScanMs: 2000,
+      maxValueBytes: 4096,
+    };
+    const frame = encodeRequestFrame(WeirScanRecords, 0, 9, 'gateway', body);
+    const decoded = decodeRequestFrame(frame.subarray(4), apiByKey);
+    if (!decoded.ok) throw decoded.error;
+    expect(decoded.header).toEqual({ apiKey: 32004, apiVersion: 0, correlationId: 9, clientId: 'gateway' });
+    expect(decoded.body).toEqual(body);
+  });
+
+  it('carry null keys, values and header values of scanned records through a response', () => {
+    const body = {
+      errorCode: 0,
+      errorMessage: null,
+      records: [
+        {
+          partitionIndex: 0,
+          offset: 7n,
+          timestampMs: 1_700_000_000_000n,
+          logAppendTime: false,
+          key: null,
+          keyBytes: -1,
+          value: Buffer.from('abc'),
+          valueBytes: 300,
+          headers: [{ key: 'h', value: null }],
+          transactional: true,
+          control: false,
+          producerId: 12n,
+          compression: 4,
+        },
+      ],
+      partitions: [{ partitionIndex: 0, errorCode: 0, nextOffset: 8n, endOffset: 10n, done: false }],
+      scannedRecords: 8,
+      scannedBytes: 1024n,
+    };
+    const frame = encodeResponseFrame(WeirScanRecords, 0, 5, body);
+    const decoded = decodeResponseFrame(WeirScanRecords, 0, frame.subarray(4));
+    if (!decoded.ok) throw decoded.error;
+    expect(decoded.value.body).toEqual(body);
+  });
+});

@@ -1,0 +1,27 @@
+import type { ApiSchema } from '../schema/api';
+import { WeirDescribeBroker } from './apis/internal/weir-describe-broker';
+import { WeirDescribeGroupLags } from './apis/internal/weir-describe-group-lags';
+import { WeirDescribePartitions } from './apis/internal/weir-describe-partitions';
+import { WeirListTopicSummaries } from './apis/internal/weir-list-topic-summaries';
+import { WeirScanRecords } from './apis/internal/weir-scan-records';
+
+/** The first API key reserved for Weir's own APIs; Kafka's keys stay far below it. */
+export const WEIR_API_KEY_MIN = 32000;
+
+/**
+ * Weir's own APIs (keys 32000 and up), served only by the internal listener. They are in the codec
+ * registry like any API so both sides can encode and decode them; which listener serves them is
+ * the broker's handler registries' business.
+ */
+export const INTERNAL_APIS: readonly ApiSchema[] = [
+  WeirDescribeBroker,
+  WeirListTopicSummaries,
+  WeirDescribePartitions,
+  WeirDescribeGroupLags,
+  WeirScanRecords,
+];
+
+for (const api of INTERNAL_APIS) {
+  if (api.apiKey < WEIR_API_KEY_MIN)
+    throw new Error(`${api.name} uses key ${api.apiKey}, below Weir's range`);
+}
