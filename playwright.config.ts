@@ -43,6 +43,9 @@ export default defineConfig({
   use: {
     trace: 'retain-on-failure',
   },
+  // Every spec talks to the one broker the web server started; the flows create their own topics
+  // and groups, so they can share it, but two CPU cores do not gain from many workers.
+  workers: 2,
   projects: [
     {
       name: 'chromium',
@@ -53,14 +56,16 @@ export default defineConfig({
     },
   ],
   webServer: {
-    // Serves the production build. Next.js prints its "Ready" banner before it notices a missing
-    // build, so the guard stops the run up front with the command that fixes it.
-    command: `test -f .next/BUILD_ID || { echo '${missingBuildMessage}' >&2; exit 1; }; exec npx --no-install next start --hostname 127.0.0.1 --port 0`,
-    cwd: 'apps/console',
+    // A real broker plus the production console build (see e2e/serve-console.ts). Next.js prints
+    // its "Ready" banner before it notices a missing build, so the guard stops the run up front
+    // with the command that fixes it.
+    command: `test -f apps/console/.next/BUILD_ID || { echo '${missingBuildMessage}' >&2; exit 1; }; exec npx --no-install tsx e2e/serve-console.ts`,
     env: { NEXT_TELEMETRY_DISABLED: '1' },
     wait: { stdout: consoleReadyPattern },
+    // SIGTERM lets the script stop the console by its PID and remove the broker's data directory.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     reuseExistingServer: false,
-    timeout: 30_000,
+    timeout: 60_000,
     stdout: 'ignore',
     stderr: 'pipe',
   },

@@ -6,8 +6,13 @@ import type { NextConfig } from 'next';
 const workspaceRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 const nextConfig: NextConfig = {
-  // @weir/ui ships TypeScript sources (its exports point at src/), so Next compiles it like app code.
-  transpilePackages: ['@weir/ui'],
+  // @weir/ui and @weir/protocol ship TypeScript sources (their exports point at src/), so Next
+  // compiles them like app code.
+  transpilePackages: ['@weir/ui', '@weir/protocol'],
+  // The protocol package's compression and checksum codecs are native addons: they must be loaded
+  // by Node at run time, never bundled. pino starts worker threads from files of its own, which
+  // bundling would break as well.
+  serverExternalPackages: ['@node-rs/crc32', 'lz4-napi', 'zstd-napi', 'snappy', 'pino'],
   turbopack: { root: workspaceRoot },
   outputFileTracingRoot: workspaceRoot,
   reactStrictMode: true,

@@ -12,7 +12,7 @@ type AppHeaderProps = {
 export function AppHeader({ title, mark, actions }: AppHeaderProps) {
   return (
     <header className="sticky top-0 z-10 border-zinc-200 border-b bg-white/85 backdrop-blur dark:border-zinc-800 dark:bg-zinc-900/85">
-      <div className="mx-auto flex h-14 w-full max-w-7xl items-center justify-between gap-4 px-4">
+      <div className="mx-auto flex h-14 w-full max-w-screen-2xl items-center justify-between gap-4 px-4">
         <div className="flex items-center gap-2.5">
           {mark}
           <span className="font-semibold text-base tracking-tight">{title}</span>

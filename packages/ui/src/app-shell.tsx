@@ -15,7 +15,7 @@ export function AppShell({ header, navigation, children }: AppShellProps) {
   return (
     <div className="flex min-h-dvh flex-col bg-zinc-50 text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
       {header}
-      <div className="mx-auto flex w-full max-w-7xl flex-1 flex-col md:flex-row">
+      <div className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col md:flex-row">
         <aside className="border-zinc-200 border-b px-3 py-4 md:w-60 md:shrink-0 md:border-r md:border-b-0 md:py-6 dark:border-zinc-800">
           {navigation}
         </aside>

@@ -1,4 +1,12 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
+
+/** The props NavLink passes to a custom link component (Next's `Link` fits). */
+export type NavAnchorProps = {
+  href: string;
+  className: string;
+  'aria-current': 'page' | undefined;
+  children: ReactNode;
+};
 
 type NavLinkProps = {
   href: string;
@@ -6,22 +14,29 @@ type NavLinkProps = {
   icon?: ReactNode;
   /** The link for the page being shown; it is marked with `aria-current`. */
   active?: boolean;
-  /** A section that is planned but not built: shown so users see what is coming, but not a link. */
-  comingSoon?: boolean;
+  /**
+   * A section that is planned but not built, e.g. "coming with ACLs": shown so users see what is
+   * coming, but not a link, so nobody lands on a 404.
+   */
+  comingSoon?: string | undefined;
+  /** Client-side routing from the app; a plain anchor keeps this package free of Next.js. */
+  linkComponent?: ComponentType<NavAnchorProps>;
 };
 
 const itemClassName = 'flex items-center gap-2.5 whitespace-nowrap rounded-md px-2.5 py-1.5 text-sm';
 
-/**
- * One entry of the side navigation. A plain anchor keeps this package free of Next.js; the app
- * can swap in client-side routing later without changing how entries look.
- */
-export function NavLink({ href, label, icon, active = false, comingSoon = false }: NavLinkProps) {
+function PlainAnchor(props: NavAnchorProps) {
+  return <a {...props} />;
+}
+
+/** One entry of the side navigation. */
+export function NavLink({ href, label, icon, active = false, comingSoon, linkComponent }: NavLinkProps) {
   if (comingSoon) {
     return (
       <li>
         <span
           aria-disabled="true"
+          title={comingSoon}
           className={`${itemClassName} cursor-default text-zinc-400 dark:text-zinc-500`}
         >
           {icon}
@@ -33,19 +48,20 @@ export function NavLink({ href, label, icon, active = false, comingSoon = false 
       </li>
     );
   }
+  const Anchor = linkComponent ?? PlainAnchor;
   const stateClassName = active
     ? 'bg-teal-50 font-medium text-teal-800 dark:bg-teal-500/10 dark:text-teal-300'
     : 'text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-zinc-100';
   return (
     <li>
-      <a
+      <Anchor
         href={href}
         aria-current={active ? 'page' : undefined}
         className={`${itemClassName} ${stateClassName} focus-visible:outline-2 focus-visible:outline-teal-600`}
       >
         {icon}
         <span className="flex-1">{label}</span>
-      </a>
+      </Anchor>
     </li>
   );
 }

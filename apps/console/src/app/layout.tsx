@@ -3,11 +3,12 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { ConsoleHeader } from './_components/console-header';
 import { ConsoleNavigation } from './_components/console-navigation';
+import { Providers } from './_components/providers';
 import './globals.css';
 
 export const metadata: Metadata = {
-  title: 'Weir console',
-  description: 'Topics, consumer groups, brokers, transactions and ACLs of a Weir cluster.',
+  title: { default: 'Weir console', template: '%s · Weir console' },
+  description: 'Topics, messages, consumer groups and brokers of a Weir cluster.',
 };
 
 // `suppressHydrationWarning` is needed because the theme script adds the `dark` class to <html>
@@ -19,9 +20,11 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <ThemeScript />
       </head>
       <body className="antialiased">
-        <AppShell header={<ConsoleHeader />} navigation={<ConsoleNavigation />}>
-          {children}
-        </AppShell>
+        <Providers>
+          <AppShell header={<ConsoleHeader />} navigation={<ConsoleNavigation />}>
+            {children}
+          </AppShell>
+        </Providers>
       </body>
     </html>
   );

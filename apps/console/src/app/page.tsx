@@ -1,16 +1,12 @@
-import { OverviewPanel } from './_components/overview-panel';
+import { PageHeader } from '@weir/ui';
+import { ClusterOverview } from './_components/cluster-overview';
 
-/** The overview page. It is a server component; interactive pieces are client leaves in @weir/ui. */
+/** The overview: health with its reasons, the broker, counts and throughput. */
 export default function OverviewPage() {
   return (
-    <div className="flex flex-col gap-6">
-      <div>
-        <h1 className="font-semibold text-xl tracking-tight">Overview</h1>
-        <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
-          The state of your cluster at a glance.
-        </p>
-      </div>
-      <OverviewPanel />
+    <div className="flex flex-col gap-5">
+      <PageHeader title="Overview" description="The state of the cluster, with the reasons behind it." />
+      <ClusterOverview />
     </div>
   );
 }

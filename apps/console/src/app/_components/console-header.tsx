@@ -1,6 +1,7 @@
-import { AppHeader, BrandMark, StatusBadge, ThemeToggle } from '@weir/ui';
+import { AppHeader, BrandMark, ThemeToggle, TimeZoneToggle } from '@weir/ui';
+import { BrokerStatus } from './broker-status';
 
-/** The header: product name, the broker connection state (always "not connected" for now) and the theme toggle. */
+/** The header: product name, the broker's health in a word, the time-zone and theme toggles. */
 export function ConsoleHeader() {
   return (
     <AppHeader
@@ -8,7 +9,8 @@ export function ConsoleHeader() {
       mark={<BrandMark />}
       actions={
         <>
-          <StatusBadge tone="neutral">Broker not connected</StatusBadge>
+          <BrokerStatus />
+          <TimeZoneToggle />
           <ThemeToggle />
         </>
       }

@@ -1,18 +1,30 @@
 /**
- * The console's sections in navigation order. Sections that are not built yet stay listed, so the
- * shape of the product is visible from the first release; they become links as they ship.
+ * The console's sections in navigation order. Sections that later issues build stay listed with
+ * what they are waiting for, so the shape of the product is visible from the first release.
  */
 export type ConsoleSection = {
   label: string;
   href: string;
-  available: boolean;
+  /** Set for sections not built yet: the hint shown instead of a link. */
+  comingWith?: string;
 };
 
 export const consoleSections: readonly ConsoleSection[] = [
-  { label: 'Overview', href: '/', available: true },
-  { label: 'Topics', href: '/topics', available: false },
-  { label: 'Consumer groups', href: '/groups', available: false },
-  { label: 'Brokers', href: '/brokers', available: false },
-  { label: 'Transactions', href: '/transactions', available: false },
-  { label: 'ACLs', href: '/acls', available: false },
+  { label: 'Overview', href: '/' },
+  { label: 'Topics', href: '/topics' },
+  { label: 'Consumer groups', href: '/groups' },
+  { label: 'Brokers', href: '/brokers' },
+  { label: 'Transactions', href: '/transactions', comingWith: 'Coming with the transactions inspector' },
+  { label: 'ACLs', href: '/acls', comingWith: 'Coming with ACL management' },
+  { label: 'Users', href: '/users', comingWith: 'Coming with SCRAM user management' },
 ];
+
+/** The section a path belongs to: the longest matching prefix, so /topics/x highlights Topics. */
+export function activeSectionHref(pathname: string): string {
+  let best = '/';
+  for (const section of consoleSections) {
+    const matches = pathname === section.href || pathname.startsWith(`${section.href}/`);
+    if (section.href !== '/' && matches && section.href.length > best.length) best = section.href;
+  }
+  return best;
+}

@@ -1,0 +1,35 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { AsOfIndicator } from '@weir/ui';
+import { useTRPC } from '../../trpc/react';
+import { BrokerPanel } from './broker-panel';
+import { CountsPanel } from './counts-panel';
+import { HealthPanel } from './health-panel';
+import { QueryState } from './query-state';
+import { ThroughputPanel } from './throughput-panel';
+
+/** Reads the overview once for all panels; it refreshes itself every 10 s, as rates move. */
+export function ClusterOverview() {
+  const trpc = useTRPC();
+  const query = useQuery({ ...trpc.cluster.overview.queryOptions({}), refetchInterval: 10_000 });
+  const asOf = (
+    <AsOfIndicator
+      asOfMs={query.data?.asOfMs}
+      onRefresh={() => void query.refetch()}
+      refreshing={query.isFetching}
+    />
+  );
+  return (
+    <QueryState query={query} errorTitle="Could not read the cluster overview">
+      {(overview) => (
+        <div className="grid gap-4 lg:grid-cols-2">
+          <HealthPanel health={overview.health} brokerAddress={overview.brokerAddress} asOf={asOf} />
+          <BrokerPanel broker={overview.broker} asOf={asOf} />
+          <CountsPanel counts={overview.counts} logSizeBytes={overview.logSizeBytes} asOf={asOf} />
+          <ThroughputPanel throughput={overview.throughput} asOf={asOf} />
+        </div>
+      )}
+    </QueryState>
+  );
+}

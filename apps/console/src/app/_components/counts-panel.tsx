@@ -1,0 +1,30 @@
+import { formatBytes, formatCount, MetricTile, Panel } from '@weir/ui';
+import type { ReactNode } from 'react';
+import type { ClusterOverview } from '../../server/api/schemas/cluster';
+
+type CountsPanelProps = {
+  counts: ClusterOverview['counts'];
+  logSizeBytes: ClusterOverview['logSizeBytes'];
+  asOf: ReactNode;
+};
+
+/** Headline counts; unknown values render as a dash, which is different from zero. */
+export function CountsPanel({ counts, logSizeBytes, asOf }: CountsPanelProps) {
+  const count = (value: number | undefined) => (value === undefined ? null : formatCount(value));
+  return (
+    <Panel title="Resources" actions={asOf}>
+      <dl className="grid grid-cols-2 gap-3 xl:grid-cols-4">
+        <MetricTile label="Topics" value={count(counts?.topics)} />
+        <MetricTile label="Partitions" value={count(counts?.partitions)} />
+        <MetricTile label="Consumer groups" value={count(counts?.groups)} />
+        <MetricTile label="Log size" value={logSizeBytes === null ? null : formatBytes(logSizeBytes)} />
+      </dl>
+      {counts ? (
+        <p className="mt-3 text-xs text-zinc-500 dark:text-zinc-400">
+          Topic count excludes {formatCount(counts.internalTopics)} internal topic
+          {counts.internalTopics === 1 ? '' : 's'}.
+        </p>
+      ) : null}
+    </Panel>
+  );
+}

@@ -1,0 +1,78 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { AsOfIndicator, Count, PageHeader } from '@weir/ui';
+import Link from 'next/link';
+import { useTRPC } from '../../../../trpc/react';
+import { QueryState } from '../../../_components/query-state';
+import { GroupStateBadge } from '../../_components/group-state-badge';
+import { DeleteGroupButton } from './delete-group-button';
+import { GroupMembers } from './group-members';
+import { GroupPartitionLag } from './group-partition-lag';
+import { ResetOffsetsPanel } from './reset-offsets-panel';
+
+/** Re-read every few seconds: lag is the number operators watch move. */
+const refreshIntervalMs = 5_000;
+
+export function GroupDetail({ groupId }: { groupId: string }) {
+  const trpc = useTRPC();
+  const query = useQuery({
+    ...trpc.groups.get.queryOptions({ groupId }),
+    refetchInterval: refreshIntervalMs,
+  });
+  return (
+    <div className="flex flex-col gap-5">
+      <PageHeader
+        title={groupId}
+        eyebrow={
+          <Link href="/groups" className="hover:underline">
+            Consumer groups
+          </Link>
+        }
+        actions={
+          query.data ? <DeleteGroupButton groupId={groupId} memberCount={query.data.memberCount} /> : null
+        }
+      />
+      <QueryState query={query} errorTitle={`Could not read group ${groupId}`}>
+        {(group) => (
+          <>
+            <dl className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
+              <div className="flex items-baseline gap-1.5">
+                <dt className="text-zinc-500 dark:text-zinc-400">State</dt>
+                <dd>
+                  <GroupStateBadge state={group.state} />
+                </dd>
+              </div>
+              <div className="flex items-baseline gap-1.5">
+                <dt className="text-zinc-500 dark:text-zinc-400">Members</dt>
+                <dd className="font-medium">
+                  <Count value={group.memberCount} />
+                </dd>
+              </div>
+              <div className="flex items-baseline gap-1.5">
+                <dt className="text-zinc-500 dark:text-zinc-400">Total lag</dt>
+                <dd className="font-medium" data-testid="total-lag">
+                  <Count value={group.totalLag} />
+                </dd>
+              </div>
+              <div className="flex items-baseline gap-1.5">
+                <dt className="text-zinc-500 dark:text-zinc-400">Protocol</dt>
+                <dd className="font-medium">{group.protocol || '—'}</dd>
+              </div>
+              <div className="ml-auto">
+                <AsOfIndicator
+                  asOfMs={group.asOfMs}
+                  onRefresh={() => void query.refetch()}
+                  refreshing={query.isFetching}
+                />
+              </div>
+            </dl>
+            <GroupPartitionLag partitions={group.partitions} />
+            <GroupMembers members={group.members} />
+            <ResetOffsetsPanel group={group} />
+          </>
+        )}
+      </QueryState>
+    </div>
+  );
+}

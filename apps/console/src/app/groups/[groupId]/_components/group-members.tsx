@@ -1,0 +1,35 @@
+import { DataTable, type DataTableColumn, Panel } from '@weir/ui';
+import type { GroupDetail } from '../../../../server/api/schemas/groups';
+
+type Member = GroupDetail['members'][number];
+
+const columns: readonly DataTableColumn<Member>[] = [
+  { id: 'member', header: 'Member id', className: 'font-mono text-xs', cell: (m) => m.memberId },
+  { id: 'client', header: 'Client id', cell: (m) => m.clientId },
+  { id: 'host', header: 'Host', className: 'font-mono text-xs', cell: (m) => m.clientHost },
+  {
+    id: 'assignment',
+    header: 'Assignment',
+    className: 'whitespace-normal',
+    cell: (m) =>
+      m.assignment === null
+        ? '—'
+        : m.assignment.map((entry) => `${entry.topic} [${entry.partitions.join(', ')}]`).join('; ') ||
+          'nothing',
+  },
+];
+
+/** The group's members and the partitions each was given. */
+export function GroupMembers({ members }: { members: readonly Member[] }) {
+  return (
+    <Panel title="Members">
+      <DataTable
+        label="Members"
+        columns={columns}
+        rows={members}
+        rowKey={(member) => member.memberId}
+        empty="No members: the group is empty."
+      />
+    </Panel>
+  );
+}

@@ -1,0 +1,13 @@
+import type { Metadata } from 'next';
+import { GroupDetail } from './_components/group-detail';
+
+type GroupPageProps = { params: Promise<{ groupId: string }> };
+
+export async function generateMetadata({ params }: GroupPageProps): Promise<Metadata> {
+  return { title: decodeURIComponent((await params).groupId) };
+}
+
+/** One consumer group: members, assignments, lag per partition, offset reset and delete. */
+export default async function GroupPage({ params }: GroupPageProps) {
+  return <GroupDetail groupId={decodeURIComponent((await params).groupId)} />;
+}

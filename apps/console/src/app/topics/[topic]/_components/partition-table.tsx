@@ -1,0 +1,49 @@
+import { Badge, ByteSize, Count, DataTable, type DataTableColumn } from '@weir/ui';
+import type { PartitionDetail } from '../../../../server/api/schemas/topics';
+
+const offsetColumn = (id: keyof PartitionDetail, header: string): DataTableColumn<PartitionDetail> => ({
+  id,
+  header,
+  align: 'right',
+  cell: (partition) => <Count value={String(partition[id])} />,
+});
+
+const columns: readonly DataTableColumn<PartitionDetail>[] = [
+  { id: 'partition', header: 'Partition', align: 'right', cell: (p) => <Count value={p.partition} /> },
+  {
+    id: 'leader',
+    header: 'Leader',
+    align: 'right',
+    cell: (p) => (p.leaderId < 0 ? <Badge tone="danger">none</Badge> : p.leaderId),
+  },
+  { id: 'replicas', header: 'Replicas', cell: (p) => p.replicas.join(', ') },
+  {
+    id: 'isr',
+    header: 'In-sync replicas',
+    cell: (p) => (
+      <span className="inline-flex items-center gap-1.5">
+        {p.isr.join(', ')}
+        {p.underReplicated ? <Badge tone="warning">under-replicated</Badge> : null}
+      </span>
+    ),
+  },
+  offsetColumn('logStartOffset', 'Log start'),
+  offsetColumn('lastStableOffset', 'Last stable'),
+  offsetColumn('highWatermark', 'High watermark'),
+  offsetColumn('logEndOffset', 'Log end'),
+  { id: 'size', header: 'Size', align: 'right', cell: (p) => <ByteSize bytes={p.sizeBytes} /> },
+  { id: 'segments', header: 'Segments', align: 'right', cell: (p) => <Count value={p.segmentCount} /> },
+  { id: 'producers', header: 'Producers', align: 'right', cell: (p) => <Count value={p.producerCount} /> },
+];
+
+/** Every partition's placement and offsets; offsets are exact (decimal strings), never rounded. */
+export function PartitionTable({ partitions }: { partitions: readonly PartitionDetail[] }) {
+  return (
+    <DataTable
+      label="Partitions"
+      columns={columns}
+      rows={partitions}
+      rowKey={(partition) => String(partition.partition)}
+    />
+  );
+}

@@ -1,0 +1,95 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { AsOfIndicator, Badge, ByteSize, Count, PageHeader, Tabs } from '@weir/ui';
+import Link from 'next/link';
+import { parseAsStringLiteral, useQueryState } from 'nuqs';
+import { useTRPC } from '../../../../trpc/react';
+import { QueryState } from '../../../_components/query-state';
+import { GroupLagBadges } from '../../_components/group-lag-badges';
+import { DeleteTopicButton } from './delete-topic-button';
+import { PartitionTable } from './partition-table';
+import { TopicConfigs } from './topic-configs';
+import { TopicMaintenance } from './topic-maintenance';
+
+const tabIds = ['partitions', 'configs', 'maintenance'] as const;
+
+const linkClassName =
+  'inline-flex h-8 items-center rounded-md border border-zinc-300 bg-white px-3 font-medium text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800';
+
+/** The topic page's client leaf: one read of the topic feeds the header and the partitions tab. */
+export function TopicDetail({ topic }: { topic: string }) {
+  const trpc = useTRPC();
+  const [tab, setTab] = useQueryState('tab', parseAsStringLiteral(tabIds).withDefault('partitions'));
+  const query = useQuery(trpc.topics.get.queryOptions({ topic }));
+  const base = `/topics/${encodeURIComponent(topic)}`;
+  return (
+    <div className="flex flex-col gap-5">
+      <PageHeader
+        title={topic}
+        eyebrow={
+          <Link href="/topics" className="hover:underline">
+            Topics
+          </Link>
+        }
+        actions={
+          <>
+            <Link href={`${base}/messages`} className={linkClassName}>
+              Browse messages
+            </Link>
+            <Link href={`${base}/produce`} className={linkClassName}>
+              Produce
+            </Link>
+            <DeleteTopicButton topic={topic} />
+          </>
+        }
+      />
+      <QueryState query={query} errorTitle={`Could not read topic ${topic}`}>
+        {(detail) => (
+          <>
+            <dl className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
+              <Fact label="Partitions" value={<Count value={detail.partitionCount} />} />
+              <Fact label="Replication factor" value={<Count value={detail.replicationFactor} />} />
+              <Fact label="Size" value={<ByteSize bytes={detail.sizeBytes} />} />
+              <Fact label="Messages" value={<Count value={detail.messageCount} />} />
+              <Fact label="Consumer groups" value={<GroupLagBadges groups={detail.groups} />} />
+              {detail.internal ? <Badge>internal</Badge> : null}
+              <div className="ml-auto">
+                <AsOfIndicator
+                  asOfMs={detail.asOfMs}
+                  onRefresh={() => void query.refetch()}
+                  refreshing={query.isFetching}
+                />
+              </div>
+            </dl>
+            <Tabs
+              label="Topic sections"
+              selected={tab}
+              onSelect={(id) => void setTab(id as (typeof tabIds)[number])}
+              items={[
+                { id: 'partitions', label: 'Partitions', count: String(detail.partitionCount) },
+                { id: 'configs', label: 'Configuration' },
+                { id: 'maintenance', label: 'Maintenance' },
+              ]}
+            >
+              {tab === 'partitions' ? <PartitionTable partitions={detail.partitions} /> : null}
+              {tab === 'configs' ? <TopicConfigs topic={topic} /> : null}
+              {tab === 'maintenance' ? (
+                <TopicMaintenance topic={topic} partitions={detail.partitions} />
+              ) : null}
+            </Tabs>
+          </>
+        )}
+      </QueryState>
+    </div>
+  );
+}
+
+function Fact({ label, value }: { label: string; value: React.ReactNode }) {
+  return (
+    <div className="flex items-baseline gap-1.5">
+      <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
+      <dd className="font-medium">{value}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * Turning a payload (base64 plus its UTF-8 text when valid) into what the viewer shows. Pure
+ * functions, so the decoding rules are easy to test and reuse in the permalink page.
+ */
+export type DecodeMode = 'text' | 'json' | 'hex';
+
+export type PayloadLike = { base64: string; text: string | null; sizeBytes: number; truncated: boolean };
+
+/** Above this many bytes the viewer shows metadata and a "load anyway" button instead of the data. */
+export const renderGuardBytes = 256 * 1024;
+
+export function base64ToBytes(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
+  return bytes;
+}
+
+/** A classic hex dump: offset, sixteen bytes in hex, and their printable ASCII. */
+export function hexDump(bytes: Uint8Array): string {
+  const lines: string[] = [];
+  for (let start = 0; start < bytes.length; start += 16) {
+    const chunk = bytes.subarray(start, start + 16);
+    const hex = Array.from(chunk, (byte) => byte.toString(16).padStart(2, '0')).join(' ');
+    const ascii = Array.from(chunk, (byte) =>
+      byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : '.',
+    ).join('');
+    lines.push(`${start.toString(16).padStart(8, '0')}  ${hex.padEnd(47)}  ${ascii}`);
+  }
+  return lines.join('\n');
+}
+
+export type Decoded = { text: string; note?: string };
+
+/** Decodes in the chosen mode, falling back (with a note saying so) when the bytes do not fit it. */
+export function decodePayload(payload: PayloadLike, mode: DecodeMode): Decoded {
+  if (mode === 'hex') return { text: hexDump(base64ToBytes(payload.base64)) };
+  if (payload.text === null) {
+    return { text: hexDump(base64ToBytes(payload.base64)), note: 'Not valid UTF-8; shown as hex.' };
+  }
+  if (mode === 'text') return { text: payload.text };
+  try {
+    return { text: JSON.stringify(JSON.parse(payload.text), null, 2) };
+  } catch {
+    return {
+      text: payload.text,
+      note: payload.truncated
+        ? 'Cut at the size limit, so it cannot be parsed as JSON.'
+        : 'Not JSON; shown as text.',
+    };
+  }
+}
+
+/** A one-line preview for table cells. */
+export function previewPayload(payload: PayloadLike | null, maxChars = 120): string {
+  if (payload === null) return 'null';
+  if (payload.text === null) return `<${payload.sizeBytes} bytes binary>`;
+  const flat = payload.text.replace(/\s+/g, ' ');
+  return flat.length > maxChars ? `${flat.slice(0, maxChars)}…` : flat;
+}

@@ -1,0 +1,87 @@
+'use client';
+
+import { Button, Input, Select } from '@weir/ui';
+
+export type FilterDraft = { field: string; operator: string; value: string };
+
+const fieldOptions = [
+  { value: 'key', label: 'Key' },
+  { value: 'value', label: 'Value' },
+  { value: 'headerKey', label: 'Header key' },
+  { value: 'headerValue', label: 'Header value' },
+];
+const operatorOptions = [
+  { value: 'contains', label: 'contains' },
+  { value: 'notContains', label: 'does not contain' },
+  { value: 'equals', label: 'equals' },
+];
+
+/** `field:operator:value`, the gateway's filter syntax; the value may itself contain colons. */
+export function parseFilter(text: string): FilterDraft {
+  const [field = 'value', operator = 'contains', ...rest] = text.split(':');
+  return { field, operator, value: rest.join(':') };
+}
+
+export function formatFilter(filter: FilterDraft): string {
+  return `${filter.field}:${filter.operator}:${filter.value}`;
+}
+
+type FilterEditorProps = { filters: readonly FilterDraft[]; onChange: (filters: FilterDraft[]) => void };
+
+/**
+ * Server-side filters: the broker evaluates them while scanning, so only matches travel. All must
+ * hold (AND). Each row is labelled by its position so tests and screen readers can tell them apart.
+ */
+export function FilterEditor({ filters, onChange }: FilterEditorProps) {
+  const update = (index: number, patch: Partial<FilterDraft>) =>
+    onChange(filters.map((filter, at) => (at === index ? { ...filter, ...patch } : filter)));
+  return (
+    <fieldset className="m-0 flex min-w-0 flex-col gap-1.5 border-0 p-0">
+      <legend className="mb-1 font-medium text-xs text-zinc-700 dark:text-zinc-300">
+        Filters (all must match)
+      </legend>
+      {filters.map((filter, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity besides their position.
+        <div key={index} className="flex flex-wrap items-center gap-1.5">
+          <Select
+            aria-label={`Filter ${index + 1} field`}
+            options={fieldOptions}
+            value={filter.field}
+            onChange={(event) => update(index, { field: event.target.value })}
+          />
+          <Select
+            aria-label={`Filter ${index + 1} operator`}
+            options={operatorOptions}
+            value={filter.operator}
+            onChange={(event) => update(index, { operator: event.target.value })}
+          />
+          <Input
+            aria-label={`Filter ${index + 1} text`}
+            className="w-56"
+            value={filter.value}
+            onChange={(event) => update(index, { value: event.target.value })}
+          />
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={`Remove filter ${index + 1}`}
+            onClick={() => onChange(filters.filter((_, at) => at !== index))}
+          >
+            Remove
+          </Button>
+        </div>
+      ))}
+      {filters.length < 8 ? (
+        <div>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => onChange([...filters, { field: 'key', operator: 'equals', value: '' }])}
+          >
+            + Add filter
+          </Button>
+        </div>
+      ) : null}
+    </fieldset>
+  );
+}

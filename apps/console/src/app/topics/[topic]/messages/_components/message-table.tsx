@@ -1,0 +1,75 @@
+import { Button, ByteSize, Count, DataTable, type DataTableColumn, EmptyState, Timestamp } from '@weir/ui';
+import type { MessageRow } from '../../../../../server/api/schemas/messages';
+import { previewPayload } from './decode-payload';
+
+type MessageTableProps = {
+  rows: readonly MessageRow[];
+  openKey: string;
+  onOpen: (key: string) => void;
+  running: boolean;
+};
+
+/** `partition:offset`, the id of a record within its topic. */
+export function recordKey(row: Pick<MessageRow, 'partition' | 'offset'>): string {
+  return `${row.partition}:${row.offset}`;
+}
+
+function recordSize(row: MessageRow): number {
+  return (row.key?.sizeBytes ?? 0) + (row.value?.sizeBytes ?? 0);
+}
+
+/** The records found, newest search first; a row's button opens it in the viewer below. */
+export function MessageTable({ rows, openKey, onOpen, running }: MessageTableProps) {
+  const columns: readonly DataTableColumn<MessageRow>[] = [
+    { id: 'partition', header: 'Partition', align: 'right', cell: (row) => <Count value={row.partition} /> },
+    { id: 'offset', header: 'Offset', align: 'right', cell: (row) => <Count value={row.offset} /> },
+    { id: 'timestamp', header: 'Timestamp', cell: (row) => <Timestamp epochMs={row.timestampMs} /> },
+    {
+      id: 'key',
+      header: 'Key',
+      className: 'max-w-48 truncate font-mono text-xs',
+      cell: (row) => previewPayload(row.key, 60),
+    },
+    {
+      id: 'value',
+      header: 'Value',
+      className: 'max-w-xl truncate font-mono text-xs',
+      cell: (row) => previewPayload(row.value),
+    },
+    { id: 'headers', header: 'Headers', align: 'right', cell: (row) => <Count value={row.headers.length} /> },
+    { id: 'size', header: 'Size', align: 'right', cell: (row) => <ByteSize bytes={recordSize(row)} /> },
+    {
+      id: 'open',
+      header: 'Record',
+      align: 'right',
+      cell: (row) => {
+        const key = recordKey(row);
+        return (
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-pressed={openKey === key}
+            aria-label={`Open record ${key}`}
+            onClick={() => onOpen(openKey === key ? '' : key)}
+          >
+            {openKey === key ? 'Close' : 'Open'}
+          </Button>
+        );
+      },
+    },
+  ];
+  return (
+    <DataTable
+      label="Messages"
+      columns={columns}
+      rows={rows}
+      rowKey={recordKey}
+      maxHeightClassName="max-h-[55dvh]"
+      empty={
+        <EmptyState title={running ? 'Searching…' : 'No records on this page'}>
+          {running ? null : 'Change the start position or the filters, or go to the next page.'}
+        </EmptyState>
+      }
+    />
+  );
+}

@@ -1,0 +1,105 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { Badge, CopyButton, Select, Timestamp } from '@weir/ui';
+import Link from 'next/link';
+import { useState } from 'react';
+import type { MessageRow } from '../../../../../server/api/schemas/messages';
+import { useTRPC } from '../../../../../trpc/react';
+import { type DecodeMode, previewPayload } from './decode-payload';
+import { decodeModes } from './message-params';
+import { PayloadView } from './payload-view';
+import { recordAsJson } from './record-json';
+
+type RecordViewerProps = {
+  topic: string;
+  record: MessageRow;
+  mode: DecodeMode;
+  onModeChange: (mode: DecodeMode) => void;
+};
+
+/** The largest payload "load anyway" asks for; beyond it the REST record endpoint is the way. */
+const fullRecordBytes = 10 * 1024 * 1024;
+
+/** One record in full: metadata, key, value and headers in order, with copy and a permalink. */
+export function RecordViewer({ topic, record, mode, onModeChange }: RecordViewerProps) {
+  const trpc = useTRPC();
+  const [loadFull, setLoadFull] = useState(false);
+  const full = useQuery({
+    ...trpc.messages.get.queryOptions({
+      topic,
+      partition: record.partition,
+      offset: record.offset,
+      maxValueBytes: fullRecordBytes,
+    }),
+    enabled: loadFull,
+  });
+  const shown = full.data?.record ?? record;
+  const loadAnyway = full.data ? undefined : () => setLoadFull(true);
+  const permalink = `/topics/${encodeURIComponent(topic)}/messages/${record.partition}/${record.offset}`;
+
+  return (
+    <article aria-label={`Record ${record.partition}:${record.offset}`} className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs">
+        <span>
+          Partition <strong>{record.partition}</strong> · offset <strong>{record.offset}</strong>
+        </span>
+        <Timestamp epochMs={record.timestampMs} />
+        <Badge>{record.timestampType}</Badge>
+        <Badge>{record.compression}</Badge>
+        {record.transactional ? <Badge tone="accent">transactional</Badge> : null}
+        <span className="ml-auto inline-flex items-center gap-1">
+          <Select
+            aria-label="Decode as"
+            value={mode}
+            onChange={(event) => onModeChange(event.target.value as DecodeMode)}
+            options={decodeModes.map((value) => ({
+              value,
+              label: value === 'json' ? 'JSON' : value === 'hex' ? 'Hex' : 'Text',
+            }))}
+          />
+          <CopyButton label="Copy as JSON" text={() => recordAsJson(topic, shown)} />
+          <Link href={permalink} className="px-2 text-teal-700 text-xs hover:underline dark:text-teal-400">
+            Permalink
+          </Link>
+        </span>
+      </div>
+      <PayloadView
+        label="Key"
+        payload={shown.key}
+        mode={mode}
+        onLoadAnyway={loadAnyway}
+        loading={full.isFetching}
+      />
+      <PayloadView
+        label="Value"
+        payload={shown.value}
+        mode={mode}
+        onLoadAnyway={loadAnyway}
+        loading={full.isFetching}
+      />
+      <div>
+        <h3 className="mb-1 font-medium text-xs text-zinc-500 dark:text-zinc-400">
+          Headers ({shown.headers.length})
+        </h3>
+        {shown.headers.length === 0 ? (
+          <p className="text-xs text-zinc-500">none</p>
+        ) : (
+          <table aria-label="Headers" className="text-xs">
+            <tbody>
+              {shown.headers.map((header, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: header keys may repeat; order is the identity.
+                <tr key={index}>
+                  <th scope="row" className="py-0.5 pr-4 text-left font-mono font-medium">
+                    {header.key}
+                  </th>
+                  <td className="font-mono">{previewPayload(header.value, 200)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,87 @@
+'use client';
+
+import { AsOfIndicator, ErrorState, Pager, Panel } from '@weir/ui';
+import type { SearchInput } from '../../../../../server/api/schemas/messages';
+import type { DecodeMode } from './decode-payload';
+import type { MessageParams } from './message-params';
+import { MessageTable, recordKey } from './message-table';
+import { RecordViewer } from './record-viewer';
+import { SearchProgress } from './search-progress';
+import { useMessageSearch } from './use-message-search';
+
+type SearchRunProps = {
+  topic: string;
+  input: SearchInput;
+  params: MessageParams;
+  setParams: (next: Partial<MessageParams>) => void;
+};
+
+/**
+ * One page of one search: its live progress, rows, the open record and exact paging. Next pushes
+ * this page's resolved cursor onto the `prev` stack in the URL and continues from `nextCursor`;
+ * Previous pops the stack. Cursors are per-partition offsets, so neither repeats nor skips a record.
+ */
+export function SearchRun({ topic, input, params, setParams }: SearchRunProps) {
+  const search = useMessageSearch(input);
+  const { done } = search;
+  const open = search.rows.find((row) => recordKey(row) === params.open);
+  const pageNumber = params.prev.length + 1;
+  const canGoNext =
+    done !== undefined && (!done.done || done.budgetExhausted) && done.nextCursor !== done.cursor;
+
+  return (
+    <>
+      <Panel
+        title="Results"
+        actions={
+          <AsOfIndicator
+            asOfMs={search.asOfMs}
+            onRefresh={search.running ? undefined : () => setParams({ run: params.run + 1 })}
+          />
+        }
+      >
+        <div className="flex flex-col gap-3">
+          <SearchProgress
+            progress={search.progress}
+            running={search.running}
+            stopped={search.stopped}
+            rowCount={search.rows.length}
+            onStop={search.stop}
+          />
+          {search.error ? <ErrorState title="The search failed" message={search.error} /> : null}
+          <MessageTable
+            rows={search.rows}
+            openKey={params.open}
+            onOpen={(key) => setParams({ open: key })}
+            running={search.running}
+          />
+          <Pager
+            label="Message pages"
+            summary={`Page ${pageNumber}${done?.budgetExhausted ? ' · scan budget reached, Next continues' : ''}${done?.done ? ' · end of the selected partitions' : ''}`}
+            onPrevious={
+              params.prev.length > 0
+                ? () =>
+                    setParams({ cursor: params.prev.at(-1) ?? '', prev: params.prev.slice(0, -1), open: '' })
+                : undefined
+            }
+            onNext={
+              canGoNext && done
+                ? () => setParams({ cursor: done.nextCursor, prev: [...params.prev, done.cursor], open: '' })
+                : undefined
+            }
+          />
+        </div>
+      </Panel>
+      {open ? (
+        <Panel title="Record">
+          <RecordViewer
+            topic={topic}
+            record={open}
+            mode={params.decode}
+            onModeChange={(mode: DecodeMode) => setParams({ decode: mode })}
+          />
+        </Panel>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+import {
+  Badge,
+  ByteSize,
+  Count,
+  DataTable,
+  type DataTableColumn,
+  EmptyState,
+  type SortDirection,
+} from '@weir/ui';
+import Link from 'next/link';
+import type { TopicSummary } from '../../../server/api/schemas/topics';
+import { GroupLagBadges } from './group-lag-badges';
+
+type TopicTableProps = {
+  topics: readonly TopicSummary[];
+  sort: { column: string; direction: SortDirection };
+  onSortChange: (column: string, direction: SortDirection) => void;
+  search: string;
+};
+
+const columns: readonly DataTableColumn<TopicSummary>[] = [
+  {
+    id: 'name',
+    header: 'Name',
+    sortable: true,
+    cell: (topic) => (
+      <span className="inline-flex items-center gap-2">
+        <Link
+          href={`/topics/${encodeURIComponent(topic.name)}`}
+          className="font-medium text-teal-700 hover:underline dark:text-teal-400"
+        >
+          {topic.name}
+        </Link>
+        {topic.internal ? <Badge>internal</Badge> : null}
+      </span>
+    ),
+  },
+  {
+    id: 'partitions',
+    header: 'Partitions',
+    align: 'right',
+    sortable: true,
+    cell: (t) => <Count value={t.partitionCount} />,
+  },
+  {
+    id: 'replicationFactor',
+    header: 'Replicas',
+    align: 'right',
+    cell: (t) => <Count value={t.replicationFactor} />,
+  },
+  {
+    id: 'sizeBytes',
+    header: 'Size',
+    align: 'right',
+    sortable: true,
+    cell: (t) => <ByteSize bytes={t.sizeBytes} />,
+  },
+  {
+    id: 'messages',
+    header: 'Messages',
+    align: 'right',
+    sortable: true,
+    cell: (t) => <Count value={t.messageCount} />,
+  },
+  { id: 'groups', header: 'Consumer groups (lag)', cell: (t) => <GroupLagBadges groups={t.groups} /> },
+];
+
+/** One row per topic, with the groups that read it and how far behind each is. */
+export function TopicTable({ topics, sort, onSortChange, search }: TopicTableProps) {
+  return (
+    <DataTable
+      label="Topics"
+      columns={columns}
+      rows={topics}
+      rowKey={(topic) => topic.name}
+      sort={sort}
+      onSortChange={onSortChange}
+      empty={
+        <EmptyState title={search ? `No topic matches "${search}"` : 'No topics yet'}>
+          {search ? 'Try a shorter search, or show internal topics.' : 'Create one with the button above.'}
+        </EmptyState>
+      }
+    />
+  );
+}

@@ -1,0 +1,109 @@
+import 'server-only';
+import {
+  Admin,
+  Client,
+  type ClientOptions,
+  type CompressionType,
+  InternalAdmin,
+  type InternalAdminApi,
+  Producer,
+} from '@weir/protocol';
+import { env, resolveToken } from '../env';
+
+/** Builds the internal-listener admin on a client; passed in so tests can substitute it. */
+export type InternalAdminFactory = (client: Client) => InternalAdminApi;
+
+export interface BrokerClientsOptions {
+  /** `host:port` of the broker's internal listener (or, in some tests, its client listener). */
+  readonly bootstrap: readonly string[];
+  /**
+   * The WEIR-TOKEN to authenticate with, or null to connect without SASL (tests that talk to a
+   * client listener). Called on first use, so a missing token fails the request that needs the
+   * broker, not the process.
+   */
+  readonly token: () => string | null;
+  readonly createInternalAdmin: InternalAdminFactory;
+  readonly clientId?: string;
+  readonly requestTimeoutMs?: number;
+}
+
+/**
+ * The SDK objects the gateway talks to the broker through. Everything is created on first use and
+ * connects lazily: the console starts, and answers health questions, with no broker around.
+ */
+export interface BrokerClients {
+  /** The bootstrap list as configured, for messages and the overview. */
+  readonly address: string;
+  admin(): Admin;
+  internal(): InternalAdminApi;
+  /** One idempotent producer per compression codec (the SDK sets compression per producer). */
+  producer(compression: CompressionType): Producer;
+  close(): Promise<void>;
+}
+
+interface Connected {
+  readonly client: Client;
+  readonly admin: Admin;
+  readonly internal: InternalAdminApi;
+  readonly producers: Map<CompressionType, Producer>;
+}
+
+export function createBrokerClients(options: BrokerClientsOptions): BrokerClients {
+  let connected: Connected | undefined;
+  const connect = (): Connected => {
+    if (connected !== undefined) return connected;
+    const token = options.token();
+    const clientOptions: ClientOptions = {
+      bootstrapServers: options.bootstrap,
+      clientId: options.clientId ?? 'weir-console',
+      requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
+      // The console never creates topics by looking at them.
+      allowAutoTopicCreation: false,
+      ...(token === null ? {} : { sasl: { mechanism: 'WEIR-TOKEN', token } }),
+    };
+    const client = new Client(clientOptions);
+    connected = {
+      client,
+      admin: new Admin(client),
+      internal: options.createInternalAdmin(client),
+      producers: new Map(),
+    };
+    return connected;
+  };
+  return {
+    address: options.bootstrap.join(','),
+    admin: () => connect().admin,
+    internal: () => connect().internal,
+    producer(compression) {
+      const { client, producers } = connect();
+      let producer = producers.get(compression);
+      if (producer === undefined) {
+        producer = new Producer(client, { compression, acks: -1 });
+        producers.set(compression, producer);
+      }
+      return producer;
+    },
+    async close() {
+      const current = connected;
+      connected = undefined;
+      if (current === undefined) return;
+      await Promise.allSettled([...current.producers.values()].map((producer) => producer.close()));
+      await current.client.close();
+    },
+  };
+}
+
+// Kept on globalThis so that Next.js's dev-mode module reloads reuse the connections.
+const PROCESS_KEY = Symbol.for('weir.console.brokerClients');
+type ProcessSlot = { [PROCESS_KEY]?: BrokerClients };
+
+/** The process's broker clients, configured from the environment. */
+export function processBrokerClients(): BrokerClients {
+  const slot = globalThis as ProcessSlot;
+  slot[PROCESS_KEY] ??= createBrokerClients({
+    bootstrap: env().brokerBootstrap,
+    token: () => resolveToken(env().token),
+    createInternalAdmin: (client) => new InternalAdmin(client),
+  });
+  return slot[PROCESS_KEY];
+}

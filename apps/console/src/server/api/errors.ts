@@ -1,0 +1,90 @@
+import { type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
+import { ErrorCode, type ErrorCodeName, errorCodeInfo, WeirError } from '@weir/protocol';
+import { ConsoleConfigError } from '../../env';
+
+export type TrpcErrorCode = TRPC_ERROR_CODE_KEY;
+
+/*
+ * The one place Kafka error codes become tRPC (and so HTTP) error codes. Decisions are made on the
+ * numeric code only; messages are for people. Codes listed here win over the retriable flag:
+ * UNKNOWN_TOPIC_OR_PARTITION is retriable in Kafka (metadata may catch up) but to an operator it
+ * means "not found".
+ */
+const CODE_TO_TRPC: ReadonlyMap<number, TrpcErrorCode> = new Map<number, TrpcErrorCode>([
+  [ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, 'NOT_FOUND'],
+  [ErrorCode.UNKNOWN_TOPIC_ID, 'NOT_FOUND'],
+  [ErrorCode.GROUP_ID_NOT_FOUND, 'NOT_FOUND'],
+  [ErrorCode.RESOURCE_NOT_FOUND, 'NOT_FOUND'],
+  [ErrorCode.OFFSET_OUT_OF_RANGE, 'NOT_FOUND'],
+  [ErrorCode.TOPIC_ALREADY_EXISTS, 'CONFLICT'],
+  [ErrorCode.DUPLICATE_RESOURCE, 'CONFLICT'],
+  [ErrorCode.TOPIC_AUTHORIZATION_FAILED, 'FORBIDDEN'],
+  [ErrorCode.GROUP_AUTHORIZATION_FAILED, 'FORBIDDEN'],
+  [ErrorCode.CLUSTER_AUTHORIZATION_FAILED, 'FORBIDDEN'],
+  [ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, 'FORBIDDEN'],
+  [ErrorCode.SASL_AUTHENTICATION_FAILED, 'UNAUTHORIZED'],
+  [ErrorCode.NON_EMPTY_GROUP, 'PRECONDITION_FAILED'],
+  [ErrorCode.REBALANCE_IN_PROGRESS, 'PRECONDITION_FAILED'],
+  [ErrorCode.INVALID_TXN_STATE, 'PRECONDITION_FAILED'],
+  [ErrorCode.TOPIC_DELETION_DISABLED, 'PRECONDITION_FAILED'],
+  [ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC, 'PRECONDITION_FAILED'],
+  [ErrorCode.INVALID_CONFIG, 'BAD_REQUEST'],
+  [ErrorCode.INVALID_PARTITIONS, 'BAD_REQUEST'],
+  [ErrorCode.INVALID_REPLICATION_FACTOR, 'BAD_REQUEST'],
+  [ErrorCode.INVALID_REPLICA_ASSIGNMENT, 'BAD_REQUEST'],
+  [ErrorCode.INVALID_REQUEST, 'BAD_REQUEST'],
+  [ErrorCode.INVALID_TOPIC_EXCEPTION, 'BAD_REQUEST'],
+  [ErrorCode.INVALID_GROUP_ID, 'BAD_REQUEST'],
+  [ErrorCode.INVALID_TIMESTAMP, 'BAD_REQUEST'],
+  [ErrorCode.INVALID_RECORD, 'BAD_REQUEST'],
+  [ErrorCode.POLICY_VIOLATION, 'BAD_REQUEST'],
+  [ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, 'BAD_REQUEST'],
+  [ErrorCode.MESSAGE_TOO_LARGE, 'PAYLOAD_TOO_LARGE'],
+  [ErrorCode.RECORD_LIST_TOO_LARGE, 'PAYLOAD_TOO_LARGE'],
+  [ErrorCode.UNSUPPORTED_VERSION, 'NOT_IMPLEMENTED'],
+  [ErrorCode.BROKER_NOT_AVAILABLE, 'SERVICE_UNAVAILABLE'],
+]);
+
+/** The tRPC code for a Kafka error code. */
+export function trpcCodeForBrokerCode(code: number): TrpcErrorCode {
+  const mapped = CODE_TO_TRPC.get(code);
+  if (mapped !== undefined) return mapped;
+  if (errorCodeInfo(code)?.retriable) return 'SERVICE_UNAVAILABLE';
+  return 'INTERNAL_SERVER_ERROR';
+}
+
+/** What the gateway adds to a tRPC error for clients: the Kafka code, so UIs branch on codes. */
+export interface BrokerErrorData {
+  readonly brokerCode: number;
+  readonly brokerError: ErrorCodeName;
+}
+
+/** The Kafka error behind a tRPC error, if any. */
+export function brokerErrorData(error: TRPCError): BrokerErrorData | null {
+  const cause = error.cause;
+  if (!(cause instanceof WeirError)) return null;
+  return { brokerCode: cause.originalCode, brokerError: cause.name };
+}
+
+/**
+ * Turns anything a procedure threw into a TRPCError: WeirErrors by their code, configuration
+ * problems as SERVICE_UNAVAILABLE (the broker cannot be reached until fixed), RangeErrors from the
+ * SDK's own argument checks as BAD_REQUEST. Anything else is left for tRPC (500).
+ */
+export function toTrpcError(error: unknown): unknown {
+  if (error instanceof TRPCError) return error;
+  if (error instanceof WeirError) {
+    return new TRPCError({
+      code: trpcCodeForBrokerCode(error.originalCode),
+      message: error.message,
+      cause: error,
+    });
+  }
+  if (error instanceof ConsoleConfigError) {
+    return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: error.message, cause: error });
+  }
+  if (error instanceof RangeError) {
+    return new TRPCError({ code: 'BAD_REQUEST', message: error.message, cause: error });
+  }
+  return error;
+}

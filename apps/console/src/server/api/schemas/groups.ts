@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import {
+  asOfMsSchema,
+  decimalSchema,
+  groupIdSchema,
+  pageLimitSchema,
+  pageOffsetSchema,
+  queryBooleanSchema,
+  signedDecimalSchema,
+  topicNameSchema,
+} from './common';
+
+export const groupSortKeySchema = z.enum(['name', 'state', 'lag', 'members']);
+
+export const groupListInputSchema = z.object({
+  search: z.string().max(255).optional(),
+  state: z.string().max(64).optional(),
+  sortBy: groupSortKeySchema.default('name'),
+  descending: queryBooleanSchema.optional(),
+  offset: pageOffsetSchema,
+  limit: pageLimitSchema,
+});
+
+export const groupRowSchema = z.object({
+  groupId: z.string(),
+  /** Empty, PreparingRebalance, CompletingRebalance, Stable or Dead. */
+  state: z.string(),
+  protocolType: z.string(),
+  protocol: z.string(),
+  memberCount: z.number().int(),
+  totalLag: decimalSchema,
+  topics: z.array(z.string()),
+});
+
+export const groupListSchema = z.object({
+  asOfMs: asOfMsSchema,
+  totalCount: z.number().int(),
+  /** Groups per state over the whole (unpaged, unsearched) list. */
+  stateCounts: z.record(z.string(), z.number().int()),
+  groups: z.array(groupRowSchema),
+});
+
+export const groupRefInputSchema = z.object({ groupId: groupIdSchema });
+
+export const groupMemberSchema = z.object({
+  memberId: z.string(),
+  groupInstanceId: z.string().nullable(),
+  clientId: z.string(),
+  clientHost: z.string(),
+  /** Subscribed topics, when the group uses the standard consumer protocol. */
+  topics: z.array(z.string()).nullable(),
+  assignment: z.array(z.object({ topic: z.string(), partitions: z.array(z.number().int()) })).nullable(),
+});
+
+export const groupPartitionLagSchema = z.object({
+  topic: z.string(),
+  partition: z.number().int(),
+  /** Null when the group has committed nothing there. */
+  committedOffset: decimalSchema.nullable(),
+  logEndOffset: decimalSchema,
+  lag: decimalSchema,
+  memberId: z.string().nullable(),
+});
+
+export const groupDetailSchema = groupRowSchema.extend({
+  asOfMs: asOfMsSchema,
+  members: z.array(groupMemberSchema),
+  partitions: z.array(groupPartitionLagSchema),
+  /** Offsets can only be reset while the group has no members. */
+  canResetOffsets: z.boolean(),
+  resetBlockedReason: z.string().nullable(),
+});
+
+export const resetTargetSchema = z.enum(['earliest', 'latest', 'timestamp', 'offset', 'shiftBy']);
+
+export const resetOffsetsInputSchema = z
+  .object({
+    groupId: groupIdSchema,
+    target: resetTargetSchema,
+    /** With `target=timestamp`. */
+    timestampMs: z.number().int().min(0).optional(),
+    /** With `target=offset`. */
+    offset: decimalSchema.optional(),
+    /** With `target=shiftBy`: added to each committed offset (negative moves back). */
+    shiftBy: signedDecimalSchema.optional(),
+    /** Default: the topics the group has committed offsets for. */
+    topics: z.array(topicNameSchema).max(1000).optional(),
+    /** Only compute the old → new plan. Default true, so applying is always a deliberate step. */
+    dryRun: z.boolean().default(true),
+  })
+  .superRefine((input, context) => {
+    const needed = { timestamp: 'timestampMs', offset: 'offset', shiftBy: 'shiftBy' } as const;
+    if (input.target in needed) {
+      const field = needed[input.target as keyof typeof needed];
+      if (input[field] === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `target "${input.target}" needs ${field}`,
+        });
+      }
+    }
+  });
+
+export const plannedOffsetSchema = z.object({
+  topic: z.string(),
+  partition: z.number().int(),
+  currentOffset: decimalSchema.nullable(),
+  newOffset: decimalSchema,
+});
+
+export const resetOffsetsResultSchema = z.object({
+  asOfMs: asOfMsSchema,
+  groupId: z.string(),
+  dryRun: z.boolean(),
+  plan: z.array(plannedOffsetSchema),
+});
+
+export const deleteGroupResultSchema = z.object({
+  asOfMs: asOfMsSchema,
+  groupId: z.string(),
+  deleted: z.literal(true),
+});
+
+export type GroupListInput = z.infer<typeof groupListInputSchema>;
+export type GroupList = z.infer<typeof groupListSchema>;
+export type GroupRow = z.infer<typeof groupRowSchema>;
+export type GroupDetail = z.infer<typeof groupDetailSchema>;
+export type ResetOffsetsInput = z.infer<typeof resetOffsetsInputSchema>;
+export type ResetOffsetsResult = z.infer<typeof resetOffsetsResultSchema>;

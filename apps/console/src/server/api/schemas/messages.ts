@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { asOfMsSchema, decimalSchema, partitionSchema, topicNameSchema } from './common';
+
+/*
+ * Message browsing. Every parameter is URL-friendly (strings, numbers, repeated values) so the UI
+ * can keep a search in its address bar and REST can take it as query parameters unchanged.
+ *
+ * Paging is exact: a cursor is, per partition, the next offset to read ("0:120,1:98,2:0"). A page
+ * answers `nextCursor`, which continues right after the last row taken from each partition, so
+ * Next never repeats or skips a record. The server keeps no state: for Previous the UI keeps the
+ * stack of cursors it has used and goes back to the one before.
+ */
+
+export const startModeSchema = z
+  .enum(['beginning', 'end', 'offset', 'timestamp', 'newest'])
+  .meta({ description: 'Where reading starts when no cursor is given.' });
+
+/** `<field>:<operator>:<value>`, e.g. `value:contains:timeout` or `headerKey:equals:trace-id`. */
+export const recordFilterSchema = z
+  .string()
+  .max(1100)
+  .regex(
+    /^(key|value|headerKey|headerValue):(contains|notContains|equals):/,
+    'a filter is "<key|value|headerKey|headerValue>:<contains|notContains|equals>:<text>"',
+  );
+
+/** Per-partition next offsets: `partition:offset` pairs separated by commas. */
+export const cursorSchema = z
+  .string()
+  .max(20_000)
+  .regex(/^(\d{1,7}:\d{1,19})(,\d{1,7}:\d{1,19})*$/, 'a cursor is "partition:offset" pairs joined by ","');
+
+export const browseInputSchema = z.object({
+  topic: topicNameSchema,
+  start: startModeSchema.default('beginning'),
+  /** With `start=offset`: the same offset in every selected partition (clamped to the log). */
+  startOffset: decimalSchema.optional(),
+  /** With `start=timestamp`: the first record at or after this time, per partition. */
+  startTimestampMs: z.number().int().min(0).optional(),
+  /** With `start=newest`: about this many of the newest records, split over the partitions. */
+  newestCount: z.number().int().min(1).max(100_000).optional(),
+  /** Only these partitions; default all. */
+  partitions: z.array(partitionSchema).max(1000).optional(),
+  /** ANDed conditions on key, value and headers, evaluated by the broker. */
+  filters: z.array(recordFilterSchema).max(8).optional(),
+  /** Continue from a cursor returned earlier; `start` is then ignored. */
+  cursor: cursorSchema.optional(),
+  pageSize: z.number().int().min(1).max(500).default(50),
+  /** Keys, values and header values longer than this come back cut (their size is kept). */
+  maxValueBytes: z.number().int().min(0).max(1_048_576).default(16_384),
+});
+
+/** The streaming search takes the same parameters with a larger row cap. */
+export const searchInputSchema = browseInputSchema.extend({
+  pageSize: z.number().int().min(1).max(5000).default(500),
+});
+
+export const payloadSchema = z.object({
+  /** The bytes (possibly cut to maxValueBytes), base64. */
+  base64: z.string(),
+  /** The same bytes as text when they are valid UTF-8, else null. */
+  text: z.string().nullable(),
+  /** The size before any cut. */
+  sizeBytes: z.number().int(),
+  truncated: z.boolean(),
+});
+
+export const messageRowSchema = z.object({
+  partition: z.number().int(),
+  offset: decimalSchema,
+  timestampMs: z.number().int(),
+  timestampType: z.enum(['create-time', 'log-append-time']),
+  key: payloadSchema.nullable(),
+  value: payloadSchema.nullable(),
+  /** In record order, duplicates kept. */
+  headers: z.array(z.object({ key: z.string(), value: payloadSchema.nullable() })),
+  transactional: z.boolean(),
+  control: z.boolean(),
+  producerId: z.string(),
+  compression: z.enum(['none', 'gzip', 'snappy', 'lz4', 'zstd']),
+});
+
+export const partitionPositionSchema = z.object({
+  partition: z.number().int(),
+  /** Where the next page continues in this partition. */
+  nextOffset: decimalSchema,
+  /** The end of the range read (the high watermark when the read started). */
+  endOffset: decimalSchema,
+  done: z.boolean(),
+});
+
+export const browseResultSchema = z.object({
+  asOfMs: asOfMsSchema,
+  topic: z.string(),
+  /** The cursor this page started from (the resolved start position). */
+  cursor: z.string(),
+  rows: z.array(messageRowSchema),
+  /** Continue here for the next page; equals `cursor` when nothing more was found. */
+  nextCursor: z.string(),
+  partitions: z.array(partitionPositionSchema),
+  /** Every selected partition has been read to its end. */
+  done: z.boolean(),
+  /** The request's work budget ran out before the page filled; the next page continues the scan. */
+  budgetExhausted: z.boolean(),
+  scannedRecords: z.number().int(),
+  scannedBytes: z.number().int(),
+});
+
+export const getMessageInputSchema = z.object({
+  topic: topicNameSchema,
+  partition: partitionSchema,
+  offset: decimalSchema,
+  maxValueBytes: z.number().int().min(0).max(10_485_760).default(1_048_576),
+});
+
+export const getMessageResultSchema = z.object({
+  asOfMs: asOfMsSchema,
+  topic: z.string(),
+  record: messageRowSchema,
+});
+
+export const payloadInputSchema = z.object({
+  encoding: z.enum(['utf8', 'base64']).default('utf8'),
+  data: z.string().max(10_485_760),
+});
+
+export const produceInputSchema = z.object({
+  topic: topicNameSchema,
+  /** Default: the key's partition (murmur2) or a sticky choice for null keys. */
+  partition: partitionSchema.optional(),
+  key: payloadInputSchema.nullable().optional(),
+  /** null produces a tombstone. */
+  value: payloadInputSchema.nullable(),
+  /** In order; a key may repeat. */
+  headers: z
+    .array(z.object({ key: z.string().max(1024), value: payloadInputSchema.nullable() }))
+    .max(100)
+    .optional(),
+  compression: z.enum(['none', 'gzip', 'snappy', 'lz4', 'zstd']).default('none'),
+  timestampMs: z.number().int().min(0).optional(),
+});
+
+export const produceResultSchema = z.object({
+  asOfMs: asOfMsSchema,
+  topic: z.string(),
+  partition: z.number().int(),
+  offset: decimalSchema,
+  timestampMs: z.number().int(),
+});
+
+/** The events of `messages.search`, in order: phase, progress*, rows*, done. */
+export const searchEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('phase'),
+    phase: z.enum(['resolving-offsets', 'scanning', 'done']),
+    asOfMs: asOfMsSchema,
+  }),
+  z.object({
+    type: z.literal('progress'),
+    scannedRecords: z.number().int(),
+    scannedBytes: z.number().int(),
+    matchedRecords: z.number().int(),
+    elapsedMs: z.number().int(),
+    partitions: z.array(partitionPositionSchema),
+  }),
+  z.object({ type: z.literal('rows'), rows: z.array(messageRowSchema) }),
+  z.object({
+    type: z.literal('done'),
+    asOfMs: asOfMsSchema,
+    cursor: z.string(),
+    nextCursor: z.string(),
+    done: z.boolean(),
+    budgetExhausted: z.boolean(),
+    cancelled: z.boolean(),
+    scannedRecords: z.number().int(),
+    matchedRecords: z.number().int(),
+  }),
+]);
+
+export type StartMode = z.infer<typeof startModeSchema>;
+export type BrowseInput = z.infer<typeof browseInputSchema>;
+export type SearchInput = z.infer<typeof searchInputSchema>;
+export type BrowseResult = z.infer<typeof browseResultSchema>;
+export type MessageRow = z.infer<typeof messageRowSchema>;
+export type Payload = z.infer<typeof payloadSchema>;
+export type PartitionPosition = z.infer<typeof partitionPositionSchema>;
+export type ProduceInput = z.infer<typeof produceInputSchema>;
+export type SearchEvent = z.infer<typeof searchEventSchema>;

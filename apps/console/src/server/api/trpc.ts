@@ -1,0 +1,72 @@
+import 'server-only';
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { ZodError } from 'zod';
+import { type GatewayServices, processGatewayServices } from '../gateway-services';
+import { brokerErrorData, toTrpcError } from './errors';
+
+/*
+ * tRPC init, context and procedures. The context holds only injected services and no request, so
+ * tests call procedures through `createCaller` against a broker of their own.
+ */
+
+export interface GatewayContext {
+  readonly services: GatewayServices;
+}
+
+export function createContextInner(options: { services: GatewayServices }): GatewayContext {
+  return { services: options.services };
+}
+
+/** The context of a request to this process (route handlers, server components). */
+export function createContext(): GatewayContext {
+  return createContextInner({ services: processGatewayServices() });
+}
+
+/** A field-level input problem, named by its dotted path. */
+export interface InputIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+const t = initTRPC
+  .context<GatewayContext>()
+  .meta<OpenApiMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const broker = brokerErrorData(error);
+      const issues: InputIssue[] | null =
+        error.cause instanceof ZodError
+          ? error.cause.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
+          : null;
+      return {
+        ...shape,
+        data: {
+          ...shape.data,
+          brokerCode: broker?.brokerCode ?? null,
+          brokerError: broker?.brokerError ?? null,
+          issues,
+        },
+      };
+    },
+  });
+
+/**
+ * Maps errors from the SDK (coded WeirErrors) and configuration problems to tRPC codes, so the
+ * HTTP status and the error shape carry the Kafka code. tRPC has already wrapped the thrown value
+ * in a TRPCError whose cause is the original.
+ */
+const brokerErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR' && result.error.cause !== undefined) {
+    const mapped = toTrpcError(result.error.cause);
+    if (mapped instanceof TRPCError) throw mapped;
+  }
+  return result;
+});
+
+export const createTRPCRouter = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Every gateway procedure: the console authenticates to the broker, which authorizes each call. */
+export const publicProcedure = t.procedure.use(brokerErrors);

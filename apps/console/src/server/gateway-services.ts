@@ -1,0 +1,23 @@
+import 'server-only';
+import { type BrokerClients, processBrokerClients } from './admin-client';
+import { gatewayLogger, type Logger } from './logger';
+import { DEFAULT_SEARCH_LIMITS, type SearchLimits } from './services/message-search';
+
+/** What procedures use, passed in through the tRPC context so tests can supply their own. */
+export interface GatewayServices {
+  readonly broker: BrokerClients;
+  readonly logger: Logger;
+  /** The clock behind every `asOfMs`. */
+  readonly now: () => number;
+  readonly searchLimits: SearchLimits;
+}
+
+/** The process's services: clients configured from the environment. */
+export function processGatewayServices(): GatewayServices {
+  return {
+    broker: processBrokerClients(),
+    logger: gatewayLogger(),
+    now: Date.now,
+    searchLimits: DEFAULT_SEARCH_LIMITS,
+  };
+}

@@ -1,0 +1,159 @@
+import type { Admin, GroupLagSummary, InternalAdminApi, OffsetResetTarget } from '@weir/protocol';
+import { ErrorCode, WeirError } from '@weir/protocol';
+import type {
+  GroupDetail,
+  GroupList,
+  GroupListInput,
+  GroupRow,
+  ResetOffsetsInput,
+  ResetOffsetsResult,
+} from '../api/schemas/groups';
+
+function toGroupRow(group: GroupLagSummary): GroupRow {
+  return {
+    groupId: group.groupId,
+    state: group.state,
+    protocolType: group.protocolType,
+    protocol: group.protocol,
+    memberCount: group.memberCount,
+    totalLag: group.totalLag.toString(),
+    topics: [...new Set(group.partitions.map((partition) => partition.topic))].sort(),
+  };
+}
+
+function compareGroups(
+  sortBy: GroupListInput['sortBy'],
+): (left: GroupLagSummary, right: GroupLagSummary) => number {
+  const byName = (left: GroupLagSummary, right: GroupLagSummary) =>
+    left.groupId < right.groupId ? -1 : left.groupId > right.groupId ? 1 : 0;
+  const key: Record<GroupListInput['sortBy'], (left: GroupLagSummary, right: GroupLagSummary) => number> = {
+    name: () => 0,
+    state: (left, right) => left.state.localeCompare(right.state),
+    lag: (left, right) => (left.totalLag < right.totalLag ? -1 : left.totalLag > right.totalLag ? 1 : 0),
+    members: (left, right) => left.memberCount - right.memberCount,
+  };
+  // Ties are broken by group id so that paging is stable.
+  return (left, right) => key[sortBy](left, right) || byName(left, right);
+}
+
+/** Groups with lag, searched, sorted and paged here: the broker computes lag for all in one pass. */
+export async function listGroups(
+  internal: Pick<InternalAdminApi, 'describeGroupLags'>,
+  input: GroupListInput,
+  now: () => number,
+): Promise<GroupList> {
+  const groups = await internal.describeGroupLags(null);
+  const asOfMs = now();
+  const stateCounts: Record<string, number> = {};
+  for (const group of groups) stateCounts[group.state] = (stateCounts[group.state] ?? 0) + 1;
+  const search = input.search?.toLowerCase();
+  const matching = groups
+    .filter((group) => search === undefined || group.groupId.toLowerCase().includes(search))
+    .filter((group) => input.state === undefined || group.state === input.state)
+    .sort(compareGroups(input.sortBy));
+  if (input.descending) matching.reverse();
+  return {
+    asOfMs,
+    totalCount: matching.length,
+    stateCounts,
+    groups: matching.slice(input.offset, input.offset + input.limit).map(toGroupRow),
+  };
+}
+
+export async function describeGroup(
+  admin: Pick<Admin, 'describeGroups'>,
+  internal: Pick<InternalAdminApi, 'describeGroupLags'>,
+  groupId: string,
+  now: () => number,
+): Promise<GroupDetail> {
+  const [[description], lags] = await Promise.all([
+    admin.describeGroups([groupId]),
+    internal.describeGroupLags([groupId]),
+  ]);
+  const lag = lags.find((candidate) => candidate.groupId === groupId);
+  // Kafka describes an unknown group as Dead with no members instead of failing.
+  if (description === undefined || (description.state === 'Dead' && lag === undefined)) {
+    throw new WeirError(ErrorCode.GROUP_ID_NOT_FOUND, { detail: `Group "${groupId}".` });
+  }
+  const members = description.members.map((member) => ({
+    memberId: member.memberId,
+    groupInstanceId: member.groupInstanceId,
+    clientId: member.clientId,
+    clientHost: member.clientHost,
+    topics: member.topics === null ? null : [...member.topics],
+    assignment:
+      member.assignment === null
+        ? null
+        : member.assignment.map((entry) => ({ topic: entry.topic, partitions: [...entry.partitions] })),
+  }));
+  const empty = description.members.length === 0;
+  return {
+    asOfMs: now(),
+    groupId,
+    state: description.state,
+    protocolType: description.protocolType,
+    protocol: description.protocol,
+    memberCount: description.members.length,
+    totalLag: (lag?.totalLag ?? 0n).toString(),
+    topics: lag === undefined ? [] : toGroupRow(lag).topics,
+    members,
+    partitions: (lag?.partitions ?? []).map((partition) => ({
+      topic: partition.topic,
+      partition: partition.partition,
+      committedOffset: partition.committedOffset < 0n ? null : partition.committedOffset.toString(),
+      logEndOffset: partition.logEndOffset.toString(),
+      lag: partition.lag.toString(),
+      memberId: partition.memberId,
+    })),
+    canResetOffsets: empty,
+    resetBlockedReason: empty
+      ? null
+      : `The group has ${description.members.length} member(s); offsets can only be reset while it is empty.`,
+  };
+}
+
+function resetTargetOf(input: ResetOffsetsInput): OffsetResetTarget {
+  switch (input.target) {
+    case 'earliest':
+    case 'latest':
+      return input.target;
+    case 'timestamp':
+      return { timestampMs: input.timestampMs! };
+    case 'offset':
+      return { offset: BigInt(input.offset!) };
+    case 'shiftBy':
+      return { shiftBy: BigInt(input.shiftBy!) };
+  }
+}
+
+/**
+ * Plans (dry run) or applies an offset reset. A group with members is refused with NON_EMPTY_GROUP
+ * in both cases: a preview of a change that cannot be applied would only mislead.
+ */
+export async function resetGroupOffsets(
+  admin: Pick<Admin, 'describeGroups' | 'resetOffsets'>,
+  input: ResetOffsetsInput,
+  now: () => number,
+): Promise<ResetOffsetsResult> {
+  const [group] = await admin.describeGroups([input.groupId]);
+  if (group !== undefined && group.members.length > 0) {
+    throw new WeirError(ErrorCode.NON_EMPTY_GROUP, {
+      detail: `Group "${input.groupId}" has ${group.members.length} member(s); offsets can only be reset while it is empty.`,
+    });
+  }
+  const plan = await admin.resetOffsets(input.groupId, resetTargetOf(input), {
+    dryRun: input.dryRun,
+    ...(input.topics === undefined ? {} : { topics: input.topics }),
+  });
+  return {
+    asOfMs: now(),
+    groupId: input.groupId,
+    dryRun: input.dryRun,
+    plan: plan.map((line) => ({
+      topic: line.topic,
+      partition: line.partition,
+      currentOffset: line.currentOffset === null ? null : line.currentOffset.toString(),
+      newOffset: line.newOffset.toString(),
+    })),
+  };
+}

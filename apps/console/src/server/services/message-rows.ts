@@ -1,0 +1,50 @@
+import type { ScannedRecord } from '@weir/protocol';
+import type { MessageRow, Payload } from '../api/schemas/messages';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The bytes as UTF-8 text, or null when they are not valid UTF-8. A value cut to a size limit may
+ * end inside a character, so a cut value is also tried without its last 1 to 3 bytes.
+ */
+function textOf(bytes: Uint8Array, truncated: boolean): string | null {
+  const attempts = truncated ? 4 : 1;
+  for (let trim = 0; trim < attempts && trim <= bytes.length; trim++) {
+    try {
+      return utf8.decode(bytes.subarray(0, bytes.length - trim));
+    } catch {
+      // Not valid with this ending; try a shorter one if the value was cut.
+    }
+  }
+  return null;
+}
+
+/** A key, value or header value for the API: base64, text when valid UTF-8, and the original size. */
+export function toPayload(bytes: Uint8Array | null, originalBytes?: number): Payload | null {
+  if (bytes === null) return null;
+  const sizeBytes = originalBytes !== undefined && originalBytes >= 0 ? originalBytes : bytes.length;
+  const truncated = sizeBytes > bytes.length;
+  return {
+    base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
+    text: textOf(bytes, truncated),
+    sizeBytes,
+    truncated,
+  };
+}
+
+export function toMessageRow(record: ScannedRecord): MessageRow {
+  return {
+    partition: record.partition,
+    offset: record.offset.toString(),
+    timestampMs: Number(record.timestampMs),
+    timestampType: record.logAppendTime ? 'log-append-time' : 'create-time',
+    key: toPayload(record.key, record.keyBytes),
+    value: toPayload(record.value, record.valueBytes),
+    // Header values carry no original size on the wire; a cut one is the size limit long.
+    headers: record.headers.map((header) => ({ key: header.key, value: toPayload(header.value) })),
+    transactional: record.transactional,
+    control: record.control,
+    producerId: record.producerId.toString(),
+    compression: record.compression,
+  };
+}

@@ -1,0 +1,95 @@
+import type { Admin, PartitionOffsetRange } from '@weir/protocol';
+import { ErrorCode, WeirError } from '@weir/protocol';
+import type { Cursor } from './search-cursor';
+
+/** Where a search starts when it has no cursor. */
+export type StartSpec =
+  | { readonly mode: 'beginning' }
+  | { readonly mode: 'end' }
+  | { readonly mode: 'offset'; readonly offset: bigint }
+  | { readonly mode: 'timestamp'; readonly timestampMs: number }
+  | { readonly mode: 'newest'; readonly count: number };
+
+export type OffsetsAdmin = Pick<Admin, 'topicOffsets' | 'listOffsets'>;
+
+/** One partition's readable range at the time of the search, and where the search begins in it. */
+export interface PartitionStart {
+  readonly partition: number;
+  readonly logStartOffset: bigint;
+  /** The high watermark when the search started: the exclusive end of what it reads. */
+  readonly endOffset: bigint;
+  readonly startOffset: bigint;
+}
+
+function clamp(value: bigint, low: bigint, high: bigint): bigint {
+  return value < low ? low : value > high ? high : value;
+}
+
+/**
+ * Resolves each selected partition's start: from the cursor when there is one (its partitions are
+ * the selection), else from the start spec. Offsets are clamped into [log start, high watermark],
+ * so a cursor into deleted records continues at the log start.
+ */
+export async function resolveStartPositions(
+  admin: OffsetsAdmin,
+  topic: string,
+  spec: StartSpec,
+  selected: readonly number[] | undefined,
+  cursor: Cursor | undefined,
+): Promise<PartitionStart[]> {
+  const ranges = await admin.topicOffsets(topic);
+  const byPartition = new Map<number, PartitionOffsetRange>(ranges.map((range) => [range.partition, range]));
+  const wanted =
+    cursor !== undefined ? [...cursor.keys()] : (selected ?? ranges.map((range) => range.partition));
+  const unique = [...new Set(wanted)].sort((left, right) => left - right);
+  for (const partition of unique) {
+    if (!byPartition.has(partition)) {
+      throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, {
+        detail: `Topic "${topic}" has no partition ${partition}.`,
+      });
+    }
+  }
+  const starts = await startOffsets(admin, topic, spec, unique, byPartition, cursor);
+  return unique.map((partition, index) => {
+    const range = byPartition.get(partition)!;
+    return {
+      partition,
+      logStartOffset: range.earliest,
+      endOffset: range.latest,
+      startOffset: clamp(starts[index]!, range.earliest, range.latest),
+    };
+  });
+}
+
+async function startOffsets(
+  admin: OffsetsAdmin,
+  topic: string,
+  spec: StartSpec,
+  partitions: readonly number[],
+  ranges: ReadonlyMap<number, PartitionOffsetRange>,
+  cursor: Cursor | undefined,
+): Promise<bigint[]> {
+  if (cursor !== undefined) return partitions.map((partition) => cursor.get(partition)!);
+  const range = (partition: number) => ranges.get(partition)!;
+  switch (spec.mode) {
+    case 'beginning':
+      return partitions.map((partition) => range(partition).earliest);
+    case 'end':
+      return partitions.map((partition) => range(partition).latest);
+    case 'offset':
+      return partitions.map(() => spec.offset);
+    case 'newest': {
+      // An even split: each partition contributes its newest ceil(N / partitions) records.
+      const share = BigInt(Math.ceil(spec.count / Math.max(1, partitions.length)));
+      return partitions.map((partition) => range(partition).latest - share);
+    }
+    case 'timestamp': {
+      if (partitions.length === 0) return [];
+      const found = await admin.listOffsets(
+        partitions.map((partition) => ({ topic, partition, spec: { timestampMs: spec.timestampMs } })),
+      );
+      // No record at or after the time: start at the end, so the search finds nothing old.
+      return found.map((answer) => (answer.offset < 0n ? range(answer.partition).latest : answer.offset));
+    }
+  }
+}

@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import type { BrowseInput, MessageRow, SearchEvent } from '../src/server/api/schemas/messages';
+import {
+  DEFAULT_SEARCH_LIMITS,
+  type SearchDeps,
+  type SearchLimits,
+} from '../src/server/services/message-search';
+import { browseMessages, streamSearch } from '../src/server/services/messages';
+import { FakeTopic, threePartitionTopic } from './fake-scan';
+
+const limits: SearchLimits = { ...DEFAULT_SEARCH_LIMITS, stepRecords: 5 };
+
+function deps(topic: FakeTopic, now: () => number = Date.now): SearchDeps {
+  return { admin: topic, internal: topic, now };
+}
+
+function input(overrides: Partial<BrowseInput>): BrowseInput {
+  return { topic: 't', start: 'beginning', pageSize: 50, maxValueBytes: 1024, ...overrides };
+}
+
+const idOf = (row: MessageRow) => `${row.partition}:${row.offset}`;
+
+async function allPages(
+  topic: FakeTopic,
+  base: Partial<BrowseInput>,
+  pageSize: number,
+  pageLimits: SearchLimits = limits,
+): Promise<MessageRow[][]> {
+  const pages: MessageRow[][] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 1000; page++) {
+    const result = await browseMessages(
+      deps(topic),
+      input({ ...base, pageSize, ...(cursor ? { cursor } : {}) }),
+      pageLimits,
+    );
+    if (result.rows.length > 0) pages.push(result.rows);
+    if (result.done) return pages;
+    cursor = result.nextCursor;
+  }
+  throw new Error('paging did not finish');
+}
+
+describe('message search paging', () => {
+  it('pages across 3 partitions so that concatenated pages equal one big read', async () => {
+    const topic = threePartitionTopic(40);
+    const [whole] = await allPages(topic, {}, 500);
+    expect(whole).toHaveLength(120);
+    for (const pageSize of [1, 7, 13]) {
+      const pages = await allPages(topic, {}, pageSize);
+      expect(pages.slice(0, -1).every((page) => page.length === pageSize)).toBe(true);
+      expect(pages.flat().map(idOf)).toEqual(whole!.map(idOf));
+    }
+  });
+
+  it('pages exactly with a filter, leaving no gaps or duplicates', async () => {
+    const topic = threePartitionTopic(60);
+    const filters = ['value:contains:-x'];
+    const [whole] = await allPages(topic, { filters }, 500);
+    expect(whole).toHaveLength(60);
+    expect(whole!.every((row) => row.value?.text?.endsWith('-x'))).toBe(true);
+    const paged = (await allPages(topic, { filters }, 4)).flat().map(idOf);
+    expect(paged).toEqual(whole!.map(idOf));
+    expect(new Set(paged).size).toBe(paged.length);
+  });
+
+  it('stays exact when the work budget ends a page early', async () => {
+    const topic = threePartitionTopic(60);
+    const filters = ['value:contains:-x'];
+    const [whole] = await allPages(topic, { filters }, 500);
+    const tight = { ...limits, browse: { totalMs: 60_000, totalRecords: 12 } };
+    const first = await browseMessages(deps(topic), input({ filters, pageSize: 50 }), tight);
+    expect(first.budgetExhausted).toBe(true);
+    expect(first.scannedRecords).toBeLessThanOrEqual(15);
+    const paged = (await allPages(topic, { filters }, 50, tight)).flat().map(idOf);
+    expect(paged).toEqual(whole!.map(idOf));
+  });
+
+  it('makes progress when one partition would use up every budget', async () => {
+    const record = (partition: number, index: number, value: string) => ({
+      partition,
+      offset: BigInt(index),
+      timestampMs: BigInt(index),
+      value,
+    });
+    // Partition 0 has one early match then a long run of misses; partition 1 matches only late.
+    const topic = new FakeTopic([
+      Array.from({ length: 100 }, (_, index) => record(0, index, index === 0 ? 'hit' : 'miss')),
+      Array.from({ length: 50 }, (_, index) => record(1, index, index === 40 ? 'hit' : 'miss')),
+    ]);
+    const tight = { ...limits, browse: { totalMs: 60_000, totalRecords: 12 } };
+    const rows = (await allPages(topic, { filters: ['value:equals:hit'] }, 5, tight)).flat().map(idOf);
+    expect(rows).toEqual(['0:0', '1:40']);
+  });
+
+  it('orders rows by timestamp, then partition, then offset, where each partition allows it', async () => {
+    const topic = threePartitionTopic(3);
+    const [rows] = await allPages(topic, {}, 100);
+    // Within a partition the order stays the offset order even where timestamps go back.
+    for (const partition of [0, 1, 2]) {
+      const offsets = rows!.filter((row) => row.partition === partition).map((row) => Number(row.offset));
+      expect(offsets).toEqual([0, 1, 2]);
+    }
+  });
+
+  it('starts at newest-N with an even split and at a timestamp', async () => {
+    const topic = threePartitionTopic(40);
+    const newest = await browseMessages(deps(topic), input({ start: 'newest', newestCount: 7 }), limits);
+    // ceil(7 / 3) = 3 per partition.
+    expect(newest.cursor).toBe('0:37,1:37,2:37');
+    expect(newest.rows).toHaveLength(9);
+    const late = await browseMessages(
+      deps(topic),
+      input({ start: 'timestamp', startTimestampMs: 1_300 }),
+      limits,
+    );
+    expect(late.rows.every((row) => row.timestampMs >= 1_290)).toBe(true);
+  });
+
+  it('gives a 400-style error naming the missing start field', async () => {
+    const topic = threePartitionTopic(1);
+    await expect(browseMessages(deps(topic), input({ start: 'offset' }), limits)).rejects.toThrow(
+      /startOffset/,
+    );
+  });
+});
+
+describe('message search streaming', () => {
+  async function collect(events: AsyncGenerator<SearchEvent>): Promise<SearchEvent[]> {
+    const all: SearchEvent[] = [];
+    for await (const event of events) all.push(event);
+    return all;
+  }
+
+  it('stops scanning on the broker once the client aborts', async () => {
+    const topic = threePartitionTopic(200);
+    const controller = new AbortController();
+    topic.onScan = () => {
+      if (topic.scanCalls === 3) controller.abort();
+    };
+    const events = await collect(
+      streamSearch(
+        deps(topic),
+        { ...input({ filters: ['value:equals:none'] }), pageSize: 10 },
+        limits,
+        controller.signal,
+      ),
+    );
+    expect(topic.scanCalls).toBe(3);
+    const done = events.at(-1);
+    expect(done).toMatchObject({ type: 'done', cancelled: true, done: false });
+  });
+
+  it('sends progress at most every progressIntervalMs and rows in batches', async () => {
+    const topic = threePartitionTopic(300);
+    let clockMs = 0;
+    topic.onScan = () => {
+      clockMs += 10;
+    };
+    const events = await collect(
+      streamSearch(
+        deps(topic, () => clockMs),
+        { ...input({}), pageSize: 900 },
+        { ...limits, progressIntervalMs: 250, rowBatchSize: 50 },
+      ),
+    );
+    const progress = events.filter((event) => event.type === 'progress');
+    const steps = topic.scanCalls;
+    expect(steps).toBeGreaterThan(100);
+    // One per 250 ms of a clock that moves 10 ms per step, plus the first and the final one.
+    expect(progress.length).toBeLessThanOrEqual(Math.ceil((steps * 10) / 250) + 2);
+    const rows = events.flatMap((event) => (event.type === 'rows' ? [event.rows.length] : []));
+    expect(Math.max(...rows)).toBeLessThanOrEqual(50);
+    expect(rows.reduce((sum, count) => sum + count, 0)).toBe(900);
+    expect(events.map((event) => event.type).slice(0, 2)).toEqual(['phase', 'phase']);
+    expect(events.at(-1)).toMatchObject({ type: 'done', cancelled: false, done: true });
+  });
+});

@@ -1,0 +1,176 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { resolveToken } from '../src/env';
+import { createBrokerClients } from '../src/server/admin-client';
+import { handleRestRequest, handleTrpcRequest } from '../src/server/api/http';
+import { openApiDocument } from '../src/server/api/openapi';
+import { DEFAULT_SEARCH_LIMITS } from '../src/server/services/message-search';
+import { type GatewayFixture, startGateway } from './gateway-fixture';
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
+
+let gateway: GatewayFixture;
+
+beforeAll(async () => {
+  gateway = await startGateway();
+});
+afterAll(async () => {
+  await gateway?.dispose();
+});
+
+const ORIGIN = 'http://console.test';
+
+function rest(method: string, path: string, body?: unknown): Promise<Response> {
+  const init: RequestInit = { method };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    init.headers = { 'content-type': 'application/json' };
+  }
+  return handleRestRequest(new Request(`${ORIGIN}/api/v1${path}`, init), gateway.services);
+}
+
+describe('REST /api/v1', () => {
+  it('creates, lists, reads and deletes a topic', async () => {
+    const created = await rest('POST', '/topics', {
+      name: 'rest-topic',
+      partitions: 2,
+      preset: 'retention-1d',
+    });
+    expect(created.status).toBe(200);
+    expect(await created.json()).toMatchObject({ name: 'rest-topic', partitions: 2 });
+
+    const conflict = await rest('POST', '/topics', { name: 'rest-topic', partitions: 2 });
+    expect(conflict.status).toBe(409);
+    expect(await conflict.json()).toMatchObject({
+      data: { brokerCode: 36, brokerError: 'TOPIC_ALREADY_EXISTS' },
+    });
+
+    const listed = await rest('GET', '/topics?search=rest&includeInternal=false&limit=5');
+    expect(listed.status).toBe(200);
+    expect((await listed.json()).topics.map((topic: { name: string }) => topic.name)).toEqual(['rest-topic']);
+
+    const detail = await rest('GET', '/topics/rest-topic');
+    expect((await detail.json()).partitions).toHaveLength(2);
+
+    const deleted = await rest('DELETE', '/topics/rest-topic');
+    expect(deleted.status).toBe(200);
+    const missing = await rest('GET', '/topics/rest-topic');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ data: { brokerCode: 3 } });
+  });
+
+  it('produces and browses messages page by page', async () => {
+    await rest('POST', '/topics', { name: 'rest-messages', partitions: 3 });
+    for (let index = 0; index < 9; index++) {
+      const produced = await rest('POST', '/topics/rest-messages/messages', {
+        partition: index % 3,
+        key: { data: `k${index}` },
+        value: { data: `value ${index}` },
+      });
+      expect(produced.status).toBe(200);
+    }
+    const first = await (
+      await rest('GET', '/topics/rest-messages/messages?start=beginning&pageSize=5')
+    ).json();
+    expect(first.rows).toHaveLength(5);
+    expect(first.rows[0].value.text).toMatch(/^value /);
+    const second = await (
+      await rest(
+        'GET',
+        `/topics/rest-messages/messages?pageSize=5&cursor=${encodeURIComponent(first.nextCursor)}`,
+      )
+    ).json();
+    expect(second.rows).toHaveLength(4);
+    expect(second.done).toBe(true);
+    const offsets = [...first.rows, ...second.rows].map(
+      (row: { partition: number; offset: string }) => `${row.partition}:${row.offset}`,
+    );
+    expect(new Set(offsets).size).toBe(9);
+    const onePartition = await (
+      await rest('GET', '/topics/rest-messages/messages?partitions=1&pageSize=50')
+    ).json();
+    expect(onePartition.rows.map((row: { partition: number }) => row.partition)).toEqual([1, 1, 1]);
+  });
+
+  it('answers malformed input with 400 naming the field, never 500', async () => {
+    const badType = await rest('POST', '/topics', { name: 'ok-name', partitions: 'three' });
+    expect(badType.status).toBe(400);
+    expect(JSON.stringify(await badType.json())).toContain('partitions');
+
+    const badName = await rest('POST', '/topics', { name: 'bad name!' });
+    expect(badName.status).toBe(400);
+    expect(JSON.stringify(await badName.json())).toContain('name');
+
+    const notJson = await rest('POST', '/topics', '{"name": ');
+    expect(notJson.status).toBe(400);
+
+    const badQuery = await rest('GET', '/topics/rest-messages/messages?pageSize=100000');
+    expect(badQuery.status).toBe(400);
+    expect(JSON.stringify(await badQuery.json())).toContain('pageSize');
+
+    const missingStart = await rest('GET', '/topics/rest-messages/messages?start=offset');
+    expect(missingStart.status).toBe(400);
+    expect((await missingStart.json()).message).toContain('startOffset');
+
+    const badReset = await rest('POST', '/groups/g/reset-offsets', { target: 'timestamp' });
+    expect(badReset.status).toBe(400);
+    expect(JSON.stringify(await badReset.json())).toContain('timestampMs');
+  });
+
+  it('serves a valid OpenAPI 3 document covering every REST procedure', async () => {
+    const document = structuredClone(openApiDocument());
+    await SwaggerParser.validate(document as never);
+    expect(document.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.paths ?? {})).toEqual(
+      expect.arrayContaining([
+        '/topics',
+        '/topics/{topic}/messages',
+        '/groups/{groupId}/reset-offsets',
+        '/cluster/overview',
+      ]),
+    );
+  });
+});
+
+describe('tRPC over HTTP', () => {
+  it('keeps the Kafka code in the error shape', async () => {
+    const input = encodeURIComponent(JSON.stringify({ topic: 'no-such-topic' }));
+    const response = await handleTrpcRequest(
+      new Request(`${ORIGIN}/api/trpc/topics.get?input=${input}`),
+      gateway.services,
+    );
+    expect(response.status).toBe(404);
+    const body = await response.json();
+    expect(body.error.data).toMatchObject({
+      code: 'NOT_FOUND',
+      brokerCode: 3,
+      brokerError: 'UNKNOWN_TOPIC_OR_PARTITION',
+    });
+  });
+});
+
+describe('without a token', () => {
+  it('reports the missing variable as a health reason and a 503 elsewhere', async () => {
+    const services = {
+      ...gateway.services,
+      broker: createBrokerClients({
+        bootstrap: [gateway.broker.internalBootstrap],
+        token: () => resolveToken({ kind: 'missing' }),
+        createInternalAdmin: () => {
+          throw new Error('not reached');
+        },
+      }),
+      logger: pino({ level: 'silent' }),
+      searchLimits: DEFAULT_SEARCH_LIMITS,
+    };
+    const overview = await handleRestRequest(new Request(`${ORIGIN}/api/v1/cluster/overview`), services);
+    expect(overview.status).toBe(200);
+    const body = await overview.json();
+    expect(body.health.status).toBe('unreachable');
+    expect(body.health.reasons[0].detail).toContain('WEIR_CONSOLE_INTERNAL_TOKEN');
+    const topics = await handleRestRequest(new Request(`${ORIGIN}/api/v1/topics`), services);
+    expect(topics.status).toBe(503);
+    expect((await topics.json()).message).toContain('WEIR_CONSOLE_INTERNAL_TOKEN');
+  });
+});

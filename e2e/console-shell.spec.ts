@@ -1,0 +1,123 @@
+import { expect, type Page, test } from '@playwright/test';
+
+// The console's chrome against a real broker: navigation, theme, time zone, the "/" shortcut and
+// the health endpoint. Runs against the production build started by e2e/serve-console.ts.
+
+const darkClass = /(^|\s)dark(\s|$)/;
+
+/**
+ * The toggle renders `aria-pressed` only after React has hydrated it. Waiting for the attribute
+ * avoids clicking a button whose handler is not attached yet.
+ */
+async function hydratedThemeToggle(page: Page) {
+  const toggle = page.getByRole('button', { name: 'Dark mode' });
+  await expect(toggle).toHaveAttribute('aria-pressed', /^(true|false)$/);
+  return toggle;
+}
+
+test('navigation links the built sections and marks the planned ones as coming', async ({ page }) => {
+  await page.goto('/');
+  const navigation = page.getByRole('navigation', { name: 'Console sections' });
+  for (const label of ['Overview', 'Topics', 'Consumer groups', 'Brokers']) {
+    await expect(navigation.getByRole('link', { name: label })).toBeVisible();
+  }
+  // Later issues' sections are listed but are not links, so nobody lands on a 404.
+  for (const label of ['Transactions', 'ACLs', 'Users']) {
+    await expect(navigation.getByText(label, { exact: true })).toBeVisible();
+    await expect(navigation.getByRole('link', { name: label })).toHaveCount(0);
+  }
+  await expect(navigation.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+
+  await navigation.getByRole('link', { name: 'Topics' }).click();
+  await expect(page).toHaveURL(/\/topics$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Topics' })).toBeVisible();
+  await expect(navigation.getByRole('link', { name: 'Topics' })).toHaveAttribute('aria-current', 'page');
+
+  await navigation.getByRole('link', { name: 'Brokers' }).click();
+  await expect(page.getByRole('table', { name: 'Brokers' })).toContainText('controller');
+});
+
+test('the overview states health as reasons, with broker facts and counts', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('banner')).toContainText('Broker healthy');
+  const health = page.getByRole('region', { name: 'Cluster health' });
+  await expect(
+    health.getByRole('list', { name: 'Health reasons' }).getByRole('listitem').first(),
+  ).toBeVisible();
+  await expect(health.getByTestId('as-of')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Broker' })).toContainText('Cluster id');
+  await expect(page.getByRole('region', { name: 'Resources' }).getByText('Partitions')).toBeVisible();
+});
+
+test.describe('in a light-preferring browser', () => {
+  test.use({ colorScheme: 'light' });
+
+  test('the theme toggle flips the dark class and the choice survives a reload', async ({ page }) => {
+    await page.goto('/');
+    const root = page.locator('html');
+    await expect(root).not.toHaveClass(darkClass);
+    await (await hydratedThemeToggle(page)).click();
+    await expect(root).toHaveClass(darkClass);
+    await page.reload();
+    await expect(root).toHaveClass(darkClass);
+    await expect(await hydratedThemeToggle(page)).toHaveAttribute('aria-pressed', 'true');
+    await (await hydratedThemeToggle(page)).click();
+    await expect(root).not.toHaveClass(darkClass);
+  });
+});
+
+test.describe('in a dark-preferring browser', () => {
+  test.use({ colorScheme: 'dark' });
+
+  test('starts dark without a stored choice', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.locator('html')).toHaveClass(darkClass);
+  });
+});
+
+test.describe('in a browser five and a half hours ahead of UTC', () => {
+  test.use({ timezoneId: 'Asia/Kolkata' });
+
+  test('the UTC/local toggle changes every rendered time and is remembered', async ({ page }) => {
+    await page.goto('/');
+    // The broker's start time, in the facts list (the panel's "as of" label is another <time>).
+    const started = page.getByRole('region', { name: 'Broker' }).locator('dd time');
+    await expect(started).toHaveText(/ UTC$/);
+    const iso = await started.getAttribute('datetime');
+    expect(iso).toMatch(/Z$/);
+
+    await page.getByRole('radio', { name: 'Local' }).check();
+    await expect(started).toHaveText(/ \+05:30$/);
+    // The instant is the same; only its rendering moved.
+    await expect(started).toHaveAttribute('datetime', iso!);
+    await expect(page.getByRole('region', { name: 'Cluster health' }).getByTestId('as-of')).toHaveText(
+      /\+05:30$/,
+    );
+
+    await page.reload();
+    await expect(page.getByRole('radio', { name: 'Local' })).toBeChecked();
+    await expect(started).toHaveText(/ \+05:30$/);
+    await page.getByRole('radio', { name: 'UTC' }).check();
+    await expect(started).toHaveText(/ UTC$/);
+  });
+});
+
+test('"/" focuses the page search, but not while typing elsewhere', async ({ page }) => {
+  await page.goto('/topics');
+  const search = page.getByRole('searchbox', { name: 'Search topics' });
+  await expect(search).toBeVisible();
+  await expect(search).not.toBeFocused();
+  await page.locator('body').press('/');
+  await expect(search).toBeFocused();
+  await expect(search).toHaveValue('');
+
+  await page.goto('/groups');
+  await page.locator('body').press('/');
+  await expect(page.getByRole('searchbox', { name: 'Search groups' })).toBeFocused();
+});
+
+test('GET /api/health answers with the service name', async ({ request }) => {
+  const response = await request.get('/api/health');
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toEqual({ status: 'ok', service: 'weir-console' });
+});
