@@ -1,81 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RunningBroker, startBroker } from '../../../../apps/broker/test/broker-harness';
-import { Admin } from '../../src/client/admin';
-import { Client } from '../../src/client/client';
-import { GroupConsumer } from '../../src/client/group/group-consumer';
-import type { GroupConsumerOptions } from '../../src/client/group/group-consumer-options';
+import { describe, expect, it, vi } from 'vitest';
+import type { GroupConsumer } from '../../src/client/group/group-consumer';
 import { cooperativeStickyAssignor } from '../../src/client/group/sticky-assignor';
-import { Producer } from '../../src/client/producer';
 import { WeirError } from '../../src/errors/weir-error';
+import { partitionsOf, until, useGroupTestKit } from './group-test-kit';
 
 // Incremental cooperative rebalancing (KIP-429) with the cooperative-sticky assignor: members keep
 // what they keep, revoke only what moves, and nothing is lost.
 
 vi.setConfig({ testTimeout: 40_000 });
 
-let broker: RunningBroker;
-let client: Client;
-let admin: Admin;
-let producer: Producer;
-const open: GroupConsumer[] = [];
-
-beforeAll(async () => {
-  broker = await startBroker({
-    topics: { autoCreateEnable: false },
-    groups: { initialRebalanceDelayMs: 50, minSessionTimeoutMs: 1000, offsetsTopicPartitions: 2 },
-  });
-  client = new Client({ bootstrapServers: [broker.bootstrap], clientId: 'cooperative-test' });
-  admin = new Admin(client);
-  producer = new Producer(client);
-});
-afterAll(async () => {
-  await Promise.all(open.map((consumer) => consumer.close()));
-  await producer.close();
-  await client.close();
-  await broker.dispose();
-});
-
-function member(groupId: string, options: Partial<GroupConsumerOptions> = {}): GroupConsumer {
-  const consumer = new GroupConsumer(client, {
-    groupId,
-    sessionTimeoutMs: 6000,
-    heartbeatIntervalMs: 100,
-    maxWaitMs: 200,
-    autoCommit: false,
-    autoOffsetReset: 'earliest',
-    assignors: [cooperativeStickyAssignor],
-    ...options,
-  });
-  open.push(consumer);
-  return consumer;
-}
-
-async function until(
-  probe: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<void> {
-  const deadlineMs = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadlineMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-const partitionsOf = (consumer: GroupConsumer): number[] =>
-  consumer
-    .assignment()
-    .map((entry) => entry.partition)
-    .sort((a, b) => a - b);
+const kit = useGroupTestKit('cooperative-test', [cooperativeStickyAssignor]);
+const member = kit.member;
 
 describe('GroupConsumer with cooperative-sticky', () => {
   it('revokes only the partitions that move and keeps reading the rest from its position', async () => {
     const topic = 'cooperative-split';
-    await admin.createTopics([{ name: topic, partitions: 6 }]);
-    await producer.send({
+    await kit.admin.createTopics([{ name: topic, partitions: 6 }]);
+    await kit.produceIds(
       topic,
-      messages: Array.from({ length: 12 }, (_, id) => ({ value: String(id), partition: id % 6 })),
-    });
+      Array.from({ length: 12 }, (_, id) => id),
+      6,
+    );
     const revoked: number[][] = [];
     const assigned: number[][] = [];
     const first = member('cooperative-split-group', {
@@ -116,7 +61,7 @@ describe('GroupConsumer with cooperative-sticky', () => {
   it('loses no message across repeated cooperative rebalances with manual commits', async () => {
     const topic = 'cooperative-no-loss';
     const total = 600;
-    await admin.createTopics([{ name: topic, partitions: 6 }]);
+    await kit.admin.createTopics([{ name: topic, partitions: 6 }]);
     const seen = new Map<number, number>();
     let stop = false;
     const run = async (consumer: GroupConsumer): Promise<void> => {
@@ -136,7 +81,7 @@ describe('GroupConsumer with cooperative-sticky', () => {
     const loops = [run(first)];
     let nextId = 0;
     for (let round = 0; round < 4; round++) {
-      await producer.send({
+      await kit.producer.send({
         topic,
         messages: Array.from({ length: total / 4 }, () => {
           const id = nextId++;
@@ -156,7 +101,7 @@ describe('GroupConsumer with cooperative-sticky', () => {
     await Promise.all(loops);
     expect([...seen.keys()].sort((x, y) => x - y)).toEqual(Array.from({ length: total }, (_, id) => id));
     await first.close();
-    const committed = await admin.fetchOffsets('cooperative-no-loss-group');
+    const committed = await kit.admin.fetchOffsets('cooperative-no-loss-group');
     expect(committed.reduce((sum, entry) => sum + entry.offset, 0n)).toBe(BigInt(total));
   });
 });

@@ -1,79 +1,25 @@
 import { Kafka, logLevel } from 'kafkajs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RunningBroker, startBroker } from '../../../../apps/broker/test/broker-harness';
-import { Admin } from '../../src/client/admin';
-import { Client } from '../../src/client/client';
-import { GroupConsumer } from '../../src/client/group/group-consumer';
-import type { GroupConsumerOptions } from '../../src/client/group/group-consumer-options';
+import { describe, expect, it, vi } from 'vitest';
+import type { GroupConsumer } from '../../src/client/group/group-consumer';
 import { roundRobinAssignor } from '../../src/client/group/round-robin-assignor';
 import type { ConsumerRecord } from '../../src/client/message';
-import { Producer } from '../../src/client/producer';
 import { ErrorCode } from '../../src/errors/error-codes';
 import { WeirError } from '../../src/errors/weir-error';
+import { partitionsOf, until, useGroupTestKit } from './group-test-kit';
 
 vi.setConfig({ testTimeout: 40_000 });
 
-let broker: RunningBroker;
-let client: Client;
-let admin: Admin;
-let producer: Producer;
-const open: GroupConsumer[] = [];
+const kit = useGroupTestKit('group-test');
+const member = kit.member;
 
-beforeAll(async () => {
-  broker = await startBroker({
-    topics: { autoCreateEnable: false },
-    groups: { initialRebalanceDelayMs: 100, minSessionTimeoutMs: 1000, offsetsTopicPartitions: 4 },
-  });
-  client = new Client({ bootstrapServers: [broker.bootstrap], clientId: 'group-test' });
-  admin = new Admin(client);
-  producer = new Producer(client);
-});
-afterAll(async () => {
-  await Promise.all(open.map((consumer) => consumer.close()));
-  await producer.close();
-  await client.close();
-  await broker.dispose();
-});
-
-function member(groupId: string, options: Partial<GroupConsumerOptions> = {}): GroupConsumer {
-  const consumer = new GroupConsumer(client, {
-    groupId,
-    sessionTimeoutMs: 6000,
-    heartbeatIntervalMs: 100,
-    maxWaitMs: 200,
-    autoCommit: false,
-    autoOffsetReset: 'earliest',
-    ...options,
-  });
-  open.push(consumer);
-  return consumer;
+async function _failure(promise: Promise<unknown>): Promise<WeirError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(WeirError);
+  return error as WeirError;
 }
-
-async function produce(topic: string, ids: readonly number[], partitions: number): Promise<void> {
-  await producer.send({
-    topic,
-    messages: ids.map((id) => ({ value: String(id), partition: id % partitions })),
-  });
-}
-
-/** Bounded wait for a condition that has no event of its own. */
-async function until(
-  probe: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<void> {
-  const deadlineMs = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadlineMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-const partitionsOf = (consumer: GroupConsumer): number[] =>
-  consumer
-    .assignment()
-    .map((entry) => entry.partition)
-    .sort((a, b) => a - b);
 
 async function failure(promise: Promise<unknown>): Promise<WeirError> {
   const error = await promise.then(
@@ -86,7 +32,7 @@ async function failure(promise: Promise<unknown>): Promise<WeirError> {
 
 describe('GroupConsumer', () => {
   it('splits a 6-partition topic between two members and rebalances when one closes', async () => {
-    await admin.createTopics([{ name: 'split', partitions: 6 }]);
+    await kit.admin.createTopics([{ name: 'split', partitions: 6 }]);
     const revoked: number[][] = [];
     const a = member('split-group', {
       onRevoked: (partitions) => void revoked.push(partitions.map((p) => p.partition)),
@@ -114,7 +60,7 @@ describe('GroupConsumer', () => {
     );
     expect(revoked.length).toBeGreaterThanOrEqual(1);
 
-    await produce('split', [0, 1, 2, 3, 4, 5], 6);
+    await kit.produceIds('split', [0, 1, 2, 3, 4, 5], 6);
     const seen: ConsumerRecord[] = [];
     await until(async () => {
       seen.push(...(await a.poll({ maxWaitMs: 200 })));
@@ -126,7 +72,7 @@ describe('GroupConsumer', () => {
   it('loses no message across repeated rebalances with manual commits after processing', async () => {
     const topic = 'no-loss';
     const total = 600;
-    await admin.createTopics([{ name: topic, partitions: 6 }]);
+    await kit.admin.createTopics([{ name: topic, partitions: 6 }]);
     const seen = new Map<number, number>();
     let stop = false;
     const run = async (consumer: GroupConsumer): Promise<void> => {
@@ -147,7 +93,7 @@ describe('GroupConsumer', () => {
     const loops = [run(first)];
     let nextId = 0;
     for (let round = 0; round < 4; round++) {
-      await produce(
+      await kit.produceIds(
         topic,
         Array.from({ length: total / 4 }, () => nextId++),
         6,
@@ -163,14 +109,14 @@ describe('GroupConsumer', () => {
     await Promise.all(loops);
     expect([...seen.keys()].sort((x, y) => x - y)).toEqual(Array.from({ length: total }, (_, id) => id));
     await first.close();
-    const committed = await admin.fetchOffsets('no-loss-group');
+    const committed = await kit.admin.fetchOffsets('no-loss-group');
     expect(committed.reduce((sum, entry) => sum + entry.offset, 0n)).toBe(BigInt(total));
   });
 
   it('resumes from committed offsets in a new consumer, and admin lag is produced minus committed', async () => {
     const topic = 'resume';
-    await admin.createTopics([{ name: topic, partitions: 2 }]);
-    await produce(topic, [0, 1, 2, 3, 4, 5], 2);
+    await kit.admin.createTopics([{ name: topic, partitions: 2 }]);
+    await kit.produceIds(topic, [0, 1, 2, 3, 4, 5], 2);
     const first = member('resume-group');
     first.subscribe([topic]);
     const read: string[] = [];
@@ -180,9 +126,9 @@ describe('GroupConsumer', () => {
     }, 'the first six');
     await first.commit();
     await first.close();
-    await produce(topic, [6, 7, 8, 9], 2);
+    await kit.produceIds(topic, [6, 7, 8, 9], 2);
 
-    const lag = await admin.groupLag('resume-group');
+    const lag = await kit.admin.groupLag('resume-group');
     expect(lag).toEqual([
       { topic, partition: 0, committedOffset: 3n, logEndOffset: 5n, lag: 2n },
       { topic, partition: 1, committedOffset: 3n, logEndOffset: 5n, lag: 2n },
@@ -197,13 +143,13 @@ describe('GroupConsumer', () => {
     }
     expect(rest.sort()).toEqual(['6', '7', '8', '9']);
     await second.close(); // auto commit stores the last positions on close
-    expect((await admin.groupLag('resume-group')).map((entry) => entry.lag)).toEqual([0n, 0n]);
+    expect((await kit.admin.groupLag('resume-group')).map((entry) => entry.lag)).toEqual([0n, 0n]);
   });
 
   it('rejects a commit of an ended generation locally and leaves the committed offset alone', async () => {
     const topic = 'stale';
-    await admin.createTopics([{ name: topic, partitions: 2 }]);
-    await produce(topic, [0, 1, 2, 3], 2);
+    await kit.admin.createTopics([{ name: topic, partitions: 2 }]);
+    await kit.produceIds(topic, [0, 1, 2, 3], 2);
     const a = member('stale-group');
     a.subscribe([topic]);
     const records: ConsumerRecord[] = [];
@@ -222,13 +168,13 @@ describe('GroupConsumer', () => {
     );
     const error = await failure(a.commit(stale));
     expect(error.code).toBe(ErrorCode.REBALANCE_IN_PROGRESS);
-    const committed = await admin.fetchOffsets('stale-group');
+    const committed = await kit.admin.fetchOffsets('stale-group');
     expect(committed.find((entry) => entry.partition === 0)?.offset).toBe(1n);
     expect(committed.find((entry) => entry.partition === 1)).toBeUndefined();
   });
 
   it('fails poll naming the partition when autoOffsetReset is none and nothing is committed', async () => {
-    await admin.createTopics([{ name: 'no-reset', partitions: 1 }]);
+    await kit.admin.createTopics([{ name: 'no-reset', partitions: 1 }]);
     const consumer = member('no-reset-group', { autoOffsetReset: 'none' });
     consumer.subscribe(['no-reset']);
     await consumer.waitForState('running');
@@ -237,8 +183,8 @@ describe('GroupConsumer', () => {
   });
 
   it('pauses and resumes partitions and seeks', async () => {
-    await admin.createTopics([{ name: 'pausing', partitions: 2 }]);
-    await produce('pausing', [0, 1, 2, 3], 2);
+    await kit.admin.createTopics([{ name: 'pausing', partitions: 2 }]);
+    await kit.produceIds('pausing', [0, 1, 2, 3], 2);
     const consumer = member('pausing-group');
     consumer.subscribe(['pausing']);
     await consumer.waitForState('running');
@@ -266,10 +212,10 @@ describe('GroupConsumer', () => {
 
 describe('GroupConsumer with kafkajs in one group', () => {
   const kafkaOf = () =>
-    new Kafka({ clientId: 'mixed', brokers: [broker.bootstrap], logLevel: logLevel.NOTHING });
+    new Kafka({ clientId: 'mixed', brokers: [kit.broker.bootstrap], logLevel: logLevel.NOTHING });
 
   it('gets INCONSISTENT_GROUP_PROTOCOL unless both share an assignor name', async () => {
-    await admin.createTopics([{ name: 'mixed', partitions: 4 }]);
+    await kit.admin.createTopics([{ name: 'mixed', partitions: 4 }]);
     for (const shared of [false, true]) {
       const groupId = shared ? 'mixed-shared' : 'mixed-apart';
       const kafkajs = kafkaOf().consumer({
@@ -283,7 +229,7 @@ describe('GroupConsumer with kafkajs in one group', () => {
       await kafkajs.run({ eachMessage: async () => {} });
       try {
         await until(
-          async () => (await admin.describeGroups([groupId]))[0]?.state === 'Stable',
+          async () => (await kit.admin.describeGroups([groupId]))[0]?.state === 'Stable',
           'the kafkajs member',
         );
         const sdk = member(groupId, {
@@ -302,7 +248,7 @@ describe('GroupConsumer with kafkajs in one group', () => {
             () => sdk.state === 'running' && partitionsOf(sdk).length === 2,
             'half of the partitions',
           );
-          const [group] = await admin.describeGroups([groupId]);
+          const [group] = await kit.admin.describeGroups([groupId]);
           expect(group!.protocol).toBe('RoundRobinAssigner');
           expect(group!.members).toHaveLength(2);
         }
@@ -317,13 +263,13 @@ describe('GroupConsumer with kafkajs in one group', () => {
 describe('Admin: groups', () => {
   it('lists, describes, resets (dry run and for real) and deletes a group', async () => {
     const topic = 'admin-groups';
-    await admin.createTopics([{ name: topic, partitions: 2 }]);
-    await produce(topic, [0, 1, 2, 3, 4, 5], 2);
+    await kit.admin.createTopics([{ name: topic, partitions: 2 }]);
+    await kit.produceIds(topic, [0, 1, 2, 3, 4, 5], 2);
     const consumer = member('admin-group');
     consumer.subscribe([topic]);
     await consumer.waitForState('running');
-    expect((await admin.listGroups()).map((group) => group.groupId)).toContain('admin-group');
-    const [described] = await admin.describeGroups(['admin-group']);
+    expect((await kit.admin.listGroups()).map((group) => group.groupId)).toContain('admin-group');
+    const [described] = await kit.admin.describeGroups(['admin-group']);
     expect(described).toMatchObject({ state: 'Stable', protocolType: 'consumer', protocol: 'range' });
     expect(described!.members[0]).toMatchObject({
       memberId: consumer.memberId,
@@ -335,24 +281,24 @@ describe('Admin: groups', () => {
       { topic, partition: 0, offset: 1n },
       { topic, partition: 1, offset: 2n },
     ]);
-    const refused = await failure(admin.resetOffsets('admin-group', 'earliest'));
+    const refused = await failure(kit.admin.resetOffsets('admin-group', 'earliest'));
     expect(refused.code).toBe(ErrorCode.NON_EMPTY_GROUP);
     await consumer.close();
 
-    const plan = await admin.resetOffsets('admin-group', { shiftBy: 1 }, { dryRun: true });
+    const plan = await kit.admin.resetOffsets('admin-group', { shiftBy: 1 }, { dryRun: true });
     expect(plan).toEqual([
       { topic, partition: 0, currentOffset: 1n, newOffset: 2n },
       { topic, partition: 1, currentOffset: 2n, newOffset: 3n },
     ]);
-    expect((await admin.fetchOffsets('admin-group')).map((entry) => entry.offset)).toEqual([1n, 2n]);
-    await admin.resetOffsets('admin-group', 'latest');
-    expect((await admin.fetchOffsets('admin-group')).map((entry) => entry.offset)).toEqual([3n, 3n]);
-    await admin.resetOffsets('admin-group', { offset: 0 }, { topics: [topic] });
-    expect((await admin.groupLag('admin-group')).map((entry) => entry.lag)).toEqual([3n, 3n]);
+    expect((await kit.admin.fetchOffsets('admin-group')).map((entry) => entry.offset)).toEqual([1n, 2n]);
+    await kit.admin.resetOffsets('admin-group', 'latest');
+    expect((await kit.admin.fetchOffsets('admin-group')).map((entry) => entry.offset)).toEqual([3n, 3n]);
+    await kit.admin.resetOffsets('admin-group', { offset: 0 }, { topics: [topic] });
+    expect((await kit.admin.groupLag('admin-group')).map((entry) => entry.lag)).toEqual([3n, 3n]);
 
-    await admin.deleteGroups(['admin-group']);
-    expect((await admin.listGroups()).map((group) => group.groupId)).not.toContain('admin-group');
-    const missing = await failure(admin.deleteGroups(['admin-group']));
+    await kit.admin.deleteGroups(['admin-group']);
+    expect((await kit.admin.listGroups()).map((group) => group.groupId)).not.toContain('admin-group');
+    const missing = await failure(kit.admin.deleteGroups(['admin-group']));
     expect(missing.code).toBe(ErrorCode.GROUP_ID_NOT_FOUND);
   });
 });
