@@ -221,6 +221,10 @@ export type {
 } from './client/producer-options';
 export type { RetryHooks, RetryOptions } from './client/retry';
 export { RetryPolicy } from './client/retry';
+export type { TransactionState } from './client/transaction/transaction-state';
+export { canTransitionTransaction, TRANSACTION_TRANSITIONS } from './client/transaction/transaction-state';
+export type { TransactionalProducerOptions } from './client/transaction/transactional-producer';
+export { TransactionalProducer } from './client/transaction/transactional-producer';
 export { nodeTransport } from './transport/node-transport';
 export type {
   Transport,

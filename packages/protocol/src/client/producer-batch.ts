@@ -248,8 +248,16 @@ export class ProducerBatch {
     this.#buffer = grown;
   }
 
-  /** Fills in the header (and compresses, once), per identity; sequenced from `baseSequence` when idempotent. */
-  encode(compression: CompressionType, identity: ProducerIdentity | undefined, baseSequence: number): Buffer {
+  /**
+   * Fills in the header (and compresses, once), per identity; sequenced from `baseSequence` when
+   * idempotent, and marked as part of a transaction when `transactional`.
+   */
+  encode(
+    compression: CompressionType,
+    identity: ProducerIdentity | undefined,
+    baseSequence: number,
+    transactional = false,
+  ): Buffer {
     const count = this.#recordCount;
     if (count === 0) throw new Error('cannot encode an empty batch');
     this.#identity = identity;
@@ -277,6 +285,7 @@ export class ProducerBatch {
       producerId: identity?.producerId ?? -1n,
       producerEpoch: identity?.producerEpoch ?? -1,
       baseSequence: this.#baseSequence,
+      isTransactional: transactional,
     });
     this.#encoded = batch;
     return batch;

@@ -24,6 +24,7 @@ import {
 } from './producer-batch';
 import { ProducerIdentitySource } from './producer-identity';
 import type { ProducerOptions, ProducerTestHooks } from './producer-options';
+import type { ProducerTransactionGate } from './transaction/transaction-gate';
 
 /** Header lists of records without headers share this one (it is never written to). */
 const NO_HEADERS: readonly RecordHeaderInput[] = Object.freeze([]);
@@ -73,14 +74,21 @@ export class Producer {
   #appendChain: Promise<void> = Promise.resolve();
   readonly #drainTimer = new DrainTimer(() => this.#drain());
   readonly #identities: ProducerIdentitySource;
+  /** Set for a transactional producer: identity and partition admission come from the transaction. */
+  readonly #gate: ProducerTransactionGate | undefined;
   #nextSerial = 0;
   /** Wakes the drain when the client closes, so waiting batches fail instead of lingering on. */
   readonly #onClientClosed = () => this.#scheduleDrain(0);
   #closeOpenBatches = false;
   #closing: Promise<void> | undefined;
 
-  constructor(client: Client, options: ProducerOptions = {}) {
+  /**
+   * @param gate only for {@link TransactionalProducer}, which builds its producer with it; leave
+   *   it out otherwise.
+   */
+  constructor(client: Client, options: ProducerOptions = {}, gate?: ProducerTransactionGate) {
     this.#client = client;
+    this.#gate = gate;
     this.#acks = options.acks ?? -1;
     if (this.#acks !== -1 && this.#acks !== 0 && this.#acks !== 1) {
       throw new RangeError(`acks must be -1, 0 or 1, got ${this.#acks}`);
@@ -109,6 +117,10 @@ export class Producer {
       this.#scheduleDrain(0);
     });
     client.signal.addEventListener('abort', this.#onClientClosed, { once: true });
+    if (gate !== undefined) {
+      if (!this.#idempotent) throw new RangeError('a transactional producer is idempotent (acks=-1)');
+      gate.bind({ wake: () => this.#scheduleDrain(0), failUnsent: (error) => this.#failUnsent(error) });
+    }
   }
 
   /** Record bytes accepted and not yet stored or failed. */
@@ -342,6 +354,8 @@ export class Producer {
           wakeAtMs = Math.min(wakeAtMs, queue.notBeforeMs);
           continue;
         }
+        if (!batch.encoded && this.#gate !== undefined && !this.#gate.admit(queue.topic, queue.partition))
+          continue;
         const connection = this.#connectionFor(queue, nowMs);
         if (connection === undefined || !this.#prepare(queue, batch)) continue;
         queue.markSent(batch);
@@ -419,7 +433,10 @@ export class Producer {
   #prepare(queue: PartitionQueue, batch: ProducerBatch): boolean {
     if (batch.encoded) return true;
     let identity: ProducerIdentity | undefined;
-    if (this.#idempotent) {
+    if (this.#gate !== undefined) {
+      if (!this.#adoptTransactionIdentity(queue)) return false;
+      identity = queue.identity;
+    } else if (this.#idempotent) {
       if (queue.identity === undefined) {
         const current = this.#identities.current;
         if (current === undefined || queue.retiredProducerIds.has(current.producerId)) {
@@ -432,8 +449,24 @@ export class Producer {
       identity = queue.identity;
     }
     const baseSequence = queue.nextSequence;
-    batch.encode(this.#compression, identity, baseSequence);
+    batch.encode(this.#compression, identity, baseSequence, this.#gate !== undefined);
     if (identity !== undefined) queue.nextSequence = incrementSequence(baseSequence, batch.recordCount);
+    return true;
+  }
+
+  /**
+   * A transactional producer's batches carry the transaction's identity. Sequences go on across
+   * transactions of one epoch and start again at 0 under a new epoch. After a failed batch the gate
+   * has no identity until the abort that must follow has bumped the epoch, so nothing is sent with
+   * a sequence gap.
+   */
+  #adoptTransactionIdentity(queue: PartitionQueue): boolean {
+    const current = this.#gate!.identity();
+    if (current === undefined) return false;
+    const held = queue.identity;
+    if (held?.producerId === current.producerId && held.producerEpoch === current.producerEpoch) return true;
+    queue.identity = current;
+    queue.nextSequence = 0;
     return true;
   }
 
@@ -447,7 +480,7 @@ export class Producer {
         });
       }
       body = {
-        transactionalId: null,
+        transactionalId: this.#gate?.transactionalId ?? null,
         acks: this.#acks,
         timeoutMs: this.#client.requestTimeoutMs,
         topicData: [],
@@ -541,6 +574,7 @@ export class Producer {
     const code = error instanceof WeirError ? error.code : undefined;
     let retriable = error instanceof WeirError && error.retriable && !this.#client.closed;
     if (
+      this.#gate === undefined &&
       this.#idempotent &&
       (code === ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER || code === ErrorCode.UNKNOWN_PRODUCER_ID)
     ) {
@@ -565,6 +599,7 @@ export class Producer {
 
   /** Fails a batch for good. When it had a sequence number, the sequence now has a gap. */
   #failBatch(queue: PartitionQueue, batch: ProducerBatch, error: unknown): void {
+    this.#gate?.onBatchFailed(error);
     batch.fail(error);
     this.#budget.release(batch.bufferedBytes);
     if (batch.identity !== undefined) {

@@ -3,23 +3,24 @@ import type { ApiSchema, RequestOf, ResponseOf } from '../../schema/api';
 import type { Client } from '../client';
 import { ClosedError } from '../closed-error';
 import type { Connection } from '../connection';
-import { type CoordinatorAddress, findGroupCoordinator, isCoordinatorError } from './coordinator';
+import { type CoordinatorAddress, isCoordinatorError } from './coordinator';
 import type { CoordinatorConnector } from './group-consumer-options';
 import type { CoordinatorSend } from './group-offsets';
 
 /**
- * A group member's own connection to its group coordinator: found on first use, found again after
- * the coordinator moved or the connection closed. Group traffic has a connection of its own so
- * heartbeats never queue behind a parked Fetch.
+ * A connection of its own to a coordinator (a group's, or a transactional id's): found on first
+ * use, found again after the coordinator moved or the connection closed. Coordinator traffic has a
+ * connection of its own so heartbeats and transaction calls never queue behind a parked Fetch.
  */
 export class CoordinatorLink {
   #current: { address: CoordinatorAddress; connection: Connection } | undefined;
 
   constructor(
     private readonly client: Client,
-    private readonly groupId: string,
+    /** Looks the coordinator up (FindCoordinator with the right key type). */
+    private readonly find: () => Promise<CoordinatorAddress>,
     private readonly connect: CoordinatorConnector,
-    /** True once the member is closed: a lookup finishing then opens nothing. */
+    /** True once the owner is closed: a lookup finishing then opens nothing. */
     private readonly isClosed: () => boolean,
   ) {}
 
@@ -54,8 +55,8 @@ export class CoordinatorLink {
 
   async #connection(): Promise<Connection> {
     if (this.#current === undefined || this.#current.connection.status.state === 'closed') {
-      const address = await findGroupCoordinator(this.client, this.groupId);
-      if (this.isClosed()) throw new ClosedError('the group consumer');
+      const address = await this.find();
+      if (this.isClosed()) throw new ClosedError('the coordinator link');
       this.#current?.connection.close();
       this.#current = { address, connection: this.connect(address) };
     }

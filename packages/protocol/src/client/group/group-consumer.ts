@@ -12,7 +12,7 @@ import { Consumer, type PollOptions, type StartOffset } from '../consumer';
 import { partitionKey } from '../leader-requests';
 import type { ConsumerRecord } from '../message';
 import type { Assignor } from './assignor';
-import { isCoordinatorError } from './coordinator';
+import { findGroupCoordinator, isCoordinatorError } from './coordinator';
 import { CoordinatorLink } from './coordinator-link';
 import type {
   CoordinatorConnector,
@@ -107,7 +107,12 @@ export class GroupConsumer {
     // The client's own settings, so the coordinator link authenticates like every other connection.
     const connect: CoordinatorConnector =
       options.connectCoordinator ?? ((address) => client.openConnection(address));
-    this.#coordinator = new CoordinatorLink(client, this.groupId, connect, () => this.#state === 'closed');
+    this.#coordinator = new CoordinatorLink(
+      client,
+      () => findGroupCoordinator(client, this.groupId),
+      connect,
+      () => this.#state === 'closed',
+    );
     this.#consumer = new Consumer(client, {
       maxWaitMs: options.maxWaitMs ?? 5000,
       autoOffsetReset: this.#autoOffsetReset,
