@@ -12,9 +12,11 @@ import { ProducerIdCommands } from './commands/producer-id-commands';
 import { RecordScanCommands } from './commands/record-scan-commands';
 import { TopicCommands } from './commands/topic-commands';
 import { TopicSummaryCommands } from './commands/topic-summary-commands';
+import { TransactionMarkers } from './commands/transaction-markers';
+import { TransactionCommands } from './commands/txn-commands';
 import type { BrokerConfig } from './config/broker-config';
 import { GroupCoordinator } from './group/group-coordinator';
-import { systemGroupScheduler } from './group/group-scheduler';
+import { type GroupScheduler, systemGroupScheduler } from './group/group-scheduler';
 import { OffsetsTopicStore } from './group/offsets-topic';
 import type { ReadinessCheck } from './http/health-server';
 import type { BrokerMetrics } from './http/metrics';
@@ -33,11 +35,22 @@ import { clientHandlers, HandlerRegistry } from './server/registry';
 import { TrafficRates } from './stats/traffic-rates';
 import { logConfigFor } from './topics/topic-configs';
 import { TopicManager } from './topics/topic-manager';
+import { createBrokerTransactions } from './txn/broker-transactions';
+import type { TransactionMarkerWriter } from './txn/transaction-contracts';
+import type { TransactionCoordinator } from './txn/transaction-coordinator';
+import type { TransactionLog } from './txn/transaction-log';
 import { WEIR_VERSION } from './version';
 
 export interface BrokerDeps {
   logger: Logger;
   metrics: BrokerMetrics;
+  /** The transaction coordinator's clock and timers; tests pass a fake to drive timeouts. */
+  transactionScheduler?: GroupScheduler;
+  /**
+   * Wraps the marker writer the transaction coordinator uses. Tests use it to stop a broker between
+   * a durable PrepareCommit and its markers, the window crash recovery must close.
+   */
+  wrapTransactionMarkers?: (markers: TransactionMarkerWriter) => TransactionMarkerWriter;
 }
 
 const systemClock = { nowMs: () => Date.now() };
@@ -59,6 +72,8 @@ export class Broker {
   #internalToken: string | undefined;
   readonly #groupStore: OffsetsTopicStore;
   readonly #groupCoordinator: GroupCoordinator;
+  readonly #transactionLog: TransactionLog;
+  readonly #transactionCoordinator: TransactionCoordinator;
   readonly commands: BrokerCommands;
   /** The last minute's traffic, for the overview the internal listener serves. */
   readonly #traffic = new TrafficRates(systemClock);
@@ -118,21 +133,41 @@ export class Broker {
     const client = config.listeners.client;
     const internal = config.listeners.internal;
     const cluster = new ClusterCommands(this.#store, (listener) => this.#endpoint(listener));
+    // The partition side of ending transactions; the transaction coordinator writes through it.
+    const markers = new TransactionMarkers(this.#topics, systemClock);
+    const producers = new ProducerIdCommands(this.#store);
+    const transactions = createBrokerTransactions({
+      config: config.transactions,
+      topics: this.#topics,
+      markers: deps.wrapTransactionMarkers?.(markers) ?? markers,
+      groups: this.#groupCoordinator,
+      producers,
+      scheduler: deps.transactionScheduler ?? systemGroupScheduler,
+      logger: deps.logger.child({ component: 'transaction-coordinator' }),
+      metrics: deps.metrics,
+    });
+    this.#transactionLog = transactions.log;
+    this.#transactionCoordinator = transactions.coordinator;
     this.commands = {
       cluster,
       topics: new TopicCommands(this.#topics, this.#logs, config, config.nodeId),
-      data: new DataCommands(this.#topics, {
-        bytesIn: (topic, bytes, records) => {
-          deps.metrics.bytesInTotal.inc({ topic }, bytes);
-          deps.metrics.recordsInTotal.inc({ topic }, records);
-          this.#traffic.produced(bytes, records);
+      data: new DataCommands(
+        this.#topics,
+        {
+          bytesIn: (topic, bytes, records) => {
+            deps.metrics.bytesInTotal.inc({ topic }, bytes);
+            deps.metrics.recordsInTotal.inc({ topic }, records);
+            this.#traffic.produced(bytes, records);
+          },
+          bytesOut: (topic, bytes, records) => {
+            deps.metrics.bytesOutTotal.inc({ topic }, bytes);
+            this.#traffic.fetched(bytes, records);
+          },
         },
-        bytesOut: (topic, bytes, records) => {
-          deps.metrics.bytesOutTotal.inc({ topic }, bytes);
-          this.#traffic.fetched(bytes, records);
-        },
-      }),
-      producers: new ProducerIdCommands(this.#store),
+        transactions.coordinator,
+      ),
+      producers,
+      transactions: new TransactionCommands(transactions.coordinator, this.#topics),
       configs: new ConfigCommands(this.#topics, config),
       groups: new GroupCommands(this.#groupCoordinator, this.#topics, cluster),
       overview: new BrokerOverviewCommands({
@@ -153,6 +188,7 @@ export class Broker {
       partitionInternals: new PartitionInternalsCommands(this.#topics, this.#logs, config.nodeId),
       groupLags: new GroupLagCommands(this.#groupCoordinator, this.#logs),
       recordScan: new RecordScanCommands(this.#topics, this.#logs, systemClock),
+      markers,
     };
     const dispatcher = new Dispatcher(
       new HandlerRegistry(clientHandlers()),
@@ -243,6 +279,10 @@ export class Broker {
     const report = await this.#logs.start();
     await this.#topics.reconcile();
     const offsetsTopic = await this.#groupStore.open(this.config.groups.offsetsTopicPartitions);
+    // Transaction state loads before the listeners open, so the produce path's membership check
+    // knows every open transaction from the first request.
+    const transactionTopic = this.#transactionLog.open(this.config.transactions.stateTopicPartitions);
+    const transactionsLoaded = await this.#transactionCoordinator.load(this.#transactionLog);
     this.#storageReady = true;
     for (const offline of report.offline) logger.error(offline, 'partition offline');
     await this.#resolveInternalToken();
@@ -254,6 +294,13 @@ export class Broker {
     // that "broker started" means everything is served.
     const groups = await this.#groupCoordinator.load(this.#groupStore);
     logger.info({ ...offsetsTopic, ...groups }, 'group coordinator loaded');
+    // Transactions prepared before a crash complete now: their markers go to the partitions and
+    // their offsets to the groups, so both must be loaded. Until then /ready says "transactions".
+    const recovered = await this.#transactionCoordinator.recover();
+    logger.info(
+      { ...transactionTopic, ...transactionsLoaded, ...recovered },
+      'transaction coordinator loaded',
+    );
     logger.info(
       {
         clusterId: this.#store.clusterId(),
@@ -275,6 +322,7 @@ export class Broker {
     // First: parked JoinGroup/SyncGroup answers would otherwise hold the drain for up to a
     // rebalance timeout; members are told NOT_COORDINATOR and look again after the restart.
     this.#groupCoordinator.shutdown();
+    this.#transactionCoordinator.shutdown();
     // Draining gets half the shutdown bound, so flushing and checkpoints still fit in the rest.
     await Promise.all([
       this.#listener.stop(this.config.shutdownTimeoutMs / 2),
@@ -282,6 +330,7 @@ export class Broker {
     ]);
     // Group metadata is written in the background; those appends finish before the logs close.
     await this.#groupStore.drain();
+    await this.#transactionLog.drain();
     await this.#logs.shutdown();
     this.deps.logger.info('broker stopped');
   }
@@ -300,6 +349,7 @@ export class Broker {
             : `${offline.length} offline: ${offline.map((p) => `${p.topic}-${p.partition}`).join(', ')}`,
       },
       this.#coordinatorsCheck(),
+      { name: 'transactions', ...this.#transactionCoordinator.readiness() },
       {
         name: 'client-listener',
         ok: this.#listening,
@@ -384,6 +434,7 @@ export class Broker {
       logStartOffset: log.logStartOffset,
       logEndOffset: log.logEndOffset,
       highWatermark: log.highWatermark,
+      lastStableOffset: log.lastStableOffset,
       sizeBytes: log.sizeBytes,
     }));
   }

@@ -1,11 +1,13 @@
-import { Broker } from '../src/broker';
+import { Broker, type BrokerDeps } from '../src/broker';
 import { type BrokerConfigInput, brokerConfigSchema } from '../src/config/broker-config';
-import { createBrokerMetrics } from '../src/http/metrics';
+import { type BrokerMetrics, createBrokerMetrics } from '../src/http/metrics';
 import { createLogger } from '../src/logger';
 import { temporaryDirectory } from './log-fixtures';
 
 export interface RunningBroker {
   broker: Broker;
+  /** The broker's metrics registry (no metrics server is started; read it directly). */
+  metrics: BrokerMetrics;
   port: number;
   /** `127.0.0.1:<port>`, for clients' bootstrap lists. */
   bootstrap: string;
@@ -32,6 +34,8 @@ export const TEST_INTERNAL_TOKEN = 'weir-test-internal-token';
 export async function startBroker(
   overrides: BrokerConfigInput = {},
   dataDir?: string,
+  /** Extra dependencies, such as a fake transaction scheduler. */
+  extraDeps: Partial<Omit<BrokerDeps, 'logger' | 'metrics'>> = {},
 ): Promise<RunningBroker> {
   const directory = dataDir ? undefined : await temporaryDirectory('weir-broker-');
   const resolvedDataDir = dataDir ?? directory!.path;
@@ -49,9 +53,11 @@ export async function startBroker(
     },
     logging: { level: 'silent' },
   });
+  const metrics = createBrokerMetrics();
   const broker = new Broker(config, {
+    ...extraDeps,
     logger: createLogger({ level: (process.env.WEIR_TEST_LOG_LEVEL as 'info' | undefined) ?? 'silent' }),
-    metrics: createBrokerMetrics(),
+    metrics,
   });
   await broker.start();
   let stopped = false;
@@ -62,6 +68,7 @@ export async function startBroker(
   };
   return {
     broker,
+    metrics,
     port: broker.clientPort,
     bootstrap: `127.0.0.1:${broker.clientPort}`,
     get internalBootstrap() {

@@ -67,6 +67,7 @@ describe('describeBroker', () => {
       ['storage', true],
       ['partitions', true],
       ['coordinators', true],
+      ['transactions', true],
       ['client-listener', true],
       ['internal-listener', true],
     ]);

@@ -33,6 +33,7 @@ export { FindCoordinator } from './messages/apis/find-coordinator';
 export { Heartbeat } from './messages/apis/heartbeat';
 export { IncrementalAlterConfigs } from './messages/apis/incremental-alter-configs';
 export { InitProducerId } from './messages/apis/init-producer-id';
+export { WeirAbortTransaction } from './messages/apis/internal/weir-abort-transaction';
 export { WeirDescribeBroker } from './messages/apis/internal/weir-describe-broker';
 export { WeirDescribeGroupLags } from './messages/apis/internal/weir-describe-group-lags';
 export { WeirDescribePartitions } from './messages/apis/internal/weir-describe-partitions';
@@ -221,6 +222,12 @@ export type {
 } from './client/producer-options';
 export type { RetryHooks, RetryOptions } from './client/retry';
 export { RetryPolicy } from './client/retry';
+export type {
+  PartitionProducer,
+  TransactionDescription,
+  TransactionListFilters,
+  TransactionListing,
+} from './client/transaction/transaction-admin';
 export type { TransactionState } from './client/transaction/transaction-state';
 export { canTransitionTransaction, TRANSACTION_TRANSITIONS } from './client/transaction/transaction-state';
 export type { TransactionalProducerOptions } from './client/transaction/transactional-producer';

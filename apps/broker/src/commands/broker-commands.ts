@@ -9,6 +9,8 @@ import type { ProducerIdCommands } from './producer-id-commands';
 import type { RecordScanCommands } from './record-scan-commands';
 import type { TopicCommands } from './topic-commands';
 import type { TopicSummaryCommands } from './topic-summary-commands';
+import type { TransactionMarkers } from './transaction-markers';
+import type { TransactionCommands } from './txn-commands';
 
 /**
  * The internal command boundary (ARCHITECTURE §1): every operation the broker offers, typed, in
@@ -20,6 +22,8 @@ export interface BrokerCommands {
   topics: TopicCommands;
   data: DataCommands;
   producers: ProducerIdCommands;
+  /** Transactional producers' requests, transaction inspection and the operator's abort. */
+  transactions: TransactionCommands;
   configs: ConfigCommands;
   groups: GroupCommands;
   /** The operator views the internal listener serves (Weir-only APIs). */
@@ -28,4 +32,6 @@ export interface BrokerCommands {
   partitionInternals: PartitionInternalsCommands;
   groupLags: GroupLagCommands;
   recordScan: RecordScanCommands;
+  /** Writes transaction markers to partitions (the coordinator's TransactionMarkerWriter). */
+  markers: TransactionMarkers;
 }

@@ -3,11 +3,14 @@ import {
   BATCH_LOG_OVERHEAD_BYTES,
   BatchLayout,
   ErrorCode,
+  isTransactionalBatch,
   iterateBatches,
+  type RecordBatchHeader,
   WeirError,
 } from '@weir/protocol';
 import type { PartitionLog } from '../log/partition-log';
 import type { TopicManager } from '../topics/topic-manager';
+import type { TransactionMembershipCheck } from '../txn/transaction-contracts';
 import { type CommandResult, failureOf, resultOf } from './command-result';
 import { watchForChange } from './wait-for-change';
 
@@ -24,12 +27,20 @@ export interface FetchPartitionRequest {
   partitionMaxBytes: number;
 }
 
+export type IsolationLevel = 'read_uncommitted' | 'read_committed';
+
 export interface FetchRequest {
   partitions: FetchPartitionRequest[];
   maxWaitMs: number;
   minBytes: number;
   maxBytes: number;
-  isolationLevel: 'read_uncommitted' | 'read_committed';
+  isolationLevel: IsolationLevel;
+}
+
+/** An aborted transaction a read_committed client must drop, as Fetch reports it. */
+export interface FetchAbortedTransaction {
+  producerId: number;
+  firstOffset: number;
 }
 
 export interface FetchPartitionResult {
@@ -39,6 +50,8 @@ export interface FetchPartitionResult {
   highWatermark: number;
   lastStableOffset: number;
   logStartOffset: number;
+  /** read_committed: the aborted transactions overlapping `records`; null for read_uncommitted. */
+  abortedTransactions: FetchAbortedTransaction[] | null;
   records: Buffer;
 }
 
@@ -52,13 +65,22 @@ const EMPTY = Buffer.alloc(0);
 const VALID_ACKS = new Set([-1, 0, 1]);
 
 /**
+ * Admits every transactional batch. Only a constructor default, until the broker passes the
+ * transaction coordinator's check; never use it where a coordinator exists.
+ */
+const EVERY_PARTITION_IS_A_MEMBER: TransactionMembershipCheck = { membership: () => 'member' };
+
+/**
  * The data path: produce, fetch (with long-poll), list offsets and delete records. Produce with
  * acks=-1 waits for an fdatasync (standalone durability); acks=1 answers once the write is done.
+ * read_committed fetches and offset lookups stop at the last stable offset.
  */
 export class DataCommands {
   constructor(
     private readonly topics: TopicManager,
     private readonly traffic: TrafficObserver,
+    /** Asked before each transactional batch is appended (the transaction coordinator). */
+    private readonly transactions: TransactionMembershipCheck = EVERY_PARTITION_IS_A_MEMBER,
   ) {}
 
   /**
@@ -95,13 +117,37 @@ export class DataCommands {
           detail: 'produce requests of version 3 and above carry exactly one record batch per partition',
         });
       }
-      const result = await log.append(records, { origin: 'client', durable: request.acks === -1 });
+      const result = await log.append(records, {
+        origin: 'client',
+        durable: request.acks === -1,
+        admit: (header) => this.#checkTransactionMembership(request.topic, request.partition, header),
+      });
       this.traffic.bytesIn(request.topic, records.length, result.lastOffset - result.baseOffset + 1);
       return {
         baseOffset: result.baseOffset,
         logAppendTimeMs: result.logAppendTimeMs,
         logStartOffset: result.logStartOffset,
       };
+    });
+  }
+
+  /**
+   * A transactional batch may only go to a partition its producer added to the ongoing
+   * transaction (AddPartitionsToTxn): otherwise INVALID_TXN_STATE, or INVALID_PRODUCER_EPOCH when
+   * a newer epoch owns the transactional id. Runs after the log validated the batch.
+   */
+  #checkTransactionMembership(topic: string, partition: number, header: RecordBatchHeader): void {
+    if (!isTransactionalBatch(header.attributes)) return;
+    const { producerId, producerEpoch } = header;
+    const verdict = this.transactions.membership(producerId, producerEpoch, { topic, partition });
+    if (verdict === 'member') return;
+    if (verdict === 'fenced') {
+      throw new WeirError(ErrorCode.INVALID_PRODUCER_EPOCH, {
+        detail: `producer ${producerId} epoch ${producerEpoch} is fenced by a newer epoch`,
+      });
+    }
+    throw new WeirError(ErrorCode.INVALID_TXN_STATE, {
+      detail: `${topic}-${partition} is not part of an ongoing transaction of producer ${producerId}`,
     });
   }
 
@@ -138,6 +184,7 @@ export class DataCommands {
     if (request.partitions.length > 1 && partitionBytesTotal <= request.maxBytes) {
       return this.#readAllAtOnce(request);
     }
+    const isolation = request.isolationLevel;
     let remainingBytes = request.maxBytes;
     let anyData = false;
     const results: FetchPartitionResult[] = [];
@@ -145,6 +192,7 @@ export class DataCommands {
       const result = await this.#readPartition(wanted, {
         maxBytes: Math.max(0, Math.min(wanted.partitionMaxBytes, remainingBytes)),
         minOneBatch: !anyData,
+        isolation,
       });
       remainingBytes -= result.records.length;
       anyData ||= result.records.length > 0;
@@ -160,11 +208,18 @@ export class DataCommands {
    * limit never reads much more than the answer holds. The shared limit is then applied in order
    * as the sequential read would: a partition whose bytes pass what is left keeps only the whole
    * batches that fit, except the first partition with data, which keeps its first batch (KIP-74).
+   * Aborted transactions listed for bytes cut off this way are harmless: clients only apply them
+   * to records they receive.
    */
   async #readAllAtOnce(request: FetchRequest): Promise<FetchPartitionResult[]> {
+    const isolation = request.isolationLevel;
     const results = await Promise.all(
       request.partitions.map((wanted) =>
-        this.#readPartition(wanted, { maxBytes: Math.max(0, wanted.partitionMaxBytes), minOneBatch: true }),
+        this.#readPartition(wanted, {
+          maxBytes: Math.max(0, wanted.partitionMaxBytes),
+          minOneBatch: true,
+          isolation,
+        }),
       ),
     );
     let remainingBytes = request.maxBytes;
@@ -186,19 +241,21 @@ export class DataCommands {
 
   async #readPartition(
     wanted: FetchPartitionRequest,
-    limits: { maxBytes: number; minOneBatch: boolean },
+    limits: { maxBytes: number; minOneBatch: boolean; isolation: IsolationLevel },
   ): Promise<FetchPartitionResult> {
     const base = { topic: wanted.topic, partition: wanted.partition };
+    const committed = limits.isolation === 'read_committed';
     let log: PartitionLog;
     try {
       log = this.topics.partitionLog(wanted.topic, wanted.partition);
     } catch (error) {
-      return { ...base, ...emptyPartition(failureOf(error).errorCode) };
+      return { ...base, ...emptyPartition(failureOf(error).errorCode, committed) };
     }
     const offsets = {
       highWatermark: log.highWatermark,
-      lastStableOffset: log.highWatermark,
+      lastStableOffset: log.lastStableOffset,
       logStartOffset: log.logStartOffset,
+      abortedTransactions: committed ? [] : null,
     };
     // kafka-compat §7: below the log start or above the high watermark is out of range; exactly
     // the high watermark is a valid, empty read.
@@ -206,16 +263,22 @@ export class DataCommands {
       return { ...base, ...offsets, errorCode: ErrorCode.OFFSET_OUT_OF_RANGE, records: EMPTY };
     }
     try {
+      // read_committed: only up to the last stable offset, with the aborted ranges overlapping
+      // what is returned (kafka-compat §7); clients drop those records themselves.
       const read = await log.read(wanted.fetchOffset, {
         maxBytes: limits.maxBytes,
         minOneBatch: limits.minOneBatch,
+        isolation: limits.isolation,
       });
       return {
         ...base,
         errorCode: ErrorCode.NONE,
         highWatermark: read.highWatermark,
-        lastStableOffset: read.highWatermark,
+        lastStableOffset: read.lastStableOffset,
         logStartOffset: read.logStartOffset,
+        abortedTransactions:
+          read.abortedTransactions?.map(({ producerId, firstOffset }) => ({ producerId, firstOffset })) ??
+          null,
         records: read.records,
       };
     } catch (error) {
@@ -236,25 +299,28 @@ export class DataCommands {
   }
 
   /**
-   * ListOffsets: -2 is the log start, -1 the high watermark (the LSO for read_committed, which
-   * equals it until transactions exist), anything else the first record at or after that time.
+   * ListOffsets: -2 is the log start, -1 the high watermark (the last stable offset for
+   * read_committed), anything else the first record at or after that time, below the same bound.
    * No such record gives offset -1 and timestamp -1.
    */
   async listOffset(request: {
     topic: string;
     partition: number;
     timestampMs: number;
+    /** Default read_uncommitted (ListOffsets v0–1 have no isolation level). */
+    isolationLevel?: IsolationLevel;
   }): Promise<CommandResult<{ offset: number; timestampMs: number }>> {
     return resultOf(async () => {
       const log = this.topics.partitionLog(request.topic, request.partition);
+      const end = request.isolationLevel === 'read_committed' ? log.lastStableOffset : log.highWatermark;
       if (request.timestampMs === -2) return { offset: log.logStartOffset, timestampMs: -1 };
-      if (request.timestampMs === -1) return { offset: log.highWatermark, timestampMs: -1 };
+      if (request.timestampMs === -1) return { offset: end, timestampMs: -1 };
       if (request.timestampMs < 0) {
         throw new WeirError(ErrorCode.INVALID_REQUEST, {
           detail: `unsupported timestamp ${request.timestampMs}`,
         });
       }
-      const found = await log.offsetForTimestamp(request.timestampMs);
+      const found = await log.offsetForTimestamp(request.timestampMs, end);
       return found
         ? { offset: found.offset, timestampMs: found.timestampMs }
         : { offset: -1, timestampMs: -1 };
@@ -291,8 +357,15 @@ function wholeBatchesWithin(records: Buffer, limitBytes: number): number {
   return position;
 }
 
-function emptyPartition(errorCode: number) {
-  return { errorCode, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, records: EMPTY };
+function emptyPartition(errorCode: number, committed: boolean) {
+  return {
+    errorCode,
+    highWatermark: -1,
+    lastStableOffset: -1,
+    logStartOffset: -1,
+    abortedTransactions: committed ? [] : null,
+    records: EMPTY,
+  };
 }
 
 /**

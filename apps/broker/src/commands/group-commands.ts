@@ -60,7 +60,10 @@ export interface GroupDescription {
 }
 
 /**
- * The lag of one partition. `lag` is high watermark − committed offset; with nothing committed
+ * The lag of one partition, transaction-aware: `lag` is last stable offset − committed offset, so
+ * records of a transaction still open are not counted yet (a read_committed consumer cannot read
+ * them), and markers are not counted either, since such a consumer's committed offset moves past
+ * them. Without open transactions the LSO is the high watermark. With nothing committed
  * (or a commit below the log start, whose records are gone) it counts from the log start: what a
  * consumer starting from the earliest offset would still have to read. Never negative. Null
  * fields mean the topic or partition no longer exists (`errorCode` says why).
@@ -345,7 +348,8 @@ export class GroupCommands {
         logStartOffset,
         logEndOffset: log.logEndOffset,
         highWatermark,
-        lag: Math.max(0, highWatermark - from),
+        // Transaction-aware: measured against the LSO (see PartitionLag).
+        lag: Math.max(0, log.lastStableOffset - from),
         errorCode: ErrorCode.NONE,
       };
     } catch (error) {

@@ -88,8 +88,11 @@ export class GroupLagCommands {
   }
 
   /**
-   * One partition's row. `logEndOffset` is the high watermark, the end a consumer can read to, as
-   * Kafka's consumer-groups tool reports it; a partition that no longer exists shows -1 and no lag.
+   * One partition's row. `logEndOffset` is the high watermark, as Kafka's consumer-groups tool
+   * reports it; a partition that no longer exists shows -1 and no lag. The lag is
+   * transaction-aware: last stable offset − committed offset, floored at 0, so an open
+   * transaction's records are not counted before they are readable by a read_committed consumer,
+   * and markers are not counted because such a consumer's committed offset moves past them.
    */
   #row(
     topic: string,
@@ -102,9 +105,10 @@ export class GroupLagCommands {
       return { topic, partition, committedOffset, logEndOffset: -1n, lag: 0n, memberId };
     }
     const highWatermark = BigInt(log.highWatermark);
+    const lastStable = BigInt(log.lastStableOffset);
     const logStart = BigInt(log.logStartOffset);
     const from = committedOffset > logStart ? committedOffset : logStart;
-    const lag = highWatermark > from ? highWatermark - from : 0n;
+    const lag = lastStable > from ? lastStable - from : 0n;
     return { topic, partition, committedOffset, logEndOffset: highWatermark, lag, memberId };
   }
 }

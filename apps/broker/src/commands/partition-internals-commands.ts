@@ -50,16 +50,14 @@ export class PartitionInternalsCommands {
         producerCount: 0,
       };
     }
-    const highWatermark = BigInt(log.highWatermark);
     return {
       ...placement,
       errorCode: ErrorCode.NONE,
       logStartOffset: BigInt(log.logStartOffset),
       logEndOffset: BigInt(log.logEndOffset),
-      highWatermark,
-      // Transactions do not exist yet, so nothing is ever unstable: the last stable offset is the
-      // high watermark. Once they land this becomes the first unstable offset (min with the HWM).
-      lastStableOffset: highWatermark,
+      highWatermark: BigInt(log.highWatermark),
+      // Where the earliest open transaction starts, bounded by the high watermark.
+      lastStableOffset: BigInt(log.lastStableOffset),
       sizeBytes: BigInt(log.sizeBytes),
       segments: log.segments.map((segment) => ({
         baseOffset: BigInt(segment.baseOffset),

@@ -5,8 +5,9 @@ import type { MetadataStore, ProducerIdBlock } from '../metadata/metadata-store'
 const PRODUCER_ID_BLOCK_SIZE = 1000;
 
 /**
- * Hands out producer ids for idempotent producers (InitProducerId without a transactional id).
- * Ids come from blocks reserved durably in the metadata store, so a restart never reuses one.
+ * Hands out producer ids: to idempotent producers (InitProducerId without a transactional id), and
+ * to the transaction coordinator for new transactional ids. Ids come from blocks reserved durably
+ * in the metadata store, so a restart never reuses one.
  */
 export class ProducerIdCommands {
   #block: ProducerIdBlock | undefined;
@@ -15,18 +16,23 @@ export class ProducerIdCommands {
 
   constructor(private readonly store: MetadataStore) {}
 
+  /** An idempotent producer's id; a transactional id is the transaction coordinator's business. */
   async initProducerId(request: { transactionalId: string | null; transactionTimeoutMs: number }): Promise<{
     producerId: bigint;
     producerEpoch: number;
   }> {
     if (request.transactionalId !== null) {
-      // The transaction coordinator comes with the transactions work; until then a transactional
-      // producer is refused clearly instead of being given an id that cannot commit.
+      // The InitProducerId handler routes transactional ids to the coordinator; this is a bug.
       throw new WeirError(ErrorCode.INVALID_REQUEST, {
-        detail: 'transactional producers are not supported yet (transactional.id must be unset)',
+        detail: 'transactional producer ids come from the transaction coordinator',
       });
     }
-    return { producerId: BigInt(await this.#nextProducerId()), producerEpoch: 0 };
+    return { producerId: await this.allocateProducerId(), producerEpoch: 0 };
+  }
+
+  /** A producer id no one has had, from the current block or a newly reserved one. */
+  async allocateProducerId(): Promise<bigint> {
+    return BigInt(await this.#nextProducerId());
   }
 
   async #nextProducerId(): Promise<number> {

@@ -139,6 +139,22 @@ export const brokerConfigSchema = z.strictObject({
       path: ['minSessionTimeoutMs'],
     })
     .prefault({}),
+  transactions: z
+    .strictObject({
+      /** transaction.state.log.num.partitions; only read when `__transaction_state` is first created. */
+      stateTopicPartitions: z.number().int().min(1).max(1000).default(50),
+      /** transaction.max.timeout.ms: a longer transaction.timeout.ms gets INVALID_TRANSACTION_TIMEOUT. */
+      maxTimeoutMs: z.number().int().min(1).default(900_000),
+      /** transactional.id.expiration.ms: an idle transactional id is forgotten after this long. */
+      idExpirationMs: z
+        .number()
+        .int()
+        .min(1)
+        .default(7 * 24 * 3600 * 1000),
+      /** transaction.abort.timed.out.transaction.cleanup.interval.ms (id expiry runs on it too). */
+      abortTimedOutCheckIntervalMs: z.number().int().min(1).default(10_000),
+    })
+    .prefault({}),
   logging: z
     .strictObject({
       level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),

@@ -20,6 +20,7 @@ import {
   type FetchedOffsets,
   GroupOffsets,
   type TopicPartitionErrors,
+  type TransactionalOffset,
 } from './group-offsets';
 import { GroupLoader } from './group-persistence';
 import type { GroupScheduler } from './group-scheduler';
@@ -209,6 +210,20 @@ export class GroupCoordinator {
     const gate = this.#gate(request.groupId, { emptyIdAllowed: true });
     if (gate !== ErrorCode.NONE) return everyPartition(request.topics, gate);
     return this.#offsets.commit(request);
+  }
+
+  /**
+   * The transaction coordinator's half of a commit: a committed transaction's offsets become the
+   * group's (durably) before EndTxn answers. Returns an error code; retriable ones are retried.
+   */
+  async applyTransactionalOffsets(
+    groupId: string,
+    committer: { producerId: bigint; producerEpoch: number },
+    offsets: readonly TransactionalOffset[],
+  ): Promise<number> {
+    const gate = this.#gate(groupId, { emptyIdAllowed: false });
+    if (gate !== ErrorCode.NONE) return gate;
+    return this.#offsets.commitTransactional(groupId, committer, offsets);
   }
 
   fetchOffsets(

@@ -24,6 +24,15 @@ export interface CommitRequest {
   topics: { name: string; partitions: CommitPartition[] }[];
 }
 
+/** One offset of a committed transaction (TxnOffsetCommit), as the group stores it. */
+export interface TransactionalOffset {
+  topic: string;
+  partition: number;
+  offset: number;
+  leaderEpoch: number;
+  metadata: string | null;
+}
+
 export type TopicPartitionErrors = {
   name: string;
   partitions: { partitionIndex: number; errorCode: number }[];
@@ -111,6 +120,48 @@ export class GroupOffsets {
         errorCode: errors.get(partitionKey(topic.name, partition.partitionIndex)) ?? writeError,
       })),
     }));
+  }
+
+  /**
+   * Stores the offsets of a committed transaction (staged by TxnOffsetCommit, applied by the
+   * transaction coordinator once the COMMIT markers are written). Kafka applies them whatever the
+   * group's generation or state, since the transaction already checked its producer; an unknown
+   * group is created as a plain offset store, as a simple commit would. `committer` is the
+   * transaction's producer, named in the log when the write fails.
+   */
+  async commitTransactional(
+    groupId: string,
+    committer: { producerId: bigint; producerEpoch: number },
+    offsets: readonly TransactionalOffset[],
+  ): Promise<number> {
+    const group = this.context.groups.get(groupId) ?? this.rebalancer.createGroup(groupId);
+    if (group.is('Dead')) return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    const nowMs = this.context.scheduler.nowMs();
+    const changes: OffsetChange[] = offsets.map((staged) => ({
+      topic: staged.topic,
+      partition: staged.partition,
+      value: {
+        offset: staged.offset,
+        leaderEpoch: staged.leaderEpoch,
+        metadata: staged.metadata ?? '',
+        commitTimestampMs: nowMs,
+        expireTimestampMs: -1,
+        sequence: 0,
+      },
+    }));
+    const errorCode = await this.#write(group, changes);
+    if (errorCode !== ErrorCode.NONE) {
+      this.context.logger.warn(
+        {
+          groupId,
+          producerId: String(committer.producerId),
+          producerEpoch: committer.producerEpoch,
+          errorCode,
+        },
+        'applying transactional offsets failed',
+      );
+    }
+    return errorCode;
   }
 
   /** Kafka's checks, in Kafka's order: what a commit by this member and generation may do. */

@@ -23,6 +23,12 @@ export interface BrokerMetrics {
   connectionsRejectedTotal: Counter<'reason'>;
   /** Disk operations that failed (each takes a partition offline or fails a request). */
   storageErrorsTotal: Counter;
+  /** Transactions open now (from the first added partition until the outcome is recorded). */
+  transactionsOpen: Gauge;
+  /** Transactions ended, by result (`commit` or `abort`). */
+  transactionsTotal: Counter<'result'>;
+  /** Time from a transaction's first added partition to its recorded outcome. */
+  transactionDurationSeconds: Histogram;
   /** Sets where the partition gauges come from; called again, it replaces the previous source. */
   registerPartitionCollector(collect: () => PartitionStats[]): void;
   /** Sets where the consumer-group metrics (members, state, lag, rebalances) come from. */
@@ -37,6 +43,14 @@ export interface BrokerMetrics {
  */
 const REQUEST_DURATION_BUCKETS_SECONDS = [
   0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+];
+
+/**
+ * Transactions last from milliseconds (a kafkajs send and commit) to their timeout (Kafka's
+ * default maximum is 15 minutes).
+ */
+const TRANSACTION_DURATION_BUCKETS_SECONDS = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900,
 ];
 
 const NON_CONFORMING_DEFAULT_METRICS = [
@@ -117,6 +131,23 @@ export function createBrokerMetrics(): BrokerMetrics {
     storageErrorsTotal: new Counter({
       name: 'weir_storage_errors_total',
       help: 'Disk operations on partition logs that failed.',
+      registers,
+    }),
+    transactionsOpen: new Gauge({
+      name: 'weir_transactions_open',
+      help: 'Transactions open now, from their first added partition until their outcome is recorded.',
+      registers,
+    }),
+    transactionsTotal: new Counter({
+      name: 'weir_transactions_total',
+      help: 'Transactions ended, by result (commit or abort).',
+      labelNames: ['result'],
+      registers,
+    }),
+    transactionDurationSeconds: new Histogram({
+      name: 'weir_transaction_duration_seconds',
+      help: "Time from a transaction's first added partition to its recorded commit or abort.",
+      buckets: TRANSACTION_DURATION_BUCKETS_SECONDS,
       registers,
     }),
     registerPartitionCollector: setPartitionCollector,

@@ -1,4 +1,5 @@
 import {
+  ErrorCode,
   isControlBatch,
   isTransactionalBatch,
   type RecordBatchHeader,
@@ -7,11 +8,12 @@ import {
   setBatchPartitionLeaderEpoch,
   WeirError,
 } from '@weir/protocol';
-import { readControlType } from './control-batch';
+import { type ControlMarker, readControlType } from './control-batch';
 import type { LogConfig } from './log-config';
-import type { AppendOptions, AppendResult } from './partition-log';
-import { lastSequenceOf, type ProducerStateManager } from './producer-state';
+import type { AppendOptions, AppendResult } from './partition-log-types';
+import { lastSequenceOf, NO_OPEN_TRANSACTION, type ProducerStateManager } from './producer-state';
 import type { BatchToWrite } from './segment';
+import type { AbortedTransaction } from './transaction-index';
 
 /** An append waiting in a partition's queue. */
 export interface PendingAppend {
@@ -28,6 +30,8 @@ export interface PreparedGroup {
   completions: { item: PendingAppend; result: Omit<AppendResult, 'logStartOffset'> }[];
   /** The log end offset once the batches are written. */
   nextOffset: number;
+  /** Transactions closed by ABORT markers in this group, in offset order, for the `.txnindex`. */
+  aborted: AbortedTransaction[];
 }
 
 interface GroupContext {
@@ -43,17 +47,24 @@ interface GroupContext {
  * not written again; a gap or a fenced epoch is refused), assigns offsets by rewriting each batch's
  * base offset and leader epoch in place, stamps the append time on LogAppendTime topics, and
  * records the batch in the producer state so the next batch in the same group is checked against
- * it. Refused appends are rejected here; the rest complete once the write is done.
+ * it. Transaction rules are checked here too, against the state as of the batch before: a
+ * non-transactional batch from a producer with an open transaction is INVALID_TXN_STATE, and a
+ * marker from an older producer epoch or coordinator epoch is fenced. Refused appends are rejected
+ * here; the rest complete once the write is done.
  */
 export function prepareGroup(group: readonly PendingAppend[], context: GroupContext): PreparedGroup {
   const { producerState, nowMs } = context;
   let nextOffset = context.nextOffset;
   const toWrite: BatchToWrite[] = [];
   const completions: PreparedGroup['completions'] = [];
+  const aborted: AbortedTransaction[] = [];
   for (const item of group) {
     const { header, batch, options } = item;
     const producerId = Number(header.producerId);
-    if (producerId >= 0 && !isControlBatch(header.attributes) && options.origin === 'client') {
+    const isControl = isControlBatch(header.attributes);
+    // A control batch of a type we do not interpret takes its offsets but changes no state.
+    const control = producerId >= 0 && isControl ? readControlType(batch) : undefined;
+    if (producerId >= 0 && !isControl && options.origin === 'client') {
       const check = producerState.check(
         producerId,
         header.producerEpoch,
@@ -72,6 +83,18 @@ export function prepareGroup(group: readonly PendingAppend[], context: GroupCont
         });
         continue;
       }
+      const refusal = nonTransactionalRefusal(producerState, producerId, header);
+      if (refusal !== undefined) {
+        item.reject(refusal);
+        continue;
+      }
+    }
+    if (control !== undefined && options.origin === 'coordinator') {
+      const refusal = markerRefusal(producerState, producerId, header.producerEpoch, control);
+      if (refusal !== undefined) {
+        item.reject(refusal);
+        continue;
+      }
     }
     const baseOffset = nextOffset;
     const lastOffset = baseOffset + header.lastOffsetDelta;
@@ -84,37 +107,72 @@ export function prepareGroup(group: readonly PendingAppend[], context: GroupCont
       logAppendTimeMs = nowMs;
       maxTimestampMs = nowMs;
     }
-    recordProducerBatch(producerState, header, batch, baseOffset, lastOffset, maxTimestampMs);
+    if (producerId >= 0 && (!isControl || control !== undefined)) {
+      const completed = producerState.recordBatch({
+        producerId,
+        producerEpoch: header.producerEpoch,
+        firstSequence: header.baseSequence,
+        lastSequence: isControl ? -1 : lastSequenceOf(header.baseSequence, header.lastOffsetDelta),
+        firstOffset: baseOffset,
+        lastOffset,
+        timestampMs: maxTimestampMs,
+        isTransactional: isTransactionalBatch(header.attributes),
+        control,
+      });
+      if (completed?.aborted) {
+        // Kafka's LSO after the abort: where the earliest transaction still open starts, or just
+        // past the marker. A read_committed search of the index stops once it reaches its bound.
+        const { firstOffset } = completed;
+        const lastStableOffset = producerState.firstUnstableOffset() ?? lastOffset + 1;
+        aborted.push({ producerId, firstOffset, lastOffset, lastStableOffset });
+      }
+    }
     toWrite.push({ bytes: batch, baseOffset, lastOffset, maxTimestampMs });
     completions.push({ item, result: { baseOffset, lastOffset, logAppendTimeMs, duplicate: false } });
     nextOffset = lastOffset + 1;
   }
-  return { toWrite, completions, nextOffset };
+  return { toWrite, completions, nextOffset, aborted };
 }
 
-function recordProducerBatch(
+/**
+ * Kafka refuses a non-transactional batch from a producer whose transaction is open here: its
+ * records would sit inside the transaction's range without belonging to it.
+ */
+function nonTransactionalRefusal(
   producerState: ProducerStateManager,
+  producerId: number,
   header: RecordBatchHeader,
-  batch: Buffer,
-  baseOffset: number,
-  lastOffset: number,
-  timestampMs: number,
-): void {
-  const producerId = Number(header.producerId);
-  if (producerId < 0) return;
-  const isControl = isControlBatch(header.attributes);
-  const control = isControl ? readControlType(batch) : undefined;
-  // A control batch of a type we do not interpret takes its offsets but changes no state.
-  if (isControl && !control) return;
-  producerState.recordBatch({
-    producerId,
-    producerEpoch: header.producerEpoch,
-    firstSequence: header.baseSequence,
-    lastSequence: isControl ? -1 : lastSequenceOf(header.baseSequence, header.lastOffsetDelta),
-    firstOffset: baseOffset,
-    lastOffset,
-    timestampMs,
-    isTransactional: isTransactionalBatch(header.attributes),
-    control,
+): WeirError | undefined {
+  if (isTransactionalBatch(header.attributes)) return undefined;
+  const open = producerState.transactionView(producerId)?.currentTransactionFirstOffset;
+  if (open === undefined || open === NO_OPEN_TRANSACTION) return undefined;
+  return new WeirError(ErrorCode.INVALID_TXN_STATE, {
+    detail: `producer ${producerId} sent a non-transactional batch while its transaction from offset ${open} is open`,
   });
+}
+
+/**
+ * A marker from an older producer epoch than this partition has seen belongs to a fenced
+ * producer (INVALID_PRODUCER_EPOCH); one from an older coordinator epoch comes from a coordinator
+ * that lost the transactional id (TRANSACTION_COORDINATOR_FENCED). Either would corrupt the state.
+ */
+function markerRefusal(
+  producerState: ProducerStateManager,
+  producerId: number,
+  producerEpoch: number,
+  control: ControlMarker,
+): WeirError | undefined {
+  const known = producerState.transactionView(producerId);
+  if (known === undefined) return undefined;
+  if (producerEpoch < known.producerEpoch) {
+    return new WeirError(ErrorCode.INVALID_PRODUCER_EPOCH, {
+      detail: `marker epoch ${producerEpoch} of producer ${producerId} is older than the current ${known.producerEpoch}`,
+    });
+  }
+  if (control.coordinatorEpoch < known.coordinatorEpoch) {
+    return new WeirError(ErrorCode.TRANSACTION_COORDINATOR_FENCED, {
+      detail: `coordinator epoch ${control.coordinatorEpoch} of the marker is older than ${known.coordinatorEpoch}`,
+    });
+  }
+  return undefined;
 }

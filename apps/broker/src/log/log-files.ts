@@ -7,6 +7,7 @@ import { join } from 'node:path';
  *   00000000000000000000.log        batches, each a 12-byte log entry header (offset, size) + batch
  *   00000000000000000000.index      sparse relative offset → byte position
  *   00000000000000000000.timeindex  max timestamp → relative offset
+ *   00000000000000000000.txnindex   aborted transactions whose ABORT marker is in the segment
  *   00000000000000000000.snapshot   producer state as of that offset
  *   *.deleted                       a segment file being deleted (retention), unlinked later
  *   *.tmp                           a file being replaced atomically
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 export const LOG_SUFFIX = '.log';
 export const OFFSET_INDEX_SUFFIX = '.index';
 export const TIME_INDEX_SUFFIX = '.timeindex';
+export const TXN_INDEX_SUFFIX = '.txnindex';
 export const PRODUCER_SNAPSHOT_SUFFIX = '.snapshot';
 export const DELETED_SUFFIX = '.deleted';
 export const TEMPORARY_SUFFIX = '.tmp';

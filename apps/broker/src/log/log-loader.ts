@@ -7,8 +7,10 @@ import {
   parseOffsetFileName,
   TEMPORARY_SUFFIX,
   TIME_INDEX_SUFFIX,
+  TXN_INDEX_SUFFIX,
 } from './log-files';
-import { type Clock, PartitionLog, type PartitionLogEvents } from './partition-log';
+import { PartitionLog } from './partition-log';
+import type { Clock, PartitionLogEvents } from './partition-log-types';
 import { ProducerStateManager } from './producer-state';
 import { rebuildProducerState } from './producer-state-rebuild';
 import { floorSegmentIndex } from './read-batches';
@@ -38,6 +40,8 @@ export interface LoadReport {
   recoveredSegmentCount: number;
   truncatedBytes: number;
   replayedProducerBatches: number;
+  /** Where the transaction indexes were rebuilt from the log, when they had to be. */
+  transactionIndexRebuiltFrom: number | undefined;
 }
 
 /**
@@ -64,7 +68,9 @@ export class LogCorruptionError extends Error {
  * 3. otherwise rescan every segment from the one holding the recovery point, checking lengths and
  *    CRCs, rebuilding indexes and cutting the log at the first torn or corrupt batch, unless that
  *    batch is below the recovery point, which takes the partition offline;
- * 4. rebuild the producer state from the newest snapshot and the batch headers after it.
+ * 4. load the transaction indexes; from the first rescanned segment, or the first whose index is
+ *    missing or damaged, empty them and let step 5 refill them;
+ * 5. rebuild the producer state from the newest snapshot and the batch headers after it.
  */
 export async function openPartitionLog(
   options: OpenLogOptions,
@@ -91,6 +97,7 @@ export async function openPartitionLog(
     recoveredSegmentCount: 0,
     truncatedBytes: 0,
     replayedProducerBatches: 0,
+    transactionIndexRebuiltFrom: undefined,
   };
   let recoveryPoint = options.recoveryPoint;
   let recoverFrom = options.cleanShutdown ? undefined : floorSegmentIndex(segments, recoveryPoint);
@@ -118,7 +125,27 @@ export async function openPartitionLog(
   const firstOffset = segments[0]!.baseOffset;
   const logStartOffset = Math.min(Math.max(options.logStartOffset ?? firstOffset, firstOffset), logEndOffset);
   const producerState = new ProducerStateManager();
-  report.replayedProducerBatches = await rebuildProducerState(context, segments, producerState, logEndOffset);
+  const rebuildFrom = await loadTransactionIndexes(segments, recoverFrom);
+  report.transactionIndexRebuiltFrom = rebuildFrom;
+  report.replayedProducerBatches = await rebuildProducerState(
+    context,
+    segments,
+    producerState,
+    logEndOffset,
+    rebuildFrom === undefined
+      ? undefined
+      : {
+          fromOffset: rebuildFrom,
+          onAborted: (entry) =>
+            segments[floorSegmentIndex(segments, entry.lastOffset)]!.txnIndex.append(entry),
+        },
+  );
+  if (rebuildFrom !== undefined) {
+    for (const segment of segments.slice(floorSegmentIndex(segments, rebuildFrom))) {
+      await segment.txnIndex.writePending();
+      await segment.txnIndex.sync();
+    }
+  }
 
   const log = new PartitionLog(context, config, options.clock, producerState, options.events, {
     segments,
@@ -142,11 +169,41 @@ async function cleanDirectory(io: StorageIo, directory: string): Promise<number[
   for (const name of names) {
     const leftover = name.endsWith(DELETED_SUFFIX) || name.endsWith(TEMPORARY_SUFFIX);
     const indexOffset =
-      parseOffsetFileName(name, OFFSET_INDEX_SUFFIX) ?? parseOffsetFileName(name, TIME_INDEX_SUFFIX);
+      parseOffsetFileName(name, OFFSET_INDEX_SUFFIX) ??
+      parseOffsetFileName(name, TIME_INDEX_SUFFIX) ??
+      parseOffsetFileName(name, TXN_INDEX_SUFFIX);
     const orphanIndex = indexOffset !== undefined && !logOffsets.has(indexOffset);
     if (leftover || orphanIndex) await io.unlink(`${directory}/${name}`);
   }
   return [...logOffsets].sort((left, right) => left - right);
+}
+
+/**
+ * Loads every segment's `.txnindex` and returns the offset to rebuild them from, if any: the first
+ * segment recovery rescanned (markers past the recovery point may not have reached its index
+ * before the crash) or the first segment whose index is missing, torn or inconsistent, whichever
+ * is earlier. Every index from there on is emptied (file included) for the replay to refill.
+ */
+async function loadTransactionIndexes(
+  segments: readonly Segment[],
+  recoveredFrom: number | undefined,
+): Promise<number | undefined> {
+  let rebuildIndex = recoveredFrom;
+  const loadable = rebuildIndex ?? segments.length;
+  for (let index = 0; index < loadable; index++) {
+    const segment = segments[index]!;
+    const endOffset = segments[index + 1]?.baseOffset ?? segment.nextOffset;
+    if (!(await segment.txnIndex.load(endOffset))) {
+      rebuildIndex = index;
+      break;
+    }
+  }
+  if (rebuildIndex === undefined) return undefined;
+  for (const segment of segments.slice(rebuildIndex)) {
+    segment.txnIndex.reset();
+    await segment.txnIndex.truncateTo(segment.baseOffset);
+  }
+  return segments[rebuildIndex]!.baseOffset;
 }
 
 async function recoverSegments(

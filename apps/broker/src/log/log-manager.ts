@@ -9,7 +9,8 @@ import {
   readOffsetCheckpoint,
   writeOffsetCheckpoint,
 } from './offset-checkpoint';
-import type { Clock, PartitionLog, PartitionLogEvents } from './partition-log';
+import type { PartitionLog } from './partition-log';
+import type { Clock, PartitionLogEvents } from './partition-log-types';
 import type { Segment } from './segment';
 import { createStorageIo, StorageError, type StorageIo } from './storage';
 
@@ -324,9 +325,12 @@ export class LogManager {
 
   #scheduleSegmentDelete(segment: Segment, reason: string, topic: string, partition: number): void {
     this.#logger.info('deleting segment', { topic, partition, baseOffset: segment.baseOffset, reason });
-    const paths = [segment.logPath, segment.offsetIndex.path, segment.timeIndex.path].map(
-      (path) => `${path}${DELETED_SUFFIX}`,
-    );
+    const paths = [
+      segment.logPath,
+      segment.offsetIndex.path,
+      segment.timeIndex.path,
+      segment.txnIndex.path,
+    ].map((path) => `${path}${DELETED_SUFFIX}`);
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
       void Promise.all(paths.map((path) => this.#io.unlink(path).catch(() => undefined)));

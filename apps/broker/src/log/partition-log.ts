@@ -3,73 +3,36 @@ import { type PendingAppend, prepareGroup } from './append-group';
 import { DurabilityTracker } from './durability-tracker';
 import type { LogConfig } from './log-config';
 import { DELETED_SUFFIX } from './log-files';
-import { type AppendOrigin, validateBatch } from './log-validator';
+import { validateBatch } from './log-validator';
+import type {
+  AppendOptions,
+  AppendResult,
+  Clock,
+  PartitionLogEvents,
+  PartitionLogState,
+  ReadOptions,
+  ReadResult,
+} from './partition-log-types';
 import { deleteSnapshotsBelow, writeSnapshot } from './producer-snapshot';
 import type { ProducerStateManager } from './producer-state';
 import { rebuildProducerState } from './producer-state-rebuild';
 import { readWholeBatches } from './read-batches';
-import { segmentsToDelete } from './retention';
+import { describeClosedSegments, segmentsToDelete } from './retention';
 import type { BatchToWrite, Segment, SegmentContext } from './segment';
 import { Segment as SegmentClass } from './segment';
 import { StorageError } from './storage';
 import { findOffsetForTimestamp, type TimestampOffset } from './timestamp-lookup';
+import { collectAbortedTransactions, endOffsetOfBatches, indexAbortedTransactions } from './aborted-transactions';
 
-/** A clock, injected so retention and rolling can be tested without waiting. */
-export interface Clock {
-  nowMs(): number;
-}
-
-export interface AppendOptions {
-  origin: AppendOrigin;
-  /** Resolve only once an fdatasync covers the batch (acks=all on a single node). */
-  durable: boolean;
-  /** Written into the batch's partition leader epoch field; -1 until leader epochs exist. */
-  leaderEpoch?: number;
-}
-
-export interface AppendResult {
-  baseOffset: number;
-  lastOffset: number;
-  /** The broker's append time for LogAppendTime topics, else -1. */
-  logAppendTimeMs: number;
-  logStartOffset: number;
-  /** True when this was a producer retry of a batch already in the log (same offsets returned). */
-  duplicate: boolean;
-}
-
-export interface ReadOptions {
-  maxBytes: number;
-  /** Exclusive upper bound on batch base offsets (the high watermark, or the LSO later). */
-  maxOffset?: number;
-  /** Return the first batch even when it is larger than maxBytes (KIP-74). Default true. */
-  minOneBatch?: boolean;
-}
-
-export interface ReadResult {
-  /** Whole stored batches, byte-for-byte; empty when there is nothing to return. */
-  records: Buffer;
-  highWatermark: number;
-  logStartOffset: number;
-  logEndOffset: number;
-}
-
-/** What the log tells its owner (the log manager). */
-export interface PartitionLogEvents {
-  /** The log hit a disk error and is now offline; every later call fails. */
-  onOffline(error: StorageError): void;
-  /** The log start offset moved (delete records, retention); the owner checkpoints it. */
-  onLogStartOffsetChanged(): void;
-  /** A log line for operators. */
-  warn(message: string, fields: Record<string, unknown>): void;
-  /** A segment was renamed to `.deleted`; the owner unlinks its files after file.delete.delay.ms. */
-  scheduleDelete(segment: Segment, reason: string): void;
-}
-
-export interface PartitionLogState {
-  segments: Segment[];
-  logStartOffset: number;
-  recoveryPoint: number;
-}
+export type {
+  AppendOptions,
+  AppendResult,
+  Clock,
+  PartitionLogEvents,
+  PartitionLogState,
+  ReadOptions,
+  ReadResult,
+} from './partition-log-types';
 
 /**
  * One partition's log (ARCHITECTURE §4). Appends are serialized: whatever queues up while a write
@@ -85,6 +48,11 @@ export class PartitionLog {
   #logStartOffset: number;
   #logEndOffset: number;
   #highWatermark: number;
+  /**
+   * The first offset of the earliest open transaction as of the log end, published with it (the
+   * producer state runs ahead while a group is being written, and readers must not see that).
+   */
+  #firstUnstableOffset: number | undefined;
   #queue: PendingAppend[] = [];
   #writing = false;
   /** Resolved when the write in flight (an append group or a roll) is done. */
@@ -111,6 +79,7 @@ export class PartitionLog {
     this.#logEndOffset = this.#activeSegment.nextOffset;
     // In standalone mode everything on disk at open is committed; replication sets it later.
     this.#highWatermark = this.#logEndOffset;
+    this.#firstUnstableOffset = producerState.firstUnstableOffset();
     this.#durability = new DurabilityTracker(
       state.recoveryPoint,
       config,
@@ -129,6 +98,17 @@ export class PartitionLog {
 
   get highWatermark(): number {
     return this.#highWatermark;
+  }
+
+  /**
+   * The last stable offset (LSO): every transaction below it is decided, so read_committed
+   * consumers read up to here. The first offset of the earliest open transaction, bounded by the
+   * high watermark, and never below the log start (DeleteRecords may pass an open transaction).
+   */
+  get lastStableOffset(): number {
+    const unstable = this.#firstUnstableOffset;
+    const stable = unstable === undefined ? this.#highWatermark : Math.min(unstable, this.#highWatermark);
+    return Math.max(stable, this.#logStartOffset);
   }
 
   /** Offsets below this are known to be on disk (fdatasync'd). */
@@ -164,7 +144,10 @@ export class PartitionLog {
     Object.assign(this.config, next);
   }
 
-  /** Calls `listener` after every change of the log end offset or high watermark. */
+  /**
+   * Calls `listener` after every change of the log end offset or high watermark; the last stable
+   * offset only moves with them (markers are appends), so read_committed waiters wake too.
+   */
   subscribe(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -187,6 +170,7 @@ export class PartitionLog {
   async append(batch: Buffer, options: AppendOptions): Promise<AppendResult> {
     this.#assertOnline();
     const header = validateBatch(batch, options.origin, this.config.maxMessageBytes);
+    options.admit?.(header);
     return new Promise<AppendResult>((resolve, reject) => {
       this.#queue.push({ batch, header, options, resolve, reject });
       this.#scheduleDrain();
@@ -223,7 +207,7 @@ export class PartitionLog {
 
   async #writeGroup(group: PendingAppend[]): Promise<void> {
     const nowMs = this.clock.nowMs();
-    const { toWrite, completions, nextOffset } = prepareGroup(group, {
+    const { toWrite, completions, nextOffset, aborted } = prepareGroup(group, {
       producerState: this.producerState,
       timestampType: this.config.timestampType,
       nextOffset: this.#logEndOffset,
@@ -231,6 +215,8 @@ export class PartitionLog {
     });
     try {
       await this.#writeWithRolls(toWrite, nowMs);
+      // In the index before the markers are published, so no read can miss an aborted range.
+      await indexAbortedTransactions(this.#segments, aborted);
     } catch (error) {
       const failure = this.#asStorageError(error);
       this.#goOffline(failure);
@@ -242,6 +228,7 @@ export class PartitionLog {
       this.producerState.advanceMapEndOffset(nextOffset);
       this.#logEndOffset = nextOffset;
       this.#highWatermark = nextOffset;
+      this.#firstUnstableOffset = this.producerState.firstUnstableOffset();
       this.#durability.recordWrite(
         toWrite.reduce((total, batch) => total + batch.bytes.length, 0),
         toWrite.length,
@@ -329,30 +316,36 @@ export class PartitionLog {
   /**
    * Reads whole batches starting with the one that contains `fetchOffset`, up to `maxBytes` (at
    * least one batch unless `minOneBatch` is false), never past `maxOffset` (default: the high
-   * watermark). An offset below the log start or above the log end is OFFSET_OUT_OF_RANGE.
+   * watermark, or the last stable offset for read_committed, which also gets the aborted
+   * transactions overlapping the batches returned). An offset below the log start or above the
+   * log end is OFFSET_OUT_OF_RANGE.
    */
   async read(fetchOffset: number, options: ReadOptions): Promise<ReadResult> {
     this.#assertOnline();
-    const maxOffset = Math.min(options.maxOffset ?? this.#highWatermark, this.#logEndOffset);
+    const committed = options.isolation === 'read_committed';
+    const defaultMax = committed ? this.lastStableOffset : this.#highWatermark;
+    const maxOffset = Math.min(options.maxOffset ?? defaultMax, this.#logEndOffset);
     if (fetchOffset < this.#logStartOffset || fetchOffset > this.#logEndOffset) {
       throw new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
         detail: `offset ${fetchOffset} is outside ${this.#logStartOffset}..${this.#logEndOffset} of ${this.topic}-${this.partition}`,
       });
     }
-    const empty = (): ReadResult => this.#readResult(Buffer.alloc(0));
-    if (fetchOffset >= maxOffset) return empty();
-    const records = await this.#guardStorage(() =>
-      readWholeBatches(this.#segments, fetchOffset, maxOffset, options),
-    );
-    return this.#readResult(records);
-  }
-
-  #readResult(records: Buffer): ReadResult {
+    const records =
+      fetchOffset >= maxOffset
+        ? Buffer.alloc(0)
+        : await this.#guardStorage(() => readWholeBatches(this.#segments, fetchOffset, maxOffset, options));
+    // Entries are in the index before their markers are published, so those of every abort below
+    // the LSO read above are there; later ones lie beyond what was returned.
+    const upperBound = endOffsetOfBatches(records, fetchOffset);
     return {
       records,
       highWatermark: this.#highWatermark,
+      lastStableOffset: this.lastStableOffset,
       logStartOffset: this.#logStartOffset,
       logEndOffset: this.#logEndOffset,
+      abortedTransactions: committed
+        ? collectAbortedTransactions(this.#segments, fetchOffset, upperBound)
+        : undefined,
     };
   }
 
@@ -449,18 +442,8 @@ export class PartitionLog {
    */
   async applyRetention(): Promise<number> {
     if (this.#offline) return 0;
-    const closed = this.#segments.slice(0, -1);
-    const described = [];
-    for (const segment of closed) {
-      described.push({
-        baseOffset: segment.baseOffset,
-        nextOffset: this.#nextOffsetOfClosed(segment),
-        sizeBytes: segment.sizeBytes,
-        maxTimestampMs: await this.#guardStorage(() => segment.largestTimestampMs()),
-      });
-    }
     const decision = segmentsToDelete(
-      described,
+      await this.#guardStorage(() => describeClosedSegments(this.#segments)),
       this.#activeSegment.sizeBytes,
       this.#logStartOffset,
       this.config,
@@ -481,12 +464,6 @@ export class PartitionLog {
     }
     await this.#guardStorage(() => deleteSnapshotsBelow(this.context.io, this.context.directory, newStart));
     return decision.count;
-  }
-
-  /** A closed segment ends where the next one starts. */
-  #nextOffsetOfClosed(segment: Segment): number {
-    const index = this.#segments.indexOf(segment);
-    return this.#segments[index + 1]?.baseOffset ?? this.#logEndOffset;
   }
 
   /**
@@ -510,7 +487,9 @@ export class PartitionLog {
       this.#durability.truncateTo(this.#logEndOffset);
       this.#highWatermark = Math.min(this.#highWatermark, this.#logEndOffset);
       if (this.#logStartOffset > this.#logEndOffset) this.#logStartOffset = this.#logEndOffset;
+      // The transaction indexes were cut with the segments; what is left is already indexed.
       await rebuildProducerState(this.context, this.#segments, this.producerState, this.#logEndOffset);
+      this.#firstUnstableOffset = this.producerState.firstUnstableOffset();
     });
     this.#notify();
   }

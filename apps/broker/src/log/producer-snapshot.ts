@@ -192,16 +192,18 @@ export async function writeSnapshot(
 
 /**
  * Loads into `state` the newest snapshot at or below `maxOffset` (the log end after recovery or
- * truncation). Snapshots above `maxOffset` describe offsets no longer in the log and are deleted;
- * corrupt ones are deleted and the next older one is tried. When none is usable the state is
- * cleared and the caller rebuilds it from the log start. I/O failures other than a vanished file
- * propagate as {@link StorageError}.
+ * truncation), or at or below `atOrBelow` when given (a replay that must start early enough to
+ * rebuild the transaction indexes). Snapshots above `maxOffset` describe offsets no longer in the
+ * log and are deleted; corrupt ones are deleted and the next older one is tried. When none is
+ * usable the state is cleared and the caller rebuilds it from the log start. I/O failures other
+ * than a vanished file propagate as {@link StorageError}.
  */
 export async function loadLatestSnapshot(
   io: StorageIo,
   directory: string,
   maxOffset: number,
   state: ProducerStateManager,
+  atOrBelow = maxOffset,
 ): Promise<SnapshotLoadResult> {
   const offsets = await listSnapshotOffsets(io, directory);
   const deletedAboveMaxOffset: number[] = [];
@@ -210,7 +212,8 @@ export async function loadLatestSnapshot(
     deletedAboveMaxOffset.push(offset);
   }
   const corrupt: CorruptSnapshot[] = [];
-  const candidates = offsets.filter((candidate) => candidate <= maxOffset).reverse();
+  const limit = Math.min(maxOffset, atOrBelow);
+  const candidates = offsets.filter((candidate) => candidate <= limit).reverse();
   for (const offset of candidates) {
     const path = snapshotPath(directory, offset);
     let bytes: Buffer;

@@ -4,11 +4,21 @@ import { loadLatestSnapshot } from './producer-snapshot';
 import { lastSequenceOf, type ProducerStateManager } from './producer-state';
 import { floorSegmentIndex } from './read-batches';
 import type { Segment, SegmentContext } from './segment';
+import type { AbortedTransaction } from './transaction-index';
+
+/** How a replay also rebuilds the transaction indexes (at open, when they cannot be trusted). */
+export interface TransactionIndexRebuild {
+  /** Replay from a snapshot at or below this offset; aborts with markers from here on are reported. */
+  readonly fromOffset: number;
+  readonly onAborted: (transaction: AbortedTransaction) => void;
+}
 
 /**
  * Rebuilds a partition's producer state after open or truncation: load the newest snapshot at or
  * below the log end, then replay the batch headers written after it (only control batches are read
  * whole, to learn the marker type). Without a usable snapshot the replay starts at the log start.
+ * With `rebuild`, the replay starts at or below its offset and reports every transaction aborted
+ * from there on, with the last stable offset right after its marker, as the append path does.
  * Returns how many batches were replayed.
  */
 export async function rebuildProducerState(
@@ -16,8 +26,15 @@ export async function rebuildProducerState(
   segments: readonly Segment[],
   state: ProducerStateManager,
   logEndOffset: number,
+  rebuild?: TransactionIndexRebuild,
 ): Promise<number> {
-  const loaded = await loadLatestSnapshot(context.io, context.directory, logEndOffset, state);
+  const loaded = await loadLatestSnapshot(
+    context.io,
+    context.directory,
+    logEndOffset,
+    state,
+    rebuild?.fromOffset ?? logEndOffset,
+  );
   // A snapshot at the log end (written at a clean shutdown) is the whole state: nothing to replay.
   if (loaded.loadedOffset !== undefined && loaded.loadedOffset >= logEndOffset) return 0;
   const firstOffset = segments[0]!.baseOffset;
@@ -66,8 +83,13 @@ export async function rebuildProducerState(
         batch = { ...headerOnly, control: marker };
       }
       try {
-        state.recordBatch(batch);
+        const completed = state.recordBatch(batch);
         replayed++;
+        if (rebuild !== undefined && completed?.aborted && completed.lastOffset >= rebuild.fromOffset) {
+          const { producerId, firstOffset, lastOffset } = completed;
+          const lastStableOffset = state.firstUnstableOffset() ?? lastOffset + 1;
+          rebuild.onAborted({ producerId, firstOffset, lastOffset, lastStableOffset });
+        }
       } catch {
         // A batch the state cannot follow (say, an epoch going backwards) was accepted under rules
         // this log no longer has; skipping it loses only dedup history for that producer.

@@ -211,6 +211,16 @@ export class ProducerStateManager {
   }
 
   /**
+   * One producer's epochs and open transaction, without copying its entry: the append path asks
+   * for every transactional or control batch. Undefined for a producer this partition does not know.
+   */
+  transactionView(
+    producerId: number,
+  ): Pick<ProducerEntry, 'producerEpoch' | 'coordinatorEpoch' | 'currentTransactionFirstOffset'> | undefined {
+    return this.#entries.get(producerId);
+  }
+
+  /**
    * Decides whether a produced batch may be appended. It changes nothing: call
    * {@link recordBatch} once the batch is in the log. A non-idempotent batch (producerId < 0)
    * is always appended.

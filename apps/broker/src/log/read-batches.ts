@@ -1,5 +1,5 @@
 import { BATCH_HEADER_BYTES, BATCH_LOG_OVERHEAD_BYTES } from '@weir/protocol';
-import type { ReadOptions } from './partition-log';
+import type { ReadOptions } from './partition-log-types';
 import type { Segment } from './segment';
 
 /** Index of the last segment whose base offset is ≤ `offset` (segments are sorted by base offset). */

@@ -1,3 +1,5 @@
+import type { Segment } from './segment';
+
 /** What retention needs to know about one closed segment. */
 export interface RetentionSegment {
   baseOffset: number;
@@ -14,6 +16,25 @@ export interface RetentionPolicy {
 }
 
 export type RetentionReason = 'retention.ms' | 'retention.bytes' | 'log-start-offset';
+
+/**
+ * Describes every segment but the active (last) one for {@link segmentsToDelete}: a closed segment
+ * ends where the next one starts, and its newest timestamp comes from its time index (a disk read
+ * the first time).
+ */
+export async function describeClosedSegments(segments: readonly Segment[]): Promise<RetentionSegment[]> {
+  const described: RetentionSegment[] = [];
+  for (let index = 0; index < segments.length - 1; index++) {
+    const segment = segments[index]!;
+    described.push({
+      baseOffset: segment.baseOffset,
+      nextOffset: segments[index + 1]!.baseOffset,
+      sizeBytes: segment.sizeBytes,
+      maxTimestampMs: await segment.largestTimestampMs(),
+    });
+  }
+  return described;
+}
 
 /**
  * Decides how many of the oldest closed segments to delete, as Kafka does: segments entirely below

@@ -1,9 +1,16 @@
 import { readFully, type ScannedBatch, type ScanStop, scanBatches } from './batch-scan';
 import type { FileHandleCache } from './file-handle-cache';
-import { LOG_SUFFIX, OFFSET_INDEX_SUFFIX, segmentFilePath, TIME_INDEX_SUFFIX } from './log-files';
+import {
+  LOG_SUFFIX,
+  OFFSET_INDEX_SUFFIX,
+  segmentFilePath,
+  TIME_INDEX_SUFFIX,
+  TXN_INDEX_SUFFIX,
+} from './log-files';
 import { OffsetIndex } from './offset-index';
 import type { StorageIo } from './storage';
 import { TimeIndex } from './time-index';
+import { TransactionIndex } from './transaction-index';
 
 /** What a segment needs from its surroundings. */
 export interface SegmentContext {
@@ -45,7 +52,8 @@ const LOCATE_CHUNK_BYTES = 16 * 1024;
 
 /**
  * One segment: a `.log` file of RecordBatch v2 batches stored byte-for-byte as appended (only their
- * base offset and leader epoch rewritten), plus its sparse offset and time indexes. Appends to a
+ * base offset and leader epoch rewritten), plus its sparse offset and time indexes and its index of
+ * aborted transactions (`.txnindex`, kept by the log: see transaction-index.ts). Appends to a
  * segment are serialized by its log; reads may run concurrently with an append because they only
  * look at bytes below the size the log has published.
  */
@@ -53,6 +61,7 @@ export class Segment {
   readonly logPath: string;
   readonly offsetIndex: OffsetIndex;
   readonly timeIndex: TimeIndex;
+  readonly txnIndex: TransactionIndex;
   #sizeBytes: number;
   #nextOffset: number;
   #maxTimestampMs = -1;
@@ -79,15 +88,21 @@ export class Segment {
       baseOffset,
       context.maxIndexBytes,
     );
+    this.txnIndex = new TransactionIndex(
+      context.handles,
+      context.io,
+      segmentFilePath(context.directory, baseOffset, TXN_INDEX_SUFFIX),
+      baseOffset,
+    );
     this.#sizeBytes = sizeBytes;
     this.#nextOffset = nextOffset;
   }
 
-  /** Creates a new, empty segment with preallocated indexes. */
+  /** Creates a new, empty segment with preallocated indexes and an empty transaction index. */
   static async create(context: SegmentContext, baseOffset: number): Promise<Segment> {
     const segment = new Segment(context, baseOffset, 0, baseOffset);
     await context.handles.use(segment.logPath, (file) => file.truncate(0));
-    await Promise.all([segment.offsetIndex.create(), segment.timeIndex.create()]);
+    await Promise.all([segment.offsetIndex.create(), segment.timeIndex.create(), segment.txnIndex.create()]);
     return segment;
   }
 
@@ -332,15 +347,17 @@ export class Segment {
     await this.context.handles.use(this.logPath, (file) => file.truncate(location.positionBytes));
     this.offsetIndex.truncateTo(location.baseOffset);
     this.timeIndex.truncateTo(location.baseOffset);
+    await this.txnIndex.truncateTo(location.baseOffset);
     this.#sizeBytes = location.positionBytes;
     this.#nextOffset = location.baseOffset;
     this.#bytesSinceIndexEntry = 0;
     return removedBytes;
   }
 
-  /** Makes everything written so far durable. */
+  /** Makes everything written so far durable, the aborted-transaction entries included. */
   async flush(): Promise<void> {
     await this.context.handles.use(this.logPath, (file) => file.datasync());
+    await this.txnIndex.sync();
   }
 
   /** Writes both indexes out, trimmed, when the segment stops being active or the log closes. */
@@ -382,12 +399,13 @@ export class Segment {
   /** Closes the file handle; the segment can still be used (it reopens on demand). */
   async close(): Promise<void> {
     await this.context.handles.close(this.logPath);
+    await this.txnIndex.close();
   }
 
   /** Renames the segment's files with `suffix` appended (retention marks them `.deleted`). */
   async renameFilesWithSuffix(suffix: string): Promise<void> {
     await this.close();
-    for (const path of [this.logPath, this.offsetIndex.path, this.timeIndex.path]) {
+    for (const path of [this.logPath, this.offsetIndex.path, this.timeIndex.path, this.txnIndex.path]) {
       try {
         await this.context.io.rename(path, `${path}${suffix}`);
       } catch (error) {
@@ -400,6 +418,6 @@ export class Segment {
   async delete(): Promise<void> {
     await this.close();
     await this.context.io.unlink(this.logPath);
-    await Promise.all([this.offsetIndex.delete(), this.timeIndex.delete()]);
+    await Promise.all([this.offsetIndex.delete(), this.timeIndex.delete(), this.txnIndex.delete()]);
   }
 }

@@ -1,13 +1,20 @@
 import type { ApiHandler } from './handler';
+import { describeProducersHandler } from './handlers/describe-producers';
+import { describeTransactionsHandler } from './handlers/describe-transactions';
+import { weirAbortTransactionHandler } from './handlers/internal/weir-abort-transaction';
 import { weirDescribeBrokerHandler } from './handlers/internal/weir-describe-broker';
 import { weirDescribeGroupLagsHandler } from './handlers/internal/weir-describe-group-lags';
 import { weirDescribePartitionsHandler } from './handlers/internal/weir-describe-partitions';
 import { weirListTopicSummariesHandler } from './handlers/internal/weir-list-topic-summaries';
 import { weirScanRecordsHandler } from './handlers/internal/weir-scan-records';
+import { listTransactionsHandler } from './handlers/list-transactions';
 
 /**
  * The Weir-only APIs (keys 32000 and up) the internal listener serves beside the client
- * listener's Kafka APIs. The client listener never serves or advertises them.
+ * listener's Kafka APIs, and Kafka's transaction inspection APIs (DescribeTransactions,
+ * ListTransactions, DescribeProducers): Kafka defines them only in flexible versions, and the
+ * client listener advertises no flexible version but ApiVersions v3 (kafka-compat §0). The client
+ * listener never serves or advertises any of them.
  */
 export function internalHandlers(): ApiHandler[] {
   return [
@@ -16,5 +23,9 @@ export function internalHandlers(): ApiHandler[] {
     weirDescribePartitionsHandler,
     weirDescribeGroupLagsHandler,
     weirScanRecordsHandler,
+    weirAbortTransactionHandler,
+    describeTransactionsHandler,
+    listTransactionsHandler,
+    describeProducersHandler,
   ] as ApiHandler[];
 }

@@ -1,4 +1,6 @@
 import type { ApiHandler } from './handler';
+import { addOffsetsToTxnHandler } from './handlers/add-offsets-to-txn';
+import { addPartitionsToTxnHandler } from './handlers/add-partitions-to-txn';
 import { alterConfigsHandler } from './handlers/alter-configs';
 import { type AdvertisedApi, createApiVersionsHandler } from './handlers/api-versions';
 import { createPartitionsHandler } from './handlers/create-partitions';
@@ -8,6 +10,7 @@ import { deleteRecordsHandler } from './handlers/delete-records';
 import { deleteTopicsHandler } from './handlers/delete-topics';
 import { describeConfigsHandler } from './handlers/describe-configs';
 import { describeGroupsHandler } from './handlers/describe-groups';
+import { endTxnHandler } from './handlers/end-txn';
 import { fetchHandler } from './handlers/fetch';
 import { findCoordinatorHandler } from './handlers/find-coordinator';
 import { heartbeatHandler } from './handlers/heartbeat';
@@ -23,6 +26,7 @@ import { offsetDeleteHandler } from './handlers/offset-delete';
 import { offsetFetchHandler } from './handlers/offset-fetch';
 import { produceHandler } from './handlers/produce';
 import { syncGroupHandler } from './handlers/sync-group';
+import { txnOffsetCommitHandler } from './handlers/txn-offset-commit';
 
 /**
  * Which handler serves which API key. Built once; a duplicate key or a handler advertising
@@ -87,5 +91,9 @@ export function clientHandlers(): ApiHandler[] {
     describeGroupsHandler,
     deleteGroupsHandler,
     offsetDeleteHandler,
+    addPartitionsToTxnHandler,
+    addOffsetsToTxnHandler,
+    txnOffsetCommitHandler,
+    endTxnHandler,
   ] as ApiHandler[];
 }

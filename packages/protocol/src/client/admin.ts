@@ -47,6 +47,15 @@ import {
 import type { CommittedOffset } from './group/group-offsets';
 import { askPartitionLeaders, type PartitionAnswer, partitionKey } from './leader-requests';
 import { listOffsets, type OffsetQuery, type PartitionOffset } from './list-offsets';
+import {
+  describeProducers,
+  describeTransactions,
+  listTransactions,
+  type PartitionProducer,
+  type TransactionDescription,
+  type TransactionListFilters,
+  type TransactionListing,
+} from './transaction/transaction-admin';
 
 /** Kafka's resource type ids (`ConfigResource.Type`). */
 const RESOURCE_TYPE_IDS: Readonly<Record<ConfigResourceType, number>> = { topic: 2, broker: 4 };
@@ -463,6 +472,21 @@ export class Admin {
   /** Deletes empty groups and their committed offsets. */
   deleteGroups(groupIds: readonly string[]): Promise<void> {
     return deleteGroups(this.#client, groupIds);
+  }
+
+  /** Transactional ids the coordinators know (KIP-664 ListTransactions). */
+  listTransactions(filters?: TransactionListFilters): Promise<TransactionListing[]> {
+    return listTransactions(this.#client, filters);
+  }
+
+  /** The coordinator's state of each transactional id. */
+  describeTransactions(transactionalIds: readonly string[]): Promise<TransactionDescription[]> {
+    return describeTransactions(this.#client, transactionalIds);
+  }
+
+  /** Producers with state on a topic's partitions: last sequence, open transaction's first offset. */
+  describeProducers(topic: string, partitions?: readonly number[]): Promise<PartitionProducer[]> {
+    return describeProducers(this.#client, topic, partitions);
   }
 
   #forgetTopics(resources: readonly ConfigResource[]): void {

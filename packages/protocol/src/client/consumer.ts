@@ -39,6 +39,12 @@ export interface ConsumerOptions {
    * error naming the partition until `seek` sets a new position. Default `'latest'`, as in Java.
    */
   readonly autoOffsetReset?: 'earliest' | 'latest' | 'none';
+  /**
+   * `'read_committed'` (the default, as in the Java client and librdkafka) reads transactional
+   * data only once committed: up to the last stable offset, without the records of aborted
+   * transactions. `'read_uncommitted'` reads everything up to the high watermark.
+   */
+  readonly isolationLevel?: 'read_committed' | 'read_uncommitted';
 }
 
 /** Settings of one {@link Consumer.poll}. */
@@ -85,7 +91,8 @@ interface PartitionState {
  * Each leader gets one long-polling Fetch at a time, on the client's fetch lane, so a parked Fetch
  * never delays other requests. Fetched batches may start before the position (records below it are
  * dropped) and may end with a partial batch (ignored; the next Fetch starts there). Offsets are
- * `bigint`. Only committed-or-not (read_uncommitted) reading is offered; control batches are skipped.
+ * `bigint`. Control batches (transaction markers) are never returned; with the default
+ * read_committed isolation neither are records of aborted or still open transactions.
  */
 export class Consumer {
   readonly #client: Client;
@@ -94,6 +101,7 @@ export class Consumer {
   readonly #maxBytes: number;
   readonly #partitionMaxBytes: number;
   readonly #autoOffsetReset: 'earliest' | 'latest' | 'none';
+  readonly #isolationLevel: 'read_committed' | 'read_uncommitted';
   #partitions = new Map<string, PartitionState>();
   #buffer: ConsumerRecord[] = [];
   readonly #errors: WeirError[] = [];
@@ -110,6 +118,10 @@ export class Consumer {
     this.#maxBytes = nonNegative('maxBytes', options.maxBytes ?? 50 * 1024 * 1024);
     this.#partitionMaxBytes = nonNegative('partitionMaxBytes', options.partitionMaxBytes ?? 1024 * 1024);
     this.#autoOffsetReset = options.autoOffsetReset ?? 'latest';
+    this.#isolationLevel = options.isolationLevel ?? 'read_committed';
+    if (this.#isolationLevel !== 'read_committed' && this.#isolationLevel !== 'read_uncommitted') {
+      throw new RangeError(`isolationLevel must be 'read_committed' or 'read_uncommitted'`);
+    }
   }
 
   /**
@@ -335,7 +347,7 @@ export class Consumer {
       partition: state.partition,
       spec: state.reset!,
     }));
-    listOffsets(this.#client, queries)
+    listOffsets(this.#client, queries, this.#isolationLevel)
       .then(
         (results) => {
           states.forEach((state, index) => {
@@ -373,7 +385,7 @@ export class Consumer {
       maxWaitMs: Math.min(MAX_INT32, Math.round(maxWaitMs)),
       minBytes: this.#minBytes,
       maxBytes: this.#maxBytes,
-      isolationLevel: 0,
+      isolationLevel: this.#isolationLevel === 'read_committed' ? 1 : 0,
       sessionId: 0,
       sessionEpoch: -1,
       topics: [],
@@ -441,13 +453,25 @@ export class Consumer {
         this.#onFailure(state, errorForCode(answer.errorCode, `Fetching ${name} at offset ${position}.`));
         return;
       }
-      const decoded = decodeFetchedRecords(state.topic, state.partition, position, answer.records);
+      const committed = this.#isolationLevel === 'read_committed';
+      const decoded = decodeFetchedRecords(
+        state.topic,
+        state.partition,
+        position,
+        answer.records,
+        committed
+          ? { kind: 'read_committed', abortedTransactions: answer.abortedTransactions }
+          : { kind: 'read_uncommitted' },
+      );
       if (decoded.records.length > 0) {
         // Large answers hold tens of thousands of records: too many to spread into push().
         this.#buffer = this.#buffer.length === 0 ? decoded.records : this.#buffer.concat(decoded.records);
       }
       state.position = decoded.nextOffset;
-      state.behind = decoded.nextOffset < answer.highWatermark;
+      // A read_committed consumer's end is the last stable offset: records past it wait for their
+      // transaction to end, and fetching again now would only return nothing.
+      const end = committed && answer.lastStableOffset >= 0n ? answer.lastStableOffset : answer.highWatermark;
+      state.behind = decoded.nextOffset < end;
       if (decoded.error !== undefined) this.#halt(state, decoded.error);
       else this.#onSuccess(state);
     });

@@ -1,7 +1,12 @@
 import { DecodeError, tryDecode } from '../codec/decode-error';
 import { ErrorCode } from '../errors/error-codes';
 import { WeirError } from '../errors/weir-error';
-import { batchCompression, batchTimestampType, isControlBatch } from '../records/batch-attributes';
+import {
+  batchCompression,
+  batchTimestampType,
+  isControlBatch,
+  isTransactionalBatch,
+} from '../records/batch-attributes';
 import {
   BATCH_HEADER_BYTES,
   BatchLayout,
@@ -13,7 +18,9 @@ import {
 import { splitBatches } from '../records/batch-scanner';
 import { DEFAULT_MAX_DECOMPRESSED_BYTES } from '../records/compression/compression-codec';
 import { compressionCodec } from '../records/compression/registry';
+import { decodeControlRecord } from '../records/control-record';
 import type { RecordHeader } from '../records/record';
+import { decodeRecordBatch } from '../records/record-batch';
 import { RecordReader } from '../records/record-reader';
 import type { ConsumerRecord } from './message';
 
@@ -27,6 +34,23 @@ export interface FetchedRecords {
   readonly error: WeirError | undefined;
 }
 
+/** An aborted transaction a read_committed Fetch answer lists: its producer and first offset. */
+export interface FetchedAbortedTransaction {
+  readonly producerId: bigint;
+  readonly firstOffset: bigint;
+}
+
+/** How to read a partition's records: everything, or only committed transactional data. */
+export type FetchIsolation =
+  | { readonly kind: 'read_uncommitted' }
+  /** With the answer's aborted transactions (null or empty when it listed none). */
+  | {
+      readonly kind: 'read_committed';
+      readonly abortedTransactions: readonly FetchedAbortedTransaction[] | null;
+    };
+
+const READ_UNCOMMITTED: FetchIsolation = { kind: 'read_uncommitted' };
+
 /** Records without headers (nearly all) share this list; it is frozen, so none can change it. */
 const NO_HEADERS: readonly RecordHeader[] = Object.freeze([]);
 const MAX_SAFE_OFFSET = BigInt(Number.MAX_SAFE_INTEGER);
@@ -38,14 +62,20 @@ const MIN_RECORD_BYTES = 7;
  * returns whole stored batches, so the first may start before `fetchOffset`: records below it
  * are dropped. The answer may end in a partial batch when the broker cut at a size limit; it is
  * ignored and fetched whole next time. Control batches (transaction markers) are skipped but move
- * the position past them.
+ * the position past them. With read_committed, the batches of aborted transactions are skipped
+ * the same way (see {@link AbortedTransactionFilter}).
  */
 export function decodeFetchedRecords(
   topic: string,
   partition: number,
   fetchOffset: bigint,
   bytes: Buffer | null,
+  isolation: FetchIsolation = READ_UNCOMMITTED,
 ): FetchedRecords {
+  const aborted =
+    isolation.kind === 'read_committed'
+      ? new AbortedTransactionFilter(isolation.abortedTransactions)
+      : undefined;
   const records: ConsumerRecord[] = [];
   let nextOffset = fetchOffset;
   const name = `${topic}-${partition}`;
@@ -58,9 +88,12 @@ export function decodeFetchedRecords(
     const header = readBatchHeader(batchBytes);
     if (!header.ok) return { records, nextOffset, error: corrupt(header.error.message) };
     const lastOffset = batchLastOffset(header.value);
+    // The aborted-transaction bookkeeping sees every batch, even one below the position: an ABORT
+    // marker there still ends its producer's aborted range.
+    const abortedBatch = aborted?.skips(header.value, lastOffset, batchBytes) ?? false;
     // Wholly below the position: skip it without decoding its records.
     if (lastOffset < nextOffset) continue;
-    if (!isControlBatch(header.value.attributes)) {
+    if (!isControlBatch(header.value.attributes) && !abortedBatch) {
       const kept = records.length;
       const decoded = tryDecode(() =>
         appendRecords(records, topic, partition, nextOffset, batchBytes, header.value),
@@ -82,6 +115,50 @@ export function decodeFetchedRecords(
     return { records, nextOffset, error };
   }
   return { records, nextOffset, error: undefined };
+}
+
+/**
+ * The read_committed filter, as the Java consumer and librdkafka apply it: the answer lists each
+ * aborted transaction by producer and first offset. Going through the batches in offset order, a
+ * producer becomes "aborted" once a batch reaches its transaction's first offset, its
+ * transactional batches are skipped from then on, and its ABORT marker ends that. Batches without
+ * a producer id, and committed transactions' batches, pass.
+ */
+class AbortedTransactionFilter {
+  readonly #pending: FetchedAbortedTransaction[];
+  #nextPending = 0;
+  readonly #abortedProducers = new Set<bigint>();
+
+  constructor(abortedTransactions: readonly FetchedAbortedTransaction[] | null) {
+    this.#pending = [...(abortedTransactions ?? [])].sort((left, right) =>
+      left.firstOffset < right.firstOffset ? -1 : left.firstOffset > right.firstOffset ? 1 : 0,
+    );
+  }
+
+  /** Whether the batch belongs to an aborted transaction (control batches are skipped anyway). */
+  skips(header: RecordBatchHeader, lastOffset: bigint, batch: Buffer): boolean {
+    if (header.producerId < 0n) return false;
+    while (
+      this.#nextPending < this.#pending.length &&
+      this.#pending[this.#nextPending]!.firstOffset <= lastOffset
+    ) {
+      this.#abortedProducers.add(this.#pending[this.#nextPending++]!.producerId);
+    }
+    if (isControlBatch(header.attributes)) {
+      if (isAbortMarker(batch)) this.#abortedProducers.delete(header.producerId);
+      return false;
+    }
+    return isTransactionalBatch(header.attributes) && this.#abortedProducers.has(header.producerId);
+  }
+}
+
+/** True for a control batch whose (first) record is an ABORT marker. */
+function isAbortMarker(batch: Buffer): boolean {
+  const decoded = decodeRecordBatch(batch, { verifyCrc: false });
+  const first = decoded.ok ? decoded.value.records[0] : undefined;
+  if (first === undefined) return false;
+  const control = decodeControlRecord(first);
+  return control.ok && control.value.type === 'abort';
 }
 
 /**

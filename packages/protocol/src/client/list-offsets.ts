@@ -42,15 +42,22 @@ function specTimestamp(spec: OffsetSpec): bigint {
 
 /**
  * Looks offsets up at each partition's leader (see {@link askPartitionLeaders} for routing and
- * retries). Keyed by {@link partitionKey}; every query gets an offset or an error.
+ * retries). Keyed by {@link partitionKey}; every query gets an offset or an error. With
+ * `'read_committed'`, `'latest'` is the last stable offset: where a read_committed consumer's
+ * reading ends while a transaction is open.
  */
 export function listOffsets(
   client: Client,
   queries: readonly OffsetQuery[],
+  isolationLevel: 'read_committed' | 'read_uncommitted' = 'read_uncommitted',
 ): Promise<Map<string, PartitionOffset | WeirError>> {
   for (const query of queries) specTimestamp(query.spec);
   return askPartitionLeaders<OffsetQuery, PartitionOffset>(client, queries, async (leaderId, list) => {
-    const body: RequestOf<typeof ListOffsets> = { replicaId: -1, isolationLevel: 0, topics: [] };
+    const body: RequestOf<typeof ListOffsets> = {
+      replicaId: -1,
+      isolationLevel: isolationLevel === 'read_committed' ? 1 : 0,
+      topics: [],
+    };
     for (const query of list) {
       let topic = body.topics.find((candidate) => candidate.name === query.topic);
       if (topic === undefined) {

@@ -11,13 +11,14 @@ import {
 import { apiByKey } from './registry';
 
 describe("Weir's internal APIs", () => {
-  it('use keys 32000–32004, version 0 only, flexible', () => {
+  it('use keys 32000–32005, version 0 only, flexible', () => {
     expect(INTERNAL_APIS.map((api) => [api.apiKey, api.name])).toEqual([
       [32000, 'WeirDescribeBroker'],
       [32001, 'WeirListTopicSummaries'],
       [32002, 'WeirDescribePartitions'],
       [32003, 'WeirDescribeGroupLags'],
       [32004, 'WeirScanRecords'],
+      [32005, 'WeirAbortTransaction'],
     ]);
     for (const api of INTERNAL_APIS) {
       expect(api.apiKey).toBeGreaterThanOrEqual(WEIR_API_KEY_MIN);

@@ -1,4 +1,5 @@
 import type { ApiSchema } from '../schema/api';
+import { WeirAbortTransaction } from './apis/internal/weir-abort-transaction';
 import { WeirDescribeBroker } from './apis/internal/weir-describe-broker';
 import { WeirDescribeGroupLags } from './apis/internal/weir-describe-group-lags';
 import { WeirDescribePartitions } from './apis/internal/weir-describe-partitions';
@@ -19,6 +20,7 @@ export const INTERNAL_APIS: readonly ApiSchema[] = [
   WeirDescribePartitions,
   WeirDescribeGroupLags,
   WeirScanRecords,
+  WeirAbortTransaction,
 ];
 
 for (const api of INTERNAL_APIS) {

@@ -3,8 +3,9 @@ import { defineHandler } from '../handler';
 
 /**
  * Fetch v4–11, sessionless (both target clients send session id 0 and epoch -1). Long-polls until
- * min_bytes arrive or max_wait_ms passes. Transactions are not here yet, so the last stable offset
- * equals the high watermark and no transaction is ever aborted; the isolation level is accepted.
+ * min_bytes arrive or max_wait_ms passes. isolation_level 1 (read_committed) reads up to the last
+ * stable offset and lists the aborted transactions overlapping the records returned (an empty list
+ * when there are none); read_uncommitted gets null there, as Kafka sends it.
  */
 export const fetchHandler = defineHandler({
   api: Fetch,
@@ -45,7 +46,11 @@ export const fetchHandler = defineHandler({
           highWatermark: BigInt(partition.highWatermark),
           lastStableOffset: BigInt(partition.lastStableOffset),
           logStartOffset: BigInt(partition.logStartOffset),
-          abortedTransactions: request.isolationLevel === 1 ? [] : null,
+          abortedTransactions:
+            partition.abortedTransactions?.map(({ producerId, firstOffset }) => ({
+              producerId: BigInt(producerId),
+              firstOffset: BigInt(firstOffset),
+            })) ?? null,
           preferredReadReplica: -1,
           records: partition.records,
         })),

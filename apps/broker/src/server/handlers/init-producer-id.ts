@@ -3,14 +3,23 @@ import { failureOf } from '../../commands/command-result';
 import { defineHandler } from '../handler';
 
 /**
- * InitProducerId v0–1 for idempotent producers. v0 must be in the range: librdkafka 2.0 probes for
- * exactly version 0 before it enables idempotence (kafka-compat §1.2).
+ * InitProducerId v0–1. Without a transactional id it hands out an idempotent producer id; with one
+ * the transaction coordinator answers (one producer id per transactional id, the epoch bumped on
+ * every call). v0 must be in the range: librdkafka 2.0 probes for exactly version 0 before it
+ * enables idempotence (kafka-compat §1.2). PRODUCER_FENCED never goes out at these versions.
  */
 export const initProducerIdHandler = defineHandler({
   api: InitProducerId,
   versions: { min: 0, max: 1 },
   async handle(request, _context, commands) {
     try {
+      if (request.transactionalId !== null) {
+        const outcome = await commands.transactions.initProducerId(
+          request.transactionalId,
+          request.transactionTimeoutMs,
+        );
+        return { throttleTimeMs: 0, ...outcome };
+      }
       const { producerId, producerEpoch } = await commands.producers.initProducerId(request);
       return { throttleTimeMs: 0, errorCode: 0, producerId, producerEpoch };
     } catch (error) {

@@ -1,7 +1,10 @@
 import { ListOffsets } from '@weir/protocol';
 import { defineHandler } from '../handler';
 
-/** ListOffsets v1–3: earliest (-2), latest (-1) or the first offset at or after a timestamp. */
+/**
+ * ListOffsets v1–3: earliest (-2), latest (-1) or the first offset at or after a timestamp. From
+ * v2 the isolation level counts: read_committed's latest is the last stable offset.
+ */
 export const listOffsetsHandler = defineHandler({
   api: ListOffsets,
   versions: { min: 1, max: 3 },
@@ -14,6 +17,7 @@ export const listOffsetsHandler = defineHandler({
           topic: topic.name,
           partition: partition.partitionIndex,
           timestampMs: Number(partition.timestamp),
+          isolationLevel: request.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted',
         });
         partitions.push({
           partitionIndex: partition.partitionIndex,

@@ -57,6 +57,11 @@ export interface GroupConsumerOptions extends RebalanceListeners {
   /** The longest wait of one `poll` (and so of a Fetch at the broker). Default 5 s. */
   readonly maxWaitMs?: number;
   /**
+   * `'read_committed'` (the default, as in the Java client and librdkafka) returns transactional
+   * records only once committed; `'read_uncommitted'` returns everything. See `ConsumerOptions`.
+   */
+  readonly isolationLevel?: 'read_committed' | 'read_uncommitted';
+  /**
    * Opens the coordinator connection. Group traffic gets a connection of its own so heartbeats
    * never queue behind a parked Fetch or JoinGroup of someone else. Default: a plain TCP
    * {@link Connection} with the client's id and request timeout.

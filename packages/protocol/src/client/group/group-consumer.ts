@@ -116,6 +116,7 @@ export class GroupConsumer {
     this.#consumer = new Consumer(client, {
       maxWaitMs: options.maxWaitMs ?? 5000,
       autoOffsetReset: this.#autoOffsetReset,
+      isolationLevel: options.isolationLevel,
     });
   }
 

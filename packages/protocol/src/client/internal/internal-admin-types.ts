@@ -254,4 +254,11 @@ export interface InternalAdminApi {
   /** The named groups, or every group when `groupIds` is null; sorted by group id. */
   describeGroupLags(groupIds: readonly string[] | null): Promise<GroupLagSummary[]>;
   scanRecords(request: ScanRecordsRequest): Promise<ScanRecordsResult>;
+  /**
+   * Aborts the open transaction of a transactional id (a hanging one): the producer's epoch is
+   * bumped, fencing it, and ABORT markers are written before the call returns. `reason` is
+   * required and logged by the broker with the caller's principal. Fails with
+   * TRANSACTIONAL_ID_NOT_FOUND, or INVALID_TXN_STATE when no transaction is open.
+   */
+  abortTransaction(transactionalId: string, reason: string): Promise<void>;
 }

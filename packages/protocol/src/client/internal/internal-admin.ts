@@ -1,4 +1,5 @@
 import { ErrorCode } from '../../errors/error-codes';
+import { WeirAbortTransaction } from '../../messages/apis/internal/weir-abort-transaction';
 import { WeirDescribeBroker } from '../../messages/apis/internal/weir-describe-broker';
 import { WeirDescribeGroupLags } from '../../messages/apis/internal/weir-describe-group-lags';
 import { WeirDescribePartitions } from '../../messages/apis/internal/weir-describe-partitions';
@@ -99,6 +100,14 @@ export class InternalAdmin implements InternalAdminApi {
       })),
     );
     return scanResultFrom(response);
+  }
+
+  async abortTransaction(transactionalId: string, reason: string): Promise<void> {
+    await this.#call(
+      WeirAbortTransaction,
+      { transactionalId, reason },
+      `Transactional id "${transactionalId}".`,
+    );
   }
 
   /**

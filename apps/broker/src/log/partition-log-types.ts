@@ -1,0 +1,81 @@
+import type { RecordBatchHeader } from '@weir/protocol';
+import type { AppendOrigin } from './log-validator';
+import type { Segment } from './segment';
+import type { StorageError } from './storage';
+import type { AbortedTransaction } from './transaction-index';
+
+/*
+ * The types of a partition log's interface, apart from the class in partition-log.ts so the
+ * modules it uses (append-group.ts, read-batches.ts) can name them without importing the class.
+ */
+
+/** A clock, injected so retention and rolling can be tested without waiting. */
+export interface Clock {
+  nowMs(): number;
+}
+
+export interface AppendOptions {
+  origin: AppendOrigin;
+  /** Resolve only once an fdatasync covers the batch (acks=all on a single node). */
+  durable: boolean;
+  /** Written into the batch's partition leader epoch field; -1 until leader epochs exist. */
+  leaderEpoch?: number;
+  /**
+   * Called with the header once the batch passed validation, before it is queued; throwing refuses
+   * the append. The produce path asks the transaction coordinator here, so a malformed batch is
+   * still refused as such first.
+   */
+  admit?: (header: RecordBatchHeader) => void;
+}
+
+export interface AppendResult {
+  baseOffset: number;
+  lastOffset: number;
+  /** The broker's append time for LogAppendTime topics, else -1. */
+  logAppendTimeMs: number;
+  logStartOffset: number;
+  /** True when this was a producer retry of a batch already in the log (same offsets returned). */
+  duplicate: boolean;
+}
+
+export interface ReadOptions {
+  maxBytes: number;
+  /**
+   * read_committed reads stop at the last stable offset and list the aborted transactions that
+   * overlap what they return; read_uncommitted (the default) reads up to the high watermark.
+   */
+  isolation?: 'read_committed' | 'read_uncommitted';
+  /** Exclusive upper bound on batch base offsets; defaults to what the isolation level allows. */
+  maxOffset?: number;
+  /** Return the first batch even when it is larger than maxBytes (KIP-74). Default true. */
+  minOneBatch?: boolean;
+}
+
+export interface ReadResult {
+  /** Whole stored batches, byte-for-byte; empty when there is nothing to return. */
+  records: Buffer;
+  highWatermark: number;
+  lastStableOffset: number;
+  logStartOffset: number;
+  logEndOffset: number;
+  /** read_committed only: the aborted transactions overlapping the returned batches. */
+  abortedTransactions: AbortedTransaction[] | undefined;
+}
+
+/** What the log tells its owner (the log manager). */
+export interface PartitionLogEvents {
+  /** The log hit a disk error and is now offline; every later call fails. */
+  onOffline(error: StorageError): void;
+  /** The log start offset moved (delete records, retention); the owner checkpoints it. */
+  onLogStartOffsetChanged(): void;
+  /** A log line for operators. */
+  warn(message: string, fields: Record<string, unknown>): void;
+  /** A segment was renamed to `.deleted`; the owner unlinks its files after file.delete.delay.ms. */
+  scheduleDelete(segment: Segment, reason: string): void;
+}
+
+export interface PartitionLogState {
+  segments: Segment[];
+  logStartOffset: number;
+  recoveryPoint: number;
+}

@@ -1,0 +1,25 @@
+import { ListTransactions } from '@weir/protocol';
+import { defineHandler } from '../handler';
+
+/**
+ * ListTransactions v0 (KIP-664; flexible only, sent by admin tools, not by kafkajs or librdkafka
+ * 2.0): the transactional ids this coordinator knows, filtered by state and producer id (empty
+ * filters match all). State filters that name no state are reported back, as Kafka does.
+ */
+export const listTransactionsHandler = defineHandler({
+  api: ListTransactions,
+  versions: { min: 0, max: 0 },
+  async handle(request, _context, commands) {
+    const listed = commands.transactions.listTransactions(request.stateFilters, request.producerIdFilters);
+    return {
+      throttleTimeMs: 0,
+      errorCode: listed.errorCode,
+      unknownStateFilters: listed.unknownStateFilters,
+      transactionStates: listed.transactions.map((row) => ({
+        transactionalId: row.transactionalId,
+        producerId: row.producerId,
+        transactionState: row.state,
+      })),
+    };
+  },
+});

@@ -1,0 +1,66 @@
+import type { ProducerIdCommands } from '../commands/producer-id-commands';
+import type { BrokerConfig } from '../config/broker-config';
+import type { CoordinatorLogger } from '../group/coordinator-context';
+import type { GroupCoordinator } from '../group/group-coordinator';
+import type { GroupScheduler } from '../group/group-scheduler';
+import type { BrokerMetrics } from '../http/metrics';
+import type { TopicManager } from '../topics/topic-manager';
+import type { TransactionMarkerWriter } from './transaction-contracts';
+import { TransactionCoordinator } from './transaction-coordinator';
+import { TransactionLog } from './transaction-log';
+
+/** How long a completion whose markers or offsets could not be written waits before trying again. */
+const COMPLETION_RETRY_MS = 1000;
+
+export interface BrokerTransactionsDeps {
+  config: BrokerConfig['transactions'];
+  topics: TopicManager;
+  markers: TransactionMarkerWriter;
+  groups: GroupCoordinator;
+  producers: ProducerIdCommands;
+  scheduler: GroupScheduler;
+  logger: CoordinatorLogger;
+  metrics: BrokerMetrics;
+}
+
+/**
+ * The broker's transaction coordinator and the `__transaction_state` log it persists to, wired to
+ * the partitions (markers), the group coordinator (offsets), the producer id allocator and the
+ * metrics. The broker opens and loads the log before its listeners start and recovers prepared
+ * transactions once the groups are loaded.
+ */
+export function createBrokerTransactions(deps: BrokerTransactionsDeps): {
+  log: TransactionLog;
+  coordinator: TransactionCoordinator;
+} {
+  const { config, topics, metrics } = deps;
+  const log = new TransactionLog(topics, deps.scheduler);
+  const coordinator = new TransactionCoordinator({
+    config: {
+      maxTimeoutMs: config.maxTimeoutMs,
+      idExpirationMs: config.idExpirationMs,
+      abortTimedOutCheckIntervalMs: config.abortTimedOutCheckIntervalMs,
+      completionRetryMs: COMPLETION_RETRY_MS,
+    },
+    store: log,
+    scheduler: deps.scheduler,
+    logger: deps.logger,
+    markers: deps.markers,
+    offsets: deps.groups,
+    catalog: {
+      hasPartition: (topic, partition) => {
+        const record = topics.getTopic(topic);
+        return record !== undefined && partition >= 0 && partition < record.partitionCount;
+      },
+    },
+    observer: {
+      openTransactionsChanged: (open) => metrics.transactionsOpen.set(open),
+      transactionCompleted: (result, durationMs) => {
+        metrics.transactionsTotal.inc({ result });
+        metrics.transactionDurationSeconds.observe(durationMs / 1000);
+      },
+    },
+    allocateProducerId: () => deps.producers.allocateProducerId(),
+  });
+  return { log, coordinator };
+}

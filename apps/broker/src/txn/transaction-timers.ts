@@ -1,0 +1,98 @@
+import { ErrorCode } from '@weir/protocol';
+import type { CoordinatorLogger } from '../group/coordinator-context';
+import type { GroupScheduler } from '../group/group-scheduler';
+import type { TransactionFinisher } from './transaction-finisher';
+import { copyMetadata, transition } from './transaction-metadata';
+import { isIdle } from './transaction-state';
+import type { TransactionTable } from './transaction-table';
+
+export interface TransactionTimersDeps {
+  table: TransactionTable;
+  finisher: TransactionFinisher;
+  scheduler: GroupScheduler;
+  logger: CoordinatorLogger;
+  /** transactional.id.expiration.ms */
+  idExpirationMs: number;
+  /** transaction.abort.timed.out.transaction.cleanup.interval.ms; expiry runs on it too. */
+  checkIntervalMs: number;
+}
+
+/**
+ * The coordinator's clock-driven work, every `checkIntervalMs`: open transactions past their
+ * timeout are aborted with the epoch bumped (so the producer that went quiet is fenced, as Kafka
+ * does), and idle ids unused for `transactional.id.expiration.ms` are forgotten, with a tombstone.
+ */
+export class TransactionTimers {
+  #cancel: (() => void) | undefined;
+  #running = false;
+
+  constructor(private readonly deps: TransactionTimersDeps) {}
+
+  start(): void {
+    this.#running = true;
+    this.#schedule();
+  }
+
+  stop(): void {
+    this.#running = false;
+    this.#cancel?.();
+    this.#cancel = undefined;
+  }
+
+  #schedule(): void {
+    this.#cancel = this.deps.scheduler.schedule(this.deps.checkIntervalMs, () => {
+      this.#cancel = undefined;
+      this.runOnce().then(
+        () => {
+          if (this.#running) this.#schedule();
+        },
+        (error: unknown) => {
+          this.deps.logger.warn({ err: error }, 'checking transaction timeouts failed');
+          if (this.#running) this.#schedule();
+        },
+      );
+    });
+  }
+
+  /** One round; each id is re-checked inside its queue, since a request may have changed it. */
+  async runOnce(): Promise<{ aborted: number; expired: number }> {
+    const { table, finisher, scheduler, idExpirationMs } = this.deps;
+    const timedOut = (id: string) => {
+      const current = table.get(id);
+      return current?.state === 'Ongoing' && current.startTimeMs + current.timeoutMs <= scheduler.nowMs();
+    };
+    const expired = (id: string) => {
+      const current = table.get(id);
+      return (
+        current !== undefined &&
+        isIdle(current.state) &&
+        current.lastUpdateMs + idExpirationMs <= scheduler.nowMs()
+      );
+    };
+    let abortedCount = 0;
+    let expiredCount = 0;
+    for (const { transactionalId: id } of table.values()) {
+      if (!this.#running) break;
+      if (timedOut(id)) {
+        await table.queue.run(id, async () => {
+          const current = table.get(id);
+          if (!current || !timedOut(id)) return;
+          const errorCode = await finisher.fenceAndAbort(current, `timed out after ${current.timeoutMs} ms`);
+          if (errorCode === ErrorCode.NONE) abortedCount += 1;
+        });
+      } else if (expired(id)) {
+        await table.queue.run(id, async () => {
+          const current = table.get(id);
+          if (!current || !expired(id)) return;
+          // Asserts the table (idle → Dead) before the tombstone goes out.
+          transition(copyMetadata(current), 'Dead', scheduler.nowMs());
+          if (await table.remove(current)) expiredCount += 1;
+        });
+      }
+    }
+    if (abortedCount > 0 || expiredCount > 0) {
+      this.deps.logger.info({ aborted: abortedCount, expired: expiredCount }, 'transaction timers ran');
+    }
+    return { aborted: abortedCount, expired: expiredCount };
+  }
+}

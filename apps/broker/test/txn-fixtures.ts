@@ -1,0 +1,152 @@
+import {
+  AddOffsetsToTxn,
+  AddPartitionsToTxn,
+  DescribeProducers,
+  DescribeTransactions,
+  EndTxn,
+  encodeRecordBatch,
+  InitProducerId,
+  ListOffsets,
+  ListTransactions,
+  Produce,
+  TxnOffsetCommit,
+} from '@weir/protocol';
+import type { RunningBroker } from './broker-harness';
+import { type InternalSession, internalSession } from './internal-fixtures';
+import type { RawClient } from './raw-client';
+
+/** A transactional producer as the coordinator knows it. */
+export interface Claim {
+  transactionalId: string;
+  producerId: bigint;
+  producerEpoch: number;
+}
+
+/**
+ * The transactional producer's requests, hand-built at the versions librdkafka and kafkajs send,
+ * over a {@link RawClient}. Each returns the decoded answer's error codes.
+ */
+export class TxnWire {
+  constructor(private readonly client: RawClient) {}
+
+  async init(transactionalId: string, transactionTimeoutMs = 60_000) {
+    return this.client.request(InitProducerId, 1, { transactionalId, transactionTimeoutMs });
+  }
+
+  /** InitProducerId that must succeed, as the claim the following requests make. */
+  async claim(transactionalId: string, transactionTimeoutMs = 60_000): Promise<Claim> {
+    const answer = await this.init(transactionalId, transactionTimeoutMs);
+    if (answer.errorCode !== 0) throw new Error(`InitProducerId failed with ${answer.errorCode}`);
+    return { transactionalId, producerId: answer.producerId, producerEpoch: answer.producerEpoch };
+  }
+
+  /** AddPartitionsToTxn v0 (librdkafka's only version): the error of each partition, in order. */
+  async addPartitions(claim: Claim, topic: string, partitions: number[]): Promise<number[]> {
+    const answer = await this.client.request(AddPartitionsToTxn, 0, {
+      v3AndBelowTransactionalId: claim.transactionalId,
+      v3AndBelowProducerId: claim.producerId,
+      v3AndBelowProducerEpoch: claim.producerEpoch,
+      v3AndBelowTopics: [{ name: topic, partitions }],
+    });
+    return answer.resultsByTopicV3AndBelow.flatMap((row) =>
+      row.resultsByPartition.map((partition) => partition.partitionErrorCode),
+    );
+  }
+
+  async addOffsets(claim: Claim, groupId: string): Promise<number> {
+    const answer = await this.client.request(AddOffsetsToTxn, 0, { ...claim, groupId });
+    return answer.errorCode;
+  }
+
+  /** TxnOffsetCommit v2 (librdkafka's): one offset per partition. */
+  async commitOffsets(claim: Claim, groupId: string, topic: string, offsets: Record<number, number>) {
+    const answer = await this.client.request(TxnOffsetCommit, 2, {
+      ...claim,
+      groupId,
+      topics: [
+        {
+          name: topic,
+          partitions: Object.entries(offsets).map(([partition, offset]) => ({
+            partitionIndex: Number(partition),
+            committedOffset: BigInt(offset),
+            committedLeaderEpoch: -1,
+            committedMetadata: null,
+          })),
+        },
+      ],
+    });
+    return answer.topics.flatMap((row) => row.partitions.map((partition) => partition.errorCode));
+  }
+
+  async end(claim: Claim, committed: boolean): Promise<number> {
+    const answer = await this.client.request(EndTxn, 1, { ...claim, committed });
+    return answer.errorCode;
+  }
+
+  /** Produce v7 of one transactional batch; the partition's error code. */
+  async produce(claim: Claim, topic: string, partition: number, values: string[], baseSequence: number) {
+    const records = encodeRecordBatch({
+      records: values.map((value) => ({ key: null, value: Buffer.from(value), timestampMs: Date.now() })),
+      producerId: claim.producerId,
+      producerEpoch: claim.producerEpoch,
+      baseSequence,
+      isTransactional: true,
+    });
+    const answer = await this.client.request(Produce, 7, {
+      transactionalId: claim.transactionalId,
+      acks: -1,
+      timeoutMs: 5000,
+      topicData: [{ name: topic, partitionData: [{ index: partition, records }] }],
+    });
+    return answer.responses[0]!.partitionResponses[0]!.errorCode;
+  }
+
+  /** ListOffsets v2 latest: the high watermark, or the last stable offset with `committed`. */
+  async latest(topic: string, partition: number, committed: boolean): Promise<number> {
+    const answer = await this.client.request(ListOffsets, 2, {
+      replicaId: -1,
+      isolationLevel: committed ? 1 : 0,
+      topics: [{ name: topic, partitions: [{ partitionIndex: partition, timestamp: -1n }] }],
+    });
+    return Number(answer.topics[0]!.partitions[0]!.offset);
+  }
+}
+
+/**
+ * Kafka's transaction inspection APIs over the internal listener, the only one that serves them
+ * (they exist only in flexible versions; the client listener advertises none).
+ */
+export class TxnInspector {
+  readonly #session: InternalSession;
+
+  constructor(running: RunningBroker) {
+    this.#session = internalSession(running);
+  }
+
+  async describe(transactionalId: string) {
+    const answer = await this.#session.client.send('any', DescribeTransactions, {
+      transactionalIds: [transactionalId],
+    });
+    return answer.transactionStates[0]!;
+  }
+
+  async list(stateFilters: string[], producerIdFilters: bigint[]) {
+    return this.#session.client.send('any', ListTransactions, { stateFilters, producerIdFilters });
+  }
+
+  async producers(topic: string, partitionIndexes: number[]) {
+    const answer = await this.#session.client.send('any', DescribeProducers, {
+      topics: [{ name: topic, partitionIndexes }],
+    });
+    return answer.topics[0]!.partitions;
+  }
+
+  /** The SDK's internal admin on the same connection. */
+  get internal() {
+    return this.#session.internal;
+  }
+
+  close(): Promise<void> {
+    return this.#session.close();
+  }
+}

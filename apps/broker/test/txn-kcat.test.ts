@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningBroker, startBroker } from './broker-harness';
+import { TxnInspector } from './txn-fixtures';
+
+const run = promisify(execFile);
+
+/**
+ * kcat's transactional producer (Debian's, librdkafka 2.0.2): InitProducerId v1 with the id,
+ * AddPartitionsToTxn v0 and EndTxn v1, committed at end of input (kafka-compat §2.2).
+ */
+describe('kcat transactions against Weir', () => {
+  let running: RunningBroker;
+
+  beforeAll(async () => {
+    running = await startBroker({
+      topics: { autoCreateEnable: false },
+      transactions: { stateTopicPartitions: 2 },
+    });
+    await running.broker.commands.topics.createTopics(
+      [{ name: 'kcat-tx', partitionCount: 1, replicationFactor: 1, assignments: [], configs: {} }],
+      false,
+    );
+  });
+  afterAll(async () => {
+    await running.dispose();
+  });
+
+  async function kcat(args: string[], input?: string): Promise<string> {
+    const child = run('kcat', ['-b', running.bootstrap, '-X', 'broker.address.family=v4', ...args], {
+      timeout: 30_000,
+    });
+    if (input !== undefined) child.child.stdin!.end(input);
+    return (await child).stdout;
+  }
+
+  it('commits what it produced at end of input; read_committed readers see it', async () => {
+    await kcat(
+      ['-P', '-t', 'kcat-tx', '-p', '0', '-X', 'transactional.id=kcat-producer'],
+      'one\ntwo\nthree\n',
+    );
+    const inspector = new TxnInspector(running);
+    try {
+      expect(await inspector.describe('kcat-producer')).toMatchObject({
+        errorCode: 0,
+        transactionState: 'CompleteCommit',
+      });
+    } finally {
+      await inspector.close();
+    }
+    const read = await kcat([
+      '-C',
+      '-t',
+      'kcat-tx',
+      '-o',
+      'beginning',
+      '-e',
+      '-X',
+      'isolation.level=read_committed',
+      '-f',
+      '%o %s\n',
+    ]);
+    expect(read.trim().split('\n')).toEqual(['0 one', '1 two', '2 three']);
+  });
+});

@@ -1,0 +1,174 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Client, Consumer, type ConsumerRecord } from '@weir/protocol';
+import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningBroker, startBroker } from './broker-harness';
+
+const run = promisify(execFile);
+
+/**
+ * read_committed consumers against transactions written by a real transactional producer
+ * (kafkajs): kcat (librdkafka) with isolation.level=read_committed, kafkajs with
+ * readUncommitted: false, and the Weir SDK consumer's default. Each sees committed records only,
+ * and a partition whose transaction is still open ends, for them, at its last stable offset.
+ */
+describe('read_committed clients on transactional partitions', () => {
+  const TOPIC = 'txn-clients';
+  let broker: RunningBroker;
+  let kafka: Kafka;
+  let producer: Producer;
+
+  beforeAll(async () => {
+    broker = await startBroker({
+      topics: { autoCreateEnable: false },
+      groups: { initialRebalanceDelayMs: 0 },
+    });
+    kafka = new Kafka({ clientId: 'txn-clients', brokers: [broker.bootstrap], logLevel: logLevel.NOTHING });
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: TOPIC, numPartitions: 1 }] });
+    await admin.disconnect();
+    producer = kafka.producer({
+      transactionalId: 'txn-clients-producer',
+      maxInFlightRequests: 1,
+      idempotent: true,
+    });
+    await producer.connect();
+    // committed-0..2, aborted-0..2 (aborted), plain, committed-3..4, then an open transaction.
+    const send = async (values: string[], end: 'commit' | 'abort') => {
+      const transaction = await producer.transaction();
+      await transaction.send({ topic: TOPIC, messages: values.map((value) => ({ value, partition: 0 })) });
+      await (end === 'commit' ? transaction.commit() : transaction.abort());
+    };
+    await send(['committed-0', 'committed-1', 'committed-2'], 'commit');
+    await send(['aborted-0', 'aborted-1', 'aborted-2'], 'abort');
+    const plain = kafka.producer();
+    await plain.connect();
+    await plain.send({ topic: TOPIC, messages: [{ value: 'plain', partition: 0 }] });
+    await plain.disconnect();
+    await send(['committed-3'], 'commit');
+    await send(['aborted-3'], 'abort');
+    await send(['committed-4'], 'commit');
+  });
+  afterAll(async () => {
+    await producer?.disconnect().catch(() => undefined);
+    await broker?.dispose();
+  });
+
+  const committed = ['committed-0', 'committed-1', 'committed-2', 'plain', 'committed-3', 'committed-4'];
+  const everything = [
+    'committed-0',
+    'committed-1',
+    'committed-2',
+    'aborted-0',
+    'aborted-1',
+    'aborted-2',
+    'plain',
+    'committed-3',
+    'aborted-3',
+    'committed-4',
+  ];
+
+  async function kcat(args: string[]): Promise<string[]> {
+    const { stdout } = await run(
+      'kcat',
+      [
+        '-b',
+        broker.bootstrap,
+        '-X',
+        'broker.address.family=v4',
+        '-C',
+        '-t',
+        TOPIC,
+        '-p',
+        '0',
+        '-o',
+        'beginning',
+        '-e',
+        ...args,
+      ],
+      { timeout: 30_000 },
+    );
+    return stdout.trim().split('\n').filter(Boolean);
+  }
+
+  async function kafkajsValues(readUncommitted: boolean, expected: number): Promise<string[]> {
+    const consumer = kafka.consumer({
+      groupId: `txn-clients-${readUncommitted ? 'uncommitted' : 'committed'}-${Date.now()}`,
+      readUncommitted,
+      maxWaitTimeInMs: 200,
+    });
+    const values: string[] = [];
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
+      const done = new Promise<void>((resolve) => {
+        void consumer.run({
+          eachMessage: async ({ message }) => {
+            values.push(message.value!.toString());
+            if (values.length >= expected) resolve();
+          },
+        });
+      });
+      await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+      // A little longer, so a record that should not come would have had time to arrive.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    } finally {
+      await consumer.disconnect();
+    }
+    return values;
+  }
+
+  /** Polls until `expected` records came (or 10 s passed), then once more for any extra. */
+  async function sdkValues(
+    isolationLevel: 'read_committed' | 'read_uncommitted' | undefined,
+    expected: number,
+  ): Promise<string[]> {
+    const client = new Client({ bootstrapServers: [broker.bootstrap], clientId: 'txn-clients-sdk' });
+    const consumer = new Consumer(client, { maxWaitMs: 200, isolationLevel });
+    try {
+      consumer.assign([{ topic: TOPIC, partition: 0, offset: 'earliest' }]);
+      const records: ConsumerRecord[] = [];
+      const deadlineMs = Date.now() + 10_000;
+      while (records.length < expected && Date.now() < deadlineMs) records.push(...(await consumer.poll()));
+      records.push(...(await consumer.poll()));
+      return records.map((record) => record.value!.toString());
+    } finally {
+      await consumer.close();
+      await client.close();
+    }
+  }
+
+  it('kcat with isolation.level=read_committed sees only committed records', {
+    timeout: 30_000,
+  }, async () => {
+    expect(await kcat(['-X', 'isolation.level=read_committed'])).toEqual(committed);
+    expect(await kcat(['-X', 'isolation.level=read_uncommitted'])).toEqual(everything);
+  });
+
+  it('kafkajs with readUncommitted: false sees only committed records', { timeout: 60_000 }, async () => {
+    expect(await kafkajsValues(false, committed.length)).toEqual(committed);
+    expect(await kafkajsValues(true, everything.length)).toEqual(everything);
+  });
+
+  it('the SDK consumer reads committed by default and everything with read_uncommitted', {
+    timeout: 30_000,
+  }, async () => {
+    expect(await sdkValues(undefined, committed.length)).toEqual(committed);
+    expect(await sdkValues('read_uncommitted', everything.length)).toEqual(everything);
+  });
+
+  it('ends at the last stable offset while a transaction is open', { timeout: 60_000 }, async () => {
+    const transaction = await producer.transaction();
+    try {
+      await transaction.send({ topic: TOPIC, messages: [{ value: 'open-0', partition: 0 }] });
+      // kcat -e stops at the LSO instead of waiting for the open transaction.
+      expect(await kcat(['-X', 'isolation.level=read_committed'])).toEqual(committed);
+      expect(await sdkValues(undefined, committed.length)).toEqual(committed);
+      expect(await sdkValues('read_uncommitted', everything.length + 1)).toEqual([...everything, 'open-0']);
+    } finally {
+      await transaction.abort();
+    }
+  });
+});
