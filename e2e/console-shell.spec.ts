@@ -46,7 +46,11 @@ test('the overview states health as reasons, with broker facts and counts', asyn
   ).toBeVisible();
   await expect(health.getByTestId('as-of')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Broker' })).toContainText('Cluster id');
-  await expect(page.getByRole('region', { name: 'Resources' }).getByText('Partitions')).toBeVisible();
+  const resources = page.getByRole('region', { name: 'Resources' });
+  await expect(resources.getByText('Partitions', { exact: true })).toBeVisible();
+  // A healthy single broker: replication problems are tiles too, and read zero.
+  await expect(resources.locator('dt:text-is("Under-replicated partitions") + dd')).toHaveText('0');
+  await expect(resources.locator('dt:text-is("Offline partitions") + dd')).toHaveText('0');
 });
 
 test.describe('in a light-preferring browser', () => {

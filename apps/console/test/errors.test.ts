@@ -46,4 +46,26 @@ describe('Kafka error code → tRPC code', () => {
     expect((mapped as TRPCError).message).toContain('WEIR_CONSOLE_INTERNAL_TOKEN');
     expect(brokerErrorData(mapped as TRPCError)).toBeNull();
   });
+
+  it('recognises errors from another bundle’s copy of the classes by their fields', () => {
+    // Next.js bundles pages and route handlers apart while the broker clients are shared through
+    // globalThis, so the SDK's errors may be instances of a class this module has never seen.
+    class ForeignWeirError extends Error {
+      override readonly name = 'TOPIC_ALREADY_EXISTS';
+      readonly code = 36;
+      readonly originalCode = 36;
+      readonly retriable = false;
+    }
+    const mapped = toTrpcError(new ForeignWeirError('A topic with that name already exists.'));
+    expect((mapped as TRPCError).code).toBe('CONFLICT');
+    expect(brokerErrorData(mapped as TRPCError)).toEqual({
+      brokerCode: 36,
+      brokerError: 'TOPIC_ALREADY_EXISTS',
+    });
+
+    class ForeignConfigError extends Error {
+      override readonly name = 'ConsoleConfigError';
+    }
+    expect((toTrpcError(new ForeignConfigError('no token')) as TRPCError).code).toBe('SERVICE_UNAVAILABLE');
+  });
 });

@@ -53,20 +53,30 @@ describe('consumer groups', () => {
     const detail = await gateway.caller.groups.get({ groupId: 'workers' });
     expect(detail.members).toHaveLength(1);
     expect(detail.members[0]?.assignment).toEqual([{ topic: 'jobs', partitions: [0, 1] }]);
+    // The one member holds both partitions, so its lag is the group's: 3 + 4.
+    expect(detail.members[0]?.lag).toBe('7');
     expect(detail.partitions.map((row) => [row.partition, row.committedOffset, row.lag])).toEqual([
       [0, '2', '3'],
       [1, '1', '4'],
     ]);
-    expect(detail.canResetOffsets).toBe(false);
+    expect(detail.allowedActions.resetOffsets).toEqual({
+      allowed: false,
+      reason: 'workers has 1 member; offsets can only be reset while it is empty. Stop its consumers first.',
+    });
+    expect(detail.allowedActions.delete.allowed).toBe(false);
   });
 
-  it('refuses a reset while the group has members, with the Kafka code', async () => {
-    const error = await rejection(
+  it('refuses a reset or a delete while the group has members, with the Kafka code and the reason', async () => {
+    for (const attempt of [
       gateway.caller.groups.resetOffsets({ groupId: 'workers', target: 'earliest' }),
-    );
-    expect(error).toBeInstanceOf(TRPCError);
-    expect((error as TRPCError).code).toBe('PRECONDITION_FAILED');
-    expect(((error as TRPCError).cause as WeirError).code).toBe(ErrorCode.NON_EMPTY_GROUP);
+      gateway.caller.groups.delete({ groupId: 'workers' }),
+    ]) {
+      const error = await rejection(attempt);
+      expect(error).toBeInstanceOf(TRPCError);
+      expect((error as TRPCError).code).toBe('PRECONDITION_FAILED');
+      expect(((error as TRPCError).cause as WeirError).code).toBe(ErrorCode.NON_EMPTY_GROUP);
+      expect((error as TRPCError).message).toContain('Stop its consumers first.');
+    }
   });
 
   it('previews then applies a reset once the group is empty, and deletes it', async () => {
@@ -75,6 +85,11 @@ describe('consumer groups', () => {
       async () => (await gateway.caller.groups.get({ groupId: 'workers' })).state === 'Empty',
       'an empty group',
     );
+    const empty = await gateway.caller.groups.get({ groupId: 'workers' });
+    expect(empty.allowedActions).toEqual({
+      resetOffsets: { allowed: true, reason: null },
+      delete: { allowed: true, reason: null },
+    });
     const preview = await gateway.caller.groups.resetOffsets({
       groupId: 'workers',
       target: 'shiftBy',

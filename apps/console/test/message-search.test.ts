@@ -175,4 +175,27 @@ describe('message search streaming', () => {
     expect(events.map((event) => event.type).slice(0, 2)).toEqual(['phase', 'phase']);
     expect(events.at(-1)).toMatchObject({ type: 'done', cancelled: false, done: true });
   });
+
+  it('reports where each partition started, so progress is a share of the offset span', async () => {
+    const topic = threePartitionTopic(100);
+    const events = await collect(
+      streamSearch(
+        deps(topic),
+        { ...input({ cursor: '0:40,1:70,2:100', filters: ['value:equals:none'] }), pageSize: 10 },
+        limits,
+      ),
+    );
+    const progress = events.flatMap((event) => (event.type === 'progress' ? [event] : []));
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress[0]!.partitions.map((position) => position.startOffset)).toEqual(['40', '70', '100']);
+    const covered = (event: (typeof progress)[number]) =>
+      event.partitions.reduce(
+        (sum, position) => sum + Number(position.nextOffset) - Number(position.startOffset),
+        0,
+      );
+    const coveredByEvent = progress.map(covered);
+    expect(coveredByEvent).toEqual([...coveredByEvent].sort((left, right) => left - right));
+    // The span is 60 + 30 + 0 offsets, and a search that matches nothing reads all of it.
+    expect(coveredByEvent.at(-1)).toBe(90);
+  });
 });

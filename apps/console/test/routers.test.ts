@@ -26,6 +26,10 @@ describe('cluster and brokers', () => {
     expect(overview.health.reasons.length).toBeGreaterThan(0);
     expect(overview.broker?.version).toEqual(expect.any(String));
     expect(overview.counts?.topics).toEqual(expect.any(Number));
+    expect(overview.counts).toMatchObject({ underReplicatedPartitions: 0, offlinePartitions: 0 });
+    expect(overview.health.reasons).toContainEqual(
+      expect.objectContaining({ check: 'replication', ok: true }),
+    );
     expect(overview.asOfMs).toBeGreaterThan(0);
   });
 

@@ -1,4 +1,5 @@
 // The public surface of @weir/ui, listed by name so that every export is a deliberate choice.
+export { ActionButton } from './action-button';
 export { AppHeader } from './app-header';
 export { AppShell } from './app-shell';
 export { AsOfIndicator } from './as-of-indicator';
@@ -32,6 +33,7 @@ export { type NavAnchorProps, NavLink } from './nav-link';
 export { PageHeader } from './page-header';
 export { Pager } from './pager';
 export { Panel } from './panel';
+export { ProgressBar } from './progress-bar';
 export { Select, type SelectOption } from './select';
 export { SideNav } from './side-nav';
 export { StatusBadge, type StatusTone } from './status-badge';

@@ -1,6 +1,6 @@
 import { type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
-import { ErrorCode, type ErrorCodeName, errorCodeInfo, WeirError } from '@weir/protocol';
-import { ConsoleConfigError } from '../../env';
+import { ErrorCode, type ErrorCodeName, errorCodeInfo } from '@weir/protocol';
+import { asKafkaError, isConsoleConfigError } from './error-shapes';
 
 export type TrpcErrorCode = TRPC_ERROR_CODE_KEY;
 
@@ -61,8 +61,8 @@ export interface BrokerErrorData {
 
 /** The Kafka error behind a tRPC error, if any. */
 export function brokerErrorData(error: TRPCError): BrokerErrorData | null {
-  const cause = error.cause;
-  if (!(cause instanceof WeirError)) return null;
+  const cause = asKafkaError(error.cause);
+  if (cause === null) return null;
   return { brokerCode: cause.originalCode, brokerError: cause.name };
 }
 
@@ -73,14 +73,15 @@ export function brokerErrorData(error: TRPCError): BrokerErrorData | null {
  */
 export function toTrpcError(error: unknown): unknown {
   if (error instanceof TRPCError) return error;
-  if (error instanceof WeirError) {
+  const kafka = asKafkaError(error);
+  if (kafka !== null) {
     return new TRPCError({
-      code: trpcCodeForBrokerCode(error.originalCode),
-      message: error.message,
-      cause: error,
+      code: trpcCodeForBrokerCode(kafka.originalCode),
+      message: kafka.message,
+      cause: kafka,
     });
   }
-  if (error instanceof ConsoleConfigError) {
+  if (isConsoleConfigError(error)) {
     return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: error.message, cause: error });
   }
   if (error instanceof RangeError) {

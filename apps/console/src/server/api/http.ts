@@ -3,7 +3,7 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { createOpenApiFetchHandler } from 'trpc-to-openapi';
 import type { GatewayServices } from '../gateway-services';
 import { REST_BASE_PATH } from './openapi';
-import { appRouter } from './root';
+import { appRouter, restRouter } from './root';
 import { createContextInner } from './trpc';
 
 /*
@@ -32,7 +32,7 @@ export function handleRestRequest(request: Request, services: GatewayServices): 
   return createOpenApiFetchHandler({
     endpoint: REST_BASE_PATH,
     req: request,
-    router: appRouter,
+    router: restRouter,
     createContext: () => createContextInner({ services }),
     onError({ error, path }) {
       if (error.code !== 'INTERNAL_SERVER_ERROR') return;

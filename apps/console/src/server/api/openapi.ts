@@ -1,6 +1,6 @@
 import 'server-only';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
-import { appRouter } from './root';
+import { restRouter } from './root';
 
 /** Where the REST procedures are served; the OpenAPI document's server URL. */
 export const REST_BASE_PATH = '/api/v1';
@@ -12,7 +12,7 @@ let document: OpenAPIObject | undefined;
  * the tRPC router. Built once: the router does not change while the process runs.
  */
 export function openApiDocument(): OpenAPIObject {
-  document ??= generateOpenApiDocument(appRouter, {
+  document ??= generateOpenApiDocument(restRouter, {
     title: 'Weir admin API',
     description:
       'Administration of a Weir broker: cluster, brokers, topics, messages and consumer groups. ' +

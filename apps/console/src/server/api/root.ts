@@ -3,15 +3,27 @@ import { clusterRouter } from './routers/cluster';
 import { groupsRouter } from './routers/groups';
 import { messagesRouter } from './routers/messages';
 import { topicsRouter } from './routers/topics';
+import { REST_TRANSPORT, TRPC_TRANSPORT, type Transport } from './transport';
 import { createCallerFactory, createTRPCRouter } from './trpc';
 
-export const appRouter = createTRPCRouter({
-  cluster: clusterRouter,
-  brokers: brokersRouter,
-  topics: topicsRouter,
-  messages: messagesRouter,
-  groups: groupsRouter,
-});
+function createAppRouter(transport: Transport) {
+  return createTRPCRouter({
+    cluster: clusterRouter(transport),
+    brokers: brokersRouter(transport),
+    topics: topicsRouter(transport),
+    messages: messagesRouter(transport),
+    groups: groupsRouter(transport),
+  });
+}
+
+/** The console's client and in-process callers use this router. */
+export const appRouter = createAppRouter(TRPC_TRANSPORT);
+
+/**
+ * The same procedures and resolvers with REST's own input schemas: served under /api/v1 and
+ * described by /api/openapi.json.
+ */
+export const restRouter = createAppRouter(REST_TRANSPORT);
 
 export type AppRouter = typeof appRouter;
 

@@ -1,9 +1,10 @@
 import 'server-only';
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { ZodError } from 'zod';
+import { ZodError, type z } from 'zod';
 import { type GatewayServices, processGatewayServices } from '../gateway-services';
 import { brokerErrorData, toTrpcError } from './errors';
+import type { Transport } from './transport';
 
 /*
  * tRPC init, context and procedures. The context holds only injected services and no request, so
@@ -70,3 +71,11 @@ export const createCallerFactory = t.createCallerFactory;
 
 /** Every gateway procedure: the console authenticates to the broker, which authorizes each call. */
 export const publicProcedure = t.procedure.use(brokerErrors);
+
+/**
+ * A procedure that REST exposes as well (`meta` from `rest()`), with the transport's own copy of
+ * its input schema.
+ */
+export function restProcedure<S extends z.ZodObject>(transport: Transport, meta: OpenApiMeta, input: S) {
+  return publicProcedure.meta(meta).input(transport.input(input, meta));
+}

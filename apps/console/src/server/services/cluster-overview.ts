@@ -1,15 +1,22 @@
 import type { BrokerOverview } from '@weir/protocol';
-import { WeirError } from '@weir/protocol';
-import { ConsoleConfigError } from '../../env';
+import { asKafkaError, isConsoleConfigError } from '../api/error-shapes';
 import type { ClusterOverview, HealthReason } from '../api/schemas/cluster';
+import { metadataFailureReason, type PartitionHealth, replicationReason } from './partition-health';
+
+/** Where the overview reads from: the internal listener's overview and the cluster metadata. */
+export interface OverviewSources {
+  describeBroker(): Promise<BrokerOverview>;
+  readPartitionHealth(): Promise<PartitionHealth>;
+}
 
 /** Why the broker could not be asked, as a health reason an operator can act on. */
 function unreachableReason(error: unknown, address: string): HealthReason {
-  if (error instanceof ConsoleConfigError) {
+  if (isConsoleConfigError(error)) {
     return { check: 'configuration', ok: false, detail: error.message };
   }
-  if (error instanceof WeirError) {
-    return { check: 'broker-connection', ok: false, detail: `${address}: ${error.name}: ${error.message}` };
+  const kafka = asKafkaError(error);
+  if (kafka !== null) {
+    return { check: 'broker-connection', ok: false, detail: `${address}: ${kafka.name}: ${kafka.message}` };
   }
   return { check: 'broker-connection', ok: false, detail: `${address}: ${(error as Error).message}` };
 }
@@ -19,13 +26,21 @@ function unreachableReason(error: unknown, address: string): HealthReason {
  * the health part is filled in then.
  */
 export async function clusterOverview(
-  describeBroker: () => Promise<BrokerOverview>,
+  sources: OverviewSources,
   address: string,
   now: () => number,
 ): Promise<ClusterOverview> {
   let overview: BrokerOverview;
+  // Started together: both are reads from memory on the broker, and neither needs the other. The
+  // extra `then` turns a synchronous throw (no token configured) into a rejection handled here.
+  const partitionHealth = Promise.resolve()
+    .then(() => sources.readPartitionHealth())
+    .then(
+      (health) => ({ ok: true as const, health }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
   try {
-    overview = await describeBroker();
+    overview = await sources.describeBroker();
   } catch (error) {
     return {
       asOfMs: now(),
@@ -37,9 +52,11 @@ export async function clusterOverview(
       throughput: null,
     };
   }
-  const reasons = [...overview.checks]
-    .sort((left, right) => Number(left.ok) - Number(right.ok))
-    .map((check) => ({ check: check.name, ok: check.ok, detail: check.detail }));
+  const partitions = await partitionHealth;
+  const reasons = [
+    ...overview.checks.map((check) => ({ check: check.name, ok: check.ok, detail: check.detail })),
+    partitions.ok ? replicationReason(partitions.health) : metadataFailureReason(partitions.error),
+  ].sort((left, right) => Number(left.ok) - Number(right.ok));
   return {
     asOfMs: now(),
     brokerAddress: address,
@@ -57,6 +74,8 @@ export async function clusterOverview(
       internalTopics: overview.internalTopicCount,
       partitions: overview.partitionCount,
       groups: overview.groupCount,
+      underReplicatedPartitions: partitions.ok ? partitions.health.underReplicated.length : null,
+      offlinePartitions: partitions.ok ? partitions.health.offline.length : null,
     },
     logSizeBytes: overview.logSizeBytes.toString(),
     throughput: { ...overview.throughput },

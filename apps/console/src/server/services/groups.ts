@@ -8,6 +8,7 @@ import type {
   ResetOffsetsInput,
   ResetOffsetsResult,
 } from '../api/schemas/groups';
+import { groupAllowedActions, requireGroupAction } from './permissions/group-permissions';
 
 function toGroupRow(group: GroupLagSummary): GroupRow {
   return {
@@ -60,6 +61,22 @@ export async function listGroups(
   };
 }
 
+/**
+ * A member's share of the group's lag: the sum of the broker's lag rows over its assigned
+ * partitions. An assigned partition without a row (the broker reports none for it) adds nothing.
+ */
+function memberLag(
+  assignment: readonly { topic: string; partitions: readonly number[] }[],
+  lagByPartition: ReadonlyMap<string, bigint>,
+): bigint {
+  let total = 0n;
+  for (const entry of assignment) {
+    for (const partition of entry.partitions)
+      total += lagByPartition.get(`${entry.topic}:${partition}`) ?? 0n;
+  }
+  return total;
+}
+
 export async function describeGroup(
   admin: Pick<Admin, 'describeGroups'>,
   internal: Pick<InternalAdminApi, 'describeGroupLags'>,
@@ -75,6 +92,9 @@ export async function describeGroup(
   if (description === undefined || (description.state === 'Dead' && lag === undefined)) {
     throw new WeirError(ErrorCode.GROUP_ID_NOT_FOUND, { detail: `Group "${groupId}".` });
   }
+  const lagByPartition = new Map(
+    (lag?.partitions ?? []).map((row) => [`${row.topic}:${row.partition}`, row.lag] as const),
+  );
   const members = description.members.map((member) => ({
     memberId: member.memberId,
     groupInstanceId: member.groupInstanceId,
@@ -85,8 +105,8 @@ export async function describeGroup(
       member.assignment === null
         ? null
         : member.assignment.map((entry) => ({ topic: entry.topic, partitions: [...entry.partitions] })),
+    lag: member.assignment === null ? null : memberLag(member.assignment, lagByPartition).toString(),
   }));
-  const empty = description.members.length === 0;
   return {
     asOfMs: now(),
     groupId,
@@ -105,10 +125,7 @@ export async function describeGroup(
       lag: partition.lag.toString(),
       memberId: partition.memberId,
     })),
-    canResetOffsets: empty,
-    resetBlockedReason: empty
-      ? null
-      : `The group has ${description.members.length} member(s); offsets can only be reset while it is empty.`,
+    allowedActions: groupAllowedActions({ groupId, memberCount: description.members.length }),
   };
 }
 
@@ -127,8 +144,9 @@ function resetTargetOf(input: ResetOffsetsInput): OffsetResetTarget {
 }
 
 /**
- * Plans (dry run) or applies an offset reset. A group with members is refused with NON_EMPTY_GROUP
- * in both cases: a preview of a change that cannot be applied would only mislead.
+ * Plans (dry run) or applies an offset reset. A group with members is refused (NON_EMPTY_GROUP, see
+ * group-permissions.ts) in both cases: a preview of a change that cannot be applied would only
+ * mislead.
  */
 export async function resetGroupOffsets(
   admin: Pick<Admin, 'describeGroups' | 'resetOffsets'>,
@@ -136,11 +154,7 @@ export async function resetGroupOffsets(
   now: () => number,
 ): Promise<ResetOffsetsResult> {
   const [group] = await admin.describeGroups([input.groupId]);
-  if (group !== undefined && group.members.length > 0) {
-    throw new WeirError(ErrorCode.NON_EMPTY_GROUP, {
-      detail: `Group "${input.groupId}" has ${group.members.length} member(s); offsets can only be reset while it is empty.`,
-    });
-  }
+  requireGroupAction({ groupId: input.groupId, memberCount: group?.members.length ?? 0 }, 'resetOffsets');
   const plan = await admin.resetOffsets(input.groupId, resetTargetOf(input), {
     dryRun: input.dryRun,
     ...(input.topics === undefined ? {} : { topics: input.topics }),
@@ -156,4 +170,14 @@ export async function resetGroupOffsets(
       newOffset: line.newOffset.toString(),
     })),
   };
+}
+
+/** Deletes a group the policy lets go (an empty one); the broker would refuse the rest as well. */
+export async function deleteGroup(
+  admin: Pick<Admin, 'describeGroups' | 'deleteGroups'>,
+  groupId: string,
+): Promise<void> {
+  const [group] = await admin.describeGroups([groupId]);
+  requireGroupAction({ groupId, memberCount: group?.members.length ?? 0 }, 'delete');
+  await admin.deleteGroups([groupId]);
 }

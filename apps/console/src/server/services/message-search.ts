@@ -1,4 +1,5 @@
 import type { InternalAdminApi, RecordFilter, ScannedRecord } from '@weir/protocol';
+import type { KeyPruning } from './key-pruning';
 import { PartitionMerge } from './partition-merge';
 import type { Cursor } from './search-cursor';
 import {
@@ -59,6 +60,8 @@ export interface SearchRequest {
   readonly partitions?: readonly number[];
   readonly filters: readonly RecordFilter[];
   readonly cursor?: Cursor;
+  /** Read only the partition this key hashes to (a `key:equals` filter's value). */
+  readonly exactKey?: string;
   readonly pageSize: number;
   readonly maxValueBytes: number;
 }
@@ -78,6 +81,7 @@ export type EngineEvent =
       readonly asOfMs: number;
       readonly cursor: Cursor;
       readonly starts: PartitionStart[];
+      readonly pruning: KeyPruning | null;
     }
   | { readonly type: 'progress'; readonly progress: ScanProgress }
   | { readonly type: 'rows'; readonly rows: ScannedRecord[] }
@@ -145,15 +149,16 @@ export async function* runSearch(
   signal?: AbortSignal,
 ): AsyncGenerator<EngineEvent> {
   const tally: SearchTally = { startedAtMs: deps.now(), taken: 0, scannedRecords: 0, scannedBytes: 0 };
-  const starts = await resolveStartPositions(
+  const { starts, pruning } = await resolveStartPositions(
     deps.admin,
     request.topic,
     request.start,
     request.partitions,
     request.cursor,
+    request.exactKey,
   );
   const merge = new PartitionMerge(starts);
-  yield { type: 'started', asOfMs: deps.now(), cursor: merge.cursor(), starts };
+  yield { type: 'started', asOfMs: deps.now(), cursor: merge.cursor(), starts, pruning };
   const progress = (): ScanProgress => ({
     scannedRecords: tally.scannedRecords,
     scannedBytes: tally.scannedBytes,

@@ -2,11 +2,13 @@ import { type CompressionType, ErrorCode, type Producer, WeirError } from '@weir
 import type {
   BrowseInput,
   BrowseResult,
+  KeyPartition,
   MessageRow,
   ProduceInput,
   SearchEvent,
   SearchInput,
 } from '../api/schemas/messages';
+import { exactKeyOf } from './key-pruning';
 import { toMessageRow } from './message-rows';
 import {
   type EngineEvent,
@@ -20,12 +22,15 @@ import type { StartSpec } from './start-positions';
 
 /** The engine's request for an API input; a missing start parameter is a 400 naming the field. */
 export function searchRequestOf(input: BrowseInput | SearchInput): SearchRequest {
+  const filters = (input.filters ?? []).map(parseRecordFilter);
+  const exactKey = input.allPartitions ? undefined : exactKeyOf(filters);
   return {
     topic: input.topic,
     start: startSpecOf(input),
     ...(input.partitions === undefined ? {} : { partitions: input.partitions }),
-    filters: (input.filters ?? []).map(parseRecordFilter),
+    filters,
     ...(input.cursor === undefined ? {} : { cursor: decodeCursor(input.cursor) }),
+    ...(exactKey === undefined ? {} : { exactKey }),
     pageSize: input.pageSize,
     maxValueBytes: input.maxValueBytes,
   };
@@ -51,6 +56,7 @@ function startSpecOf(input: BrowseInput): StartSpec {
 function positionsOf(event: Extract<EngineEvent, { type: 'progress' }>['progress']) {
   return event.partitions.map((position) => ({
     partition: position.partition,
+    startOffset: position.startOffset.toString(),
     nextOffset: position.nextOffset.toString(),
     endOffset: position.endOffset.toString(),
     done: position.done,
@@ -66,10 +72,12 @@ export async function browseMessages(
   const rows: MessageRow[] = [];
   let asOfMs = deps.now();
   let cursor = '';
+  let keyPartition: KeyPartition = null;
   for await (const event of runSearch(deps, searchRequestOf(input), limits, limits.browse)) {
     if (event.type === 'started') {
       asOfMs = event.asOfMs;
       cursor = encodeCursor(event.cursor);
+      keyPartition = event.pruning;
     } else if (event.type === 'rows') {
       rows.push(...event.rows.map(toMessageRow));
     } else if (event.type === 'finished') {
@@ -80,6 +88,7 @@ export async function browseMessages(
         rows,
         nextCursor: encodeCursor(event.nextCursor),
         partitions: positionsOf(event.progress),
+        keyPartition,
         done: event.exhausted,
         budgetExhausted: event.budgetExhausted,
         scannedRecords: event.progress.scannedRecords,
@@ -100,13 +109,15 @@ export async function* streamSearch(
   limits: SearchLimits,
   signal?: AbortSignal,
 ): AsyncGenerator<SearchEvent> {
-  yield { type: 'phase', phase: 'resolving-offsets', asOfMs: deps.now() };
+  yield { type: 'phase', phase: 'resolving-offsets', asOfMs: deps.now(), keyPartition: null };
   let lastProgressMs = Number.NEGATIVE_INFINITY;
   let cursor = '';
+  let keyPartition: KeyPartition = null;
   for await (const event of runSearch(deps, searchRequestOf(input), limits, limits.stream, signal)) {
     if (event.type === 'started') {
       cursor = encodeCursor(event.cursor);
-      yield { type: 'phase', phase: 'scanning', asOfMs: event.asOfMs };
+      keyPartition = event.pruning;
+      yield { type: 'phase', phase: 'scanning', asOfMs: event.asOfMs, keyPartition };
     } else if (event.type === 'progress') {
       const nowMs = deps.now();
       if (nowMs - lastProgressMs < limits.progressIntervalMs) continue;
@@ -118,7 +129,7 @@ export async function* streamSearch(
       }
     } else {
       yield { type: 'progress', ...progressFields(event.progress), partitions: positionsOf(event.progress) };
-      yield { type: 'phase', phase: 'done', asOfMs: deps.now() };
+      yield { type: 'phase', phase: 'done', asOfMs: deps.now(), keyPartition };
       yield {
         type: 'done',
         asOfMs: deps.now(),
@@ -129,6 +140,7 @@ export async function* streamSearch(
         cancelled: event.cancelled,
         scannedRecords: event.progress.scannedRecords,
         matchedRecords: event.progress.matchedRecords,
+        keyPartition,
       };
     }
   }

@@ -13,6 +13,8 @@ import type { PartitionStart } from './start-positions';
 
 interface PartitionState {
   readonly partition: number;
+  /** Where this request began: with `endOffset`, the span that progress is measured against. */
+  readonly startOffset: bigint;
   readonly endOffset: bigint;
   /** Where the broker scan continues. */
   scanOffset: bigint;
@@ -34,6 +36,7 @@ export class PartitionMerge {
   constructor(starts: readonly PartitionStart[]) {
     this.#states = starts.map((start) => ({
       partition: start.partition,
+      startOffset: start.startOffset,
       endOffset: start.endOffset,
       scanOffset: start.startOffset,
       scanDone: start.startOffset >= start.endOffset,
@@ -103,9 +106,16 @@ export class PartitionMerge {
     );
   }
 
-  positions(): { partition: number; nextOffset: bigint; endOffset: bigint; done: boolean }[] {
+  positions(): {
+    partition: number;
+    startOffset: bigint;
+    nextOffset: bigint;
+    endOffset: bigint;
+    done: boolean;
+  }[] {
     return this.#states.map((state) => ({
       partition: state.partition,
+      startOffset: state.startOffset,
       nextOffset: state.buffer[0]?.offset ?? state.scanOffset,
       endOffset: state.endOffset,
       done: state.scanDone && state.buffer.length === 0,

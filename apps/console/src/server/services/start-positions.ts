@@ -1,5 +1,6 @@
 import type { Admin, PartitionOffsetRange } from '@weir/protocol';
 import { ErrorCode, WeirError } from '@weir/protocol';
+import { type KeyPruning, pruneToKeyPartition } from './key-pruning';
 import type { Cursor } from './search-cursor';
 
 /** Where a search starts when it has no cursor. */
@@ -21,6 +22,12 @@ export interface PartitionStart {
   readonly startOffset: bigint;
 }
 
+/** The partitions a search reads, and whether a key filter narrowed them. */
+export interface ResolvedStarts {
+  readonly starts: PartitionStart[];
+  readonly pruning: KeyPruning | null;
+}
+
 function clamp(value: bigint, low: bigint, high: bigint): bigint {
   return value < low ? low : value > high ? high : value;
 }
@@ -28,7 +35,8 @@ function clamp(value: bigint, low: bigint, high: bigint): bigint {
 /**
  * Resolves each selected partition's start: from the cursor when there is one (its partitions are
  * the selection), else from the start spec. Offsets are clamped into [log start, high watermark],
- * so a cursor into deleted records continues at the log start.
+ * so a cursor into deleted records continues at the log start. With `exactKey`, the selection
+ * narrows to the partition the key hashes to (see key-pruning.ts).
  */
 export async function resolveStartPositions(
   admin: OffsetsAdmin,
@@ -36,7 +44,8 @@ export async function resolveStartPositions(
   spec: StartSpec,
   selected: readonly number[] | undefined,
   cursor: Cursor | undefined,
-): Promise<PartitionStart[]> {
+  exactKey?: string,
+): Promise<ResolvedStarts> {
   const ranges = await admin.topicOffsets(topic);
   const byPartition = new Map<number, PartitionOffsetRange>(ranges.map((range) => [range.partition, range]));
   const wanted =
@@ -49,16 +58,21 @@ export async function resolveStartPositions(
       });
     }
   }
-  const starts = await startOffsets(admin, topic, spec, unique, byPartition, cursor);
-  return unique.map((partition, index) => {
+  const { partitions, pruning } =
+    exactKey === undefined || ranges.length === 0
+      ? { partitions: unique, pruning: null }
+      : pruneToKeyPartition(unique, exactKey, ranges.length);
+  const offsets = await startOffsets(admin, topic, spec, partitions, byPartition, cursor);
+  const starts = partitions.map((partition, index) => {
     const range = byPartition.get(partition)!;
     return {
       partition,
       logStartOffset: range.earliest,
       endOffset: range.latest,
-      startOffset: clamp(starts[index]!, range.earliest, range.latest),
+      startOffset: clamp(offsets[index]!, range.earliest, range.latest),
     };
   });
+  return { starts, pruning };
 }
 
 async function startOffsets(

@@ -1,7 +1,8 @@
 import type { Admin, ConfigEntry } from '@weir/protocol';
 import type { AlterConfigsInput, ConfigDiff, TopicConfigs } from '../api/schemas/topics';
+import { requireTopicAction } from './permissions/topic-permissions';
 
-type ConfigAdmin = Pick<Admin, 'describeConfigs' | 'incrementalAlterConfigs'>;
+type ConfigAdmin = Pick<Admin, 'describeTopics' | 'describeConfigs' | 'incrementalAlterConfigs'>;
 
 function toEntry(entry: ConfigEntry): TopicConfigs['configs'][number] {
   return {
@@ -30,6 +31,7 @@ export async function describeTopicConfigs(
  * is the planned diff; otherwise the change is applied and the diff shows the values read back.
  */
 export async function alterTopicConfigs(admin: ConfigAdmin, input: AlterConfigsInput): Promise<ConfigDiff[]> {
+  await requireTopicAction(admin, input.topic, 'editConfigs');
   const before = new Map(
     (await describeTopicConfigs(admin, input.topic)).map((entry) => [entry.name, entry]),
   );

@@ -10,6 +10,7 @@ import type {
   TopicPresetId,
   TopicSummary,
 } from '../api/schemas/topics';
+import { requireTopicAction, topicAllowedActions } from './permissions/topic-permissions';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -52,6 +53,7 @@ export function toTopicSummary(topic: SdkTopicSummary): TopicSummary {
     sizeBytes: topic.sizeBytes.toString(),
     messageCount: topic.messageCount.toString(),
     groups: topic.groups.map((group) => ({ groupId: group.groupId, lag: group.lag.toString() })),
+    allowedActions: topicAllowedActions(topic),
   };
 }
 
@@ -128,6 +130,7 @@ export async function addPartitions(
   admin: Pick<Admin, 'describeTopics' | 'createPartitions'>,
   input: { topic: string; count: number; validateOnly: boolean },
 ): Promise<{ previousCount: number }> {
+  await requireTopicAction(admin, input.topic, 'addPartitions');
   const [description] = await admin.describeTopics([input.topic]);
   const previousCount = description!.partitions.length;
   await admin.createPartitions([{ topic: input.topic, count: input.count }], {
@@ -137,9 +140,10 @@ export async function addPartitions(
 }
 
 export async function deleteRecords(
-  admin: Pick<Admin, 'deleteRecords'>,
+  admin: Pick<Admin, 'describeTopics' | 'deleteRecords'>,
   input: DeleteRecordsInput,
 ): Promise<{ partition: number; logStartOffset: string }[]> {
+  await requireTopicAction(admin, input.topic, 'deleteRecords');
   const results = await admin.deleteRecords(
     input.partitions.map((partition) => ({
       topic: input.topic,
@@ -151,4 +155,13 @@ export async function deleteRecords(
     partition: result.partition,
     logStartOffset: result.lowWatermark.toString(),
   }));
+}
+
+/** Deletes a topic the policy lets go (never an internal one). */
+export async function deleteTopic(
+  admin: Pick<Admin, 'describeTopics' | 'deleteTopics'>,
+  topic: string,
+): Promise<void> {
+  await requireTopicAction(admin, topic, 'delete');
+  await admin.deleteTopics([topic]);
 }

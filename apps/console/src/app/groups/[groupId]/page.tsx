@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { HydrateClient, prefetch, trpc } from '../../../trpc/server';
 import { GroupDetail } from './_components/group-detail';
 
 type GroupPageProps = { params: Promise<{ groupId: string }> };
@@ -9,5 +10,11 @@ export async function generateMetadata({ params }: GroupPageProps): Promise<Meta
 
 /** One consumer group: members, assignments, lag per partition, offset reset and delete. */
 export default async function GroupPage({ params }: GroupPageProps) {
-  return <GroupDetail groupId={decodeURIComponent((await params).groupId)} />;
+  const groupId = decodeURIComponent((await params).groupId);
+  await prefetch(trpc.groups.get.queryOptions({ groupId }));
+  return (
+    <HydrateClient>
+      <GroupDetail groupId={groupId} />
+    </HydrateClient>
+  );
 }

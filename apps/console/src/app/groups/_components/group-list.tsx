@@ -16,22 +16,12 @@ import {
   Toolbar,
 } from '@weir/ui';
 import Link from 'next/link';
-import { parseAsBoolean, parseAsInteger, parseAsString, parseAsStringLiteral, useQueryStates } from 'nuqs';
+import { useQueryStates } from 'nuqs';
 import type { GroupRow } from '../../../server/api/schemas/groups';
 import { useTRPC } from '../../../trpc/react';
 import { QueryState } from '../../_components/query-state';
+import { groupListInput, groupListParams, groupSortKeys } from './group-list-params';
 import { GroupStateBadge } from './group-state-badge';
-
-const sortKeys = ['name', 'state', 'lag', 'members'] as const;
-
-const groupListParams = {
-  q: parseAsString.withDefault(''),
-  state: parseAsString.withDefault(''),
-  sort: parseAsStringLiteral(sortKeys).withDefault('name'),
-  desc: parseAsBoolean.withDefault(false),
-  page: parseAsInteger.withDefault(0),
-  size: parseAsInteger.withDefault(50),
-};
 
 const columns: readonly DataTableColumn<GroupRow>[] = [
   {
@@ -82,14 +72,7 @@ export function GroupList() {
   const trpc = useTRPC();
   const [params, setParams] = useQueryStates(groupListParams);
   const query = useQuery({
-    ...trpc.groups.list.queryOptions({
-      search: params.q || undefined,
-      state: params.state || undefined,
-      sortBy: params.sort,
-      descending: params.desc,
-      offset: params.page * params.size,
-      limit: params.size,
-    }),
+    ...trpc.groups.list.queryOptions(groupListInput(params)),
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,
   });
@@ -141,7 +124,7 @@ export function GroupList() {
                 sort={{ column: params.sort, direction: params.desc ? 'desc' : 'asc' }}
                 onSortChange={(column, direction) =>
                   void setParams({
-                    sort: sortKeys.find((key) => key === column) ?? 'name',
+                    sort: groupSortKeys.find((key) => key === column) ?? 'name',
                     desc: direction === 'desc',
                     page: 0,
                   })

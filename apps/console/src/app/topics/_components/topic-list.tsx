@@ -7,7 +7,13 @@ import { useState } from 'react';
 import { useTRPC } from '../../../trpc/react';
 import { QueryState } from '../../_components/query-state';
 import { CreateTopicDialog } from './create-topic-dialog';
-import { pageSizeOptions, type TopicSortKey, topicListParams, topicSortKeys } from './topic-list-params';
+import {
+  pageSizeOptions,
+  type TopicSortKey,
+  topicListInput,
+  topicListParams,
+  topicSortKeys,
+} from './topic-list-params';
 import { TopicTable } from './topic-table';
 
 /** The topic list with its toolbar and pager; every control writes to the URL. */
@@ -16,14 +22,7 @@ export function TopicList() {
   const [params, setParams] = useQueryStates(topicListParams);
   const [creating, setCreating] = useState(false);
   const query = useQuery({
-    ...trpc.topics.list.queryOptions({
-      search: params.q || undefined,
-      includeInternal: params.internal,
-      sortBy: params.sort,
-      descending: params.desc,
-      offset: params.page * params.size,
-      limit: params.size,
-    }),
+    ...trpc.topics.list.queryOptions(topicListInput(params)),
     // Keeps the current page on screen while the next one loads, so the table does not flash.
     placeholderData: keepPreviousData,
   });

@@ -1,20 +1,28 @@
 import { clusterOverview } from '../../services/cluster-overview';
+import { readPartitionHealth } from '../../services/partition-health';
 import { rest } from '../rest-meta';
 import { clusterOverviewSchema } from '../schemas/cluster';
 import { emptyInputSchema } from '../schemas/common';
-import { createTRPCRouter, publicProcedure } from '../trpc';
+import type { Transport } from '../transport';
+import { createTRPCRouter, restProcedure } from '../trpc';
 
 const TAG = 'cluster';
 
-export const clusterRouter = createTRPCRouter({
-  overview: publicProcedure
-    .meta(
+export function clusterRouter(transport: Transport) {
+  return createTRPCRouter({
+    overview: restProcedure(
+      transport,
       rest(TAG, 'GET', '/cluster/overview', 'Health reasons, broker identity, counts and recent throughput'),
+      emptyInputSchema,
     )
-    .input(emptyInputSchema)
-    .output(clusterOverviewSchema)
-    .query(({ ctx }) => {
-      const { broker, now } = ctx.services;
-      return clusterOverview(() => broker.internal().describeBroker(), broker.address, now);
-    }),
-});
+      .output(clusterOverviewSchema)
+      .query(({ ctx }) => {
+        const { broker, now } = ctx.services;
+        const sources = {
+          describeBroker: () => broker.internal().describeBroker(),
+          readPartitionHealth: () => readPartitionHealth(broker.admin()),
+        };
+        return clusterOverview(sources, broker.address, now);
+      }),
+  });
+}

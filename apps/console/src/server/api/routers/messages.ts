@@ -1,5 +1,6 @@
 import type { SearchDeps } from '../../services/message-search';
 import { browseMessages, getMessage, produceMessage, streamSearch } from '../../services/messages';
+import { requireTopicAction } from '../../services/permissions/topic-permissions';
 import { toTrpcError } from '../errors';
 import { rest } from '../rest-meta';
 import {
@@ -11,8 +12,9 @@ import {
   produceResultSchema,
   searchInputSchema,
 } from '../schemas/messages';
+import type { Transport } from '../transport';
 import type { GatewayContext } from '../trpc';
-import { createTRPCRouter, publicProcedure } from '../trpc';
+import { createTRPCRouter, publicProcedure, restProcedure } from '../trpc';
 
 const TAG = 'messages';
 
@@ -21,9 +23,10 @@ function searchDeps(ctx: GatewayContext): SearchDeps {
   return { admin: broker.admin(), internal: broker.internal(), now };
 }
 
-export const messagesRouter = createTRPCRouter({
-  browse: publicProcedure
-    .meta(
+export function messagesRouter(transport: Transport) {
+  return createTRPCRouter({
+    browse: restProcedure(
+      transport,
       rest(
         TAG,
         'GET',
@@ -31,51 +34,58 @@ export const messagesRouter = createTRPCRouter({
         'One page of messages (exact per-partition cursors)',
         'Pass `nextCursor` as `cursor` for the next page. For the previous page, repeat the request with the cursor used before it (clients keep the stack).',
       ),
+      browseInputSchema,
     )
-    .input(browseInputSchema)
-    .output(browseResultSchema)
-    .query(({ ctx, input }) => browseMessages(searchDeps(ctx), input, ctx.services.searchLimits)),
+      .output(browseResultSchema)
+      .query(({ ctx, input }) => browseMessages(searchDeps(ctx), input, ctx.services.searchLimits)),
 
-  /**
-   * The same search streamed (tRPC subscription over SSE): phase, progress (throttled), rows in
-   * batches, done. Not part of REST: OpenAPI has no streams.
-   */
-  search: publicProcedure.input(searchInputSchema).subscription(async function* ({ ctx, input, signal }) {
-    try {
-      yield* streamSearch(searchDeps(ctx), input, ctx.services.searchLimits, signal);
-    } catch (error) {
-      throw toTrpcError(error);
-    }
-  }),
+    /**
+     * The same search streamed (tRPC subscription over SSE): phase, progress (throttled), rows in
+     * batches, done. Not part of REST: OpenAPI has no streams.
+     */
+    search: publicProcedure.input(searchInputSchema).subscription(async function* ({ ctx, input, signal }) {
+      try {
+        yield* streamSearch(searchDeps(ctx), input, ctx.services.searchLimits, signal);
+      } catch (error) {
+        throw toTrpcError(error);
+      }
+    }),
 
-  get: publicProcedure
-    .meta(
+    get: restProcedure(
+      transport,
       rest(
         TAG,
         'GET',
         '/topics/{topic}/partitions/{partition}/records/{offset}',
         'One record by topic, partition and offset (permalink)',
       ),
+      getMessageInputSchema,
     )
-    .input(getMessageInputSchema)
-    .output(getMessageResultSchema)
-    .query(async ({ ctx, input }) => {
-      const record = await getMessage({ internal: ctx.services.broker.internal() }, input);
-      return { asOfMs: ctx.services.now(), topic: input.topic, record };
-    }),
+      .output(getMessageResultSchema)
+      .query(async ({ ctx, input }) => {
+        const record = await getMessage({ internal: ctx.services.broker.internal() }, input);
+        return { asOfMs: ctx.services.now(), topic: input.topic, record };
+      }),
 
-  produce: publicProcedure
-    .meta(rest(TAG, 'POST', '/topics/{topic}/messages', 'Produce one record'))
-    .input(produceInputSchema)
-    .output(produceResultSchema)
-    .mutation(async ({ ctx, input }) => {
-      const stored = await produceMessage((compression) => ctx.services.broker.producer(compression), input);
-      return {
-        asOfMs: ctx.services.now(),
-        topic: input.topic,
-        partition: stored.partition,
-        offset: stored.offset.toString(),
-        timestampMs: stored.timestampMs,
-      };
-    }),
-});
+    produce: restProcedure(
+      transport,
+      rest(TAG, 'POST', '/topics/{topic}/messages', 'Produce one record'),
+      produceInputSchema,
+    )
+      .output(produceResultSchema)
+      .mutation(async ({ ctx, input }) => {
+        await requireTopicAction(ctx.services.broker.admin(), input.topic, 'produce');
+        const stored = await produceMessage(
+          (compression) => ctx.services.broker.producer(compression),
+          input,
+        );
+        return {
+          asOfMs: ctx.services.now(),
+          topic: input.topic,
+          partition: stored.partition,
+          offset: stored.offset.toString(),
+          timestampMs: stored.timestampMs,
+        };
+      }),
+  });
+}

@@ -3,6 +3,7 @@ import {
   addPartitions,
   createTopic,
   deleteRecords,
+  deleteTopic,
   describeTopic,
   listTopics,
   TOPIC_PRESETS,
@@ -26,89 +27,112 @@ import {
   topicPresetListSchema,
   topicRefInputSchema,
 } from '../schemas/topics';
-import { createTRPCRouter, publicProcedure } from '../trpc';
+import type { Transport } from '../transport';
+import { createTRPCRouter, restProcedure } from '../trpc';
 
 const TAG = 'topics';
 
-export const topicsRouter = createTRPCRouter({
-  list: publicProcedure
-    .meta(rest(TAG, 'GET', '/topics', 'Search, sort and page topics'))
-    .input(topicListInputSchema)
-    .output(topicListSchema)
-    .query(({ ctx, input }) => listTopics(ctx.services.broker.internal(), input, ctx.services.now)),
+export function topicsRouter(transport: Transport) {
+  return createTRPCRouter({
+    list: restProcedure(
+      transport,
+      rest(TAG, 'GET', '/topics', 'Search, sort and page topics'),
+      topicListInputSchema,
+    )
+      .output(topicListSchema)
+      .query(({ ctx, input }) => listTopics(ctx.services.broker.internal(), input, ctx.services.now)),
 
-  presets: publicProcedure
-    .meta(rest(TAG, 'GET', '/topic-presets', 'Config presets for new topics'))
-    .input(emptyInputSchema)
-    .output(topicPresetListSchema)
-    .query(({ ctx }) => ({
-      asOfMs: ctx.services.now(),
-      presets: TOPIC_PRESETS.map((preset) => ({ ...preset })),
-    })),
-
-  get: publicProcedure
-    .meta(rest(TAG, 'GET', '/topics/{topic}', 'A topic and its partitions'))
-    .input(topicRefInputSchema)
-    .output(topicDetailSchema)
-    .query(({ ctx, input }) => describeTopic(ctx.services.broker.internal(), input.topic, ctx.services.now)),
-
-  create: publicProcedure
-    .meta(rest(TAG, 'POST', '/topics', 'Create a topic from a preset and custom configs'))
-    .input(createTopicInputSchema)
-    .output(createTopicResultSchema)
-    .mutation(async ({ ctx, input }) => {
-      const created = await createTopic(ctx.services.broker.admin(), input);
-      return { asOfMs: ctx.services.now(), ...created, validateOnly: input.validateOnly };
-    }),
-
-  delete: publicProcedure
-    .meta(rest(TAG, 'DELETE', '/topics/{topic}', 'Delete a topic'))
-    .input(topicRefInputSchema)
-    .output(deleteTopicResultSchema)
-    .mutation(async ({ ctx, input }) => {
-      await ctx.services.broker.admin().deleteTopics([input.topic]);
-      return { asOfMs: ctx.services.now(), name: input.topic, deleted: true as const };
-    }),
-
-  configs: publicProcedure
-    .meta(rest(TAG, 'GET', '/topics/{topic}/configs', 'Topic configs with their sources'))
-    .input(topicRefInputSchema)
-    .output(topicConfigsSchema)
-    .query(async ({ ctx, input }) => {
-      const configs = await describeTopicConfigs(ctx.services.broker.admin(), input.topic);
-      return { asOfMs: ctx.services.now(), topic: input.topic, configs };
-    }),
-
-  alterConfigs: publicProcedure
-    .meta(rest(TAG, 'PATCH', '/topics/{topic}/configs', 'Set or reset config keys (dryRun: diff only)'))
-    .input(alterConfigsInputSchema)
-    .output(alterConfigsResultSchema)
-    .mutation(async ({ ctx, input }) => {
-      const diff = await alterTopicConfigs(ctx.services.broker.admin(), input);
-      return { asOfMs: ctx.services.now(), topic: input.topic, dryRun: input.dryRun, diff };
-    }),
-
-  addPartitions: publicProcedure
-    .meta(rest(TAG, 'POST', '/topics/{topic}/partitions', 'Raise the partition count'))
-    .input(addPartitionsInputSchema)
-    .output(addPartitionsResultSchema)
-    .mutation(async ({ ctx, input }) => {
-      const { previousCount } = await addPartitions(ctx.services.broker.admin(), input);
-      return {
+    presets: restProcedure(
+      transport,
+      rest(TAG, 'GET', '/topic-presets', 'Config presets for new topics'),
+      emptyInputSchema,
+    )
+      .output(topicPresetListSchema)
+      .query(({ ctx }) => ({
         asOfMs: ctx.services.now(),
-        topic: input.topic,
-        previousCount,
-        count: input.count,
-        validateOnly: input.validateOnly,
-      };
-    }),
+        presets: TOPIC_PRESETS.map((preset) => ({ ...preset })),
+      })),
 
-  deleteRecords: publicProcedure
-    .meta(rest(TAG, 'POST', '/topics/{topic}/delete-records', 'Delete records before offsets'))
-    .input(deleteRecordsInputSchema)
-    .output(deleteRecordsResultSchema)
-    .mutation(async ({ ctx, input }) => {
-      const partitions = await deleteRecords(ctx.services.broker.admin(), input);
-      return { asOfMs: ctx.services.now(), topic: input.topic, partitions };
-    }),
-});
+    get: restProcedure(
+      transport,
+      rest(TAG, 'GET', '/topics/{topic}', 'A topic and its partitions'),
+      topicRefInputSchema,
+    )
+      .output(topicDetailSchema)
+      .query(({ ctx, input }) =>
+        describeTopic(ctx.services.broker.internal(), input.topic, ctx.services.now),
+      ),
+
+    create: restProcedure(
+      transport,
+      rest(TAG, 'POST', '/topics', 'Create a topic from a preset and custom configs'),
+      createTopicInputSchema,
+    )
+      .output(createTopicResultSchema)
+      .mutation(async ({ ctx, input }) => {
+        const created = await createTopic(ctx.services.broker.admin(), input);
+        return { asOfMs: ctx.services.now(), ...created, validateOnly: input.validateOnly };
+      }),
+
+    delete: restProcedure(
+      transport,
+      rest(TAG, 'DELETE', '/topics/{topic}', 'Delete a topic'),
+      topicRefInputSchema,
+    )
+      .output(deleteTopicResultSchema)
+      .mutation(async ({ ctx, input }) => {
+        await deleteTopic(ctx.services.broker.admin(), input.topic);
+        return { asOfMs: ctx.services.now(), name: input.topic, deleted: true as const };
+      }),
+
+    configs: restProcedure(
+      transport,
+      rest(TAG, 'GET', '/topics/{topic}/configs', 'Topic configs with their sources'),
+      topicRefInputSchema,
+    )
+      .output(topicConfigsSchema)
+      .query(async ({ ctx, input }) => {
+        const configs = await describeTopicConfigs(ctx.services.broker.admin(), input.topic);
+        return { asOfMs: ctx.services.now(), topic: input.topic, configs };
+      }),
+
+    alterConfigs: restProcedure(
+      transport,
+      rest(TAG, 'PATCH', '/topics/{topic}/configs', 'Set or reset config keys (dryRun: diff only)'),
+      alterConfigsInputSchema,
+    )
+      .output(alterConfigsResultSchema)
+      .mutation(async ({ ctx, input }) => {
+        const diff = await alterTopicConfigs(ctx.services.broker.admin(), input);
+        return { asOfMs: ctx.services.now(), topic: input.topic, dryRun: input.dryRun, diff };
+      }),
+
+    addPartitions: restProcedure(
+      transport,
+      rest(TAG, 'POST', '/topics/{topic}/partitions', 'Raise the partition count'),
+      addPartitionsInputSchema,
+    )
+      .output(addPartitionsResultSchema)
+      .mutation(async ({ ctx, input }) => {
+        const { previousCount } = await addPartitions(ctx.services.broker.admin(), input);
+        return {
+          asOfMs: ctx.services.now(),
+          topic: input.topic,
+          previousCount,
+          count: input.count,
+          validateOnly: input.validateOnly,
+        };
+      }),
+
+    deleteRecords: restProcedure(
+      transport,
+      rest(TAG, 'POST', '/topics/{topic}/delete-records', 'Delete records before offsets'),
+      deleteRecordsInputSchema,
+    )
+      .output(deleteRecordsResultSchema)
+      .mutation(async ({ ctx, input }) => {
+        const partitions = await deleteRecords(ctx.services.broker.admin(), input);
+        return { asOfMs: ctx.services.now(), topic: input.topic, partitions };
+      }),
+  });
+}

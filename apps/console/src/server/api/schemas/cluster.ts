@@ -37,6 +37,10 @@ export const clusterCountsSchema = z.object({
   internalTopics: z.number().int(),
   partitions: z.number().int(),
   groups: z.number().int(),
+  /** Partitions with a leader whose ISR is smaller than their replica set; null when unknown. */
+  underReplicatedPartitions: z.number().int().nullable(),
+  /** Partitions without a leader; null when unknown. */
+  offlinePartitions: z.number().int().nullable(),
 });
 
 /**

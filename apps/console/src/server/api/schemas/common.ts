@@ -33,14 +33,10 @@ export const groupIdSchema = z.string().min(1).max(255);
 
 export const partitionSchema = z.number().int().min(0).max(1_000_000);
 
-/**
- * A boolean that may arrive as a query parameter. REST sends query values as strings and "false"
- * must mean false, which plain coercion gets wrong, so this takes a boolean or the words
- * "true"/"false"; tRPC callers pass plain booleans.
- */
-export const queryBooleanSchema = z.codec(z.union([z.boolean(), z.enum(['true', 'false'])]), z.boolean(), {
-  decode: (value) => value === true || value === 'true',
-  encode: (value) => value,
+/** Whether an action on a resource is allowed now; the reason says why not, for the UI's hint. */
+export const actionPermissionSchema = z.object({
+  allowed: z.boolean(),
+  reason: z.string().nullable(),
 });
 
 /** Paging of server-side lists. */
@@ -51,3 +47,4 @@ export const pageLimitSchema = z.number().int().min(1).max(1000).default(50);
 export const emptyInputSchema = z.object({});
 
 export type Decimal = z.infer<typeof decimalSchema>;
+export type ActionPermissionView = z.infer<typeof actionPermissionSchema>;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import {
+  actionPermissionSchema,
   asOfMsSchema,
   decimalSchema,
   groupIdSchema,
   pageLimitSchema,
   pageOffsetSchema,
-  queryBooleanSchema,
   signedDecimalSchema,
   topicNameSchema,
 } from './common';
@@ -16,7 +16,7 @@ export const groupListInputSchema = z.object({
   search: z.string().max(255).optional(),
   state: z.string().max(64).optional(),
   sortBy: groupSortKeySchema.default('name'),
-  descending: queryBooleanSchema.optional(),
+  descending: z.boolean().optional(),
   offset: pageOffsetSchema,
   limit: pageLimitSchema,
 });
@@ -50,6 +50,8 @@ export const groupMemberSchema = z.object({
   /** Subscribed topics, when the group uses the standard consumer protocol. */
   topics: z.array(z.string()).nullable(),
   assignment: z.array(z.object({ topic: z.string(), partitions: z.array(z.number().int()) })).nullable(),
+  /** The lag summed over the partitions assigned to this member; null when the assignment is unknown. */
+  lag: decimalSchema.nullable(),
 });
 
 export const groupPartitionLagSchema = z.object({
@@ -66,9 +68,8 @@ export const groupDetailSchema = groupRowSchema.extend({
   asOfMs: asOfMsSchema,
   members: z.array(groupMemberSchema),
   partitions: z.array(groupPartitionLagSchema),
-  /** Offsets can only be reset while the group has no members. */
-  canResetOffsets: z.boolean(),
-  resetBlockedReason: z.string().nullable(),
+  /** What may be done to the group now (offsets reset and delete wait for it to be empty). */
+  allowedActions: z.object({ resetOffsets: actionPermissionSchema, delete: actionPermissionSchema }),
 });
 
 export const resetTargetSchema = z.enum(['earliest', 'latest', 'timestamp', 'offset', 'shiftBy']);

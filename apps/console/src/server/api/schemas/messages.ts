@@ -45,6 +45,12 @@ export const browseInputSchema = z.object({
   filters: z.array(recordFilterSchema).max(8).optional(),
   /** Continue from a cursor returned earlier; `start` is then ignored. */
   cursor: cursorSchema.optional(),
+  /**
+   * A `key:equals` filter normally narrows the search to the partition the key hashes to (murmur2,
+   * the default partitioner). True reads every selected partition: for custom partitioners, or
+   * records written before partitions were added.
+   */
+  allPartitions: z.boolean().optional(),
   pageSize: z.number().int().min(1).max(500).default(50),
   /** Keys, values and header values longer than this come back cut (their size is kept). */
   maxValueBytes: z.number().int().min(0).max(1_048_576).default(16_384),
@@ -82,12 +88,24 @@ export const messageRowSchema = z.object({
 
 export const partitionPositionSchema = z.object({
   partition: z.number().int(),
+  /** Where this request began reading: progress is the share of [startOffset, endOffset) behind nextOffset. */
+  startOffset: decimalSchema,
   /** Where the next page continues in this partition. */
   nextOffset: decimalSchema,
   /** The end of the range read (the high watermark when the read started). */
   endOffset: decimalSchema,
   done: z.boolean(),
 });
+
+/** Set when a `key:equals` filter narrowed the search to the one partition the key hashes to. */
+export const keyPartitionSchema = z
+  .object({
+    partition: z.number().int(),
+    /** The partition count the key was hashed over. */
+    partitionCount: z.number().int(),
+  })
+  .nullable()
+  .meta({ description: 'The partition a key filter narrowed the search to (default partitioner), or null.' });
 
 export const browseResultSchema = z.object({
   asOfMs: asOfMsSchema,
@@ -98,6 +116,7 @@ export const browseResultSchema = z.object({
   /** Continue here for the next page; equals `cursor` when nothing more was found. */
   nextCursor: z.string(),
   partitions: z.array(partitionPositionSchema),
+  keyPartition: keyPartitionSchema,
   /** Every selected partition has been read to its end. */
   done: z.boolean(),
   /** The request's work budget ran out before the page filled; the next page continues the scan. */
@@ -110,7 +129,8 @@ export const getMessageInputSchema = z.object({
   topic: topicNameSchema,
   partition: partitionSchema,
   offset: decimalSchema,
-  maxValueBytes: z.number().int().min(0).max(10_485_760).default(1_048_576),
+  /** At most 1 MiB: the broker's scan cuts payloads there (SCAN_LIMITS.maxValueBytes). */
+  maxValueBytes: z.number().int().min(0).max(1_048_576).default(1_048_576),
 });
 
 export const getMessageResultSchema = z.object({
@@ -154,6 +174,8 @@ export const searchEventSchema = z.discriminatedUnion('type', [
     type: z.literal('phase'),
     phase: z.enum(['resolving-offsets', 'scanning', 'done']),
     asOfMs: asOfMsSchema,
+    /** Known from `scanning` on; null while resolving. */
+    keyPartition: keyPartitionSchema,
   }),
   z.object({
     type: z.literal('progress'),
@@ -174,6 +196,7 @@ export const searchEventSchema = z.discriminatedUnion('type', [
     cancelled: z.boolean(),
     scannedRecords: z.number().int(),
     matchedRecords: z.number().int(),
+    keyPartition: keyPartitionSchema,
   }),
 ]);
 
@@ -186,3 +209,4 @@ export type Payload = z.infer<typeof payloadSchema>;
 export type PartitionPosition = z.infer<typeof partitionPositionSchema>;
 export type ProduceInput = z.infer<typeof produceInputSchema>;
 export type SearchEvent = z.infer<typeof searchEventSchema>;
+export type KeyPartition = z.infer<typeof keyPartitionSchema>;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import {
+  actionPermissionSchema,
   asOfMsSchema,
   decimalSchema,
   pageLimitSchema,
   pageOffsetSchema,
   partitionSchema,
-  queryBooleanSchema,
   signedDecimalSchema,
   topicNameSchema,
 } from './common';
@@ -14,14 +14,26 @@ export const topicSortKeySchema = z.enum(['name', 'partitions', 'sizeBytes', 'me
 
 export const topicListInputSchema = z.object({
   search: z.string().max(249).optional(),
-  includeInternal: queryBooleanSchema.optional(),
+  includeInternal: z.boolean().optional(),
   sortBy: topicSortKeySchema.default('name'),
-  descending: queryBooleanSchema.optional(),
+  descending: z.boolean().optional(),
   offset: pageOffsetSchema,
   limit: pageLimitSchema,
 });
 
 export const topicGroupLagSchema = z.object({ groupId: z.string(), lag: decimalSchema });
+
+/**
+ * What may be done to a topic now, each with the reason when not. The UI disables its controls from
+ * this; the server applies the same policy to the mutations.
+ */
+export const topicAllowedActionsSchema = z.object({
+  delete: actionPermissionSchema,
+  deleteRecords: actionPermissionSchema,
+  addPartitions: actionPermissionSchema,
+  editConfigs: actionPermissionSchema,
+  produce: actionPermissionSchema,
+});
 
 export const topicSummarySchema = z.object({
   name: z.string(),
@@ -31,6 +43,7 @@ export const topicSummarySchema = z.object({
   sizeBytes: decimalSchema,
   messageCount: decimalSchema,
   groups: z.array(topicGroupLagSchema),
+  allowedActions: topicAllowedActionsSchema,
 });
 
 export const topicListSchema = z.object({
@@ -201,6 +214,7 @@ export const deleteRecordsResultSchema = z.object({
 export type TopicListInput = z.infer<typeof topicListInputSchema>;
 export type TopicList = z.infer<typeof topicListSchema>;
 export type TopicSummary = z.infer<typeof topicSummarySchema>;
+export type TopicAllowedActionsView = z.infer<typeof topicAllowedActionsSchema>;
 export type TopicDetail = z.infer<typeof topicDetailSchema>;
 export type PartitionDetail = z.infer<typeof partitionDetailSchema>;
 export type TopicConfigs = z.infer<typeof topicConfigsSchema>;

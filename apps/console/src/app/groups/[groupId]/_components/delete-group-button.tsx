@@ -1,16 +1,20 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, ConfirmByTypingDialog } from '@weir/ui';
+import { ActionButton, ConfirmByTypingDialog } from '@weir/ui';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import type { ActionPermissionView } from '../../../../server/api/schemas/common';
 import { gatewayError } from '../../../../trpc/errors';
 import { useTRPC } from '../../../../trpc/react';
 
-type DeleteGroupButtonProps = { groupId: string; memberCount: number };
+type DeleteGroupButtonProps = { groupId: string; permission: ActionPermissionView };
 
-/** Deletes an empty group; with members it stays visible but disabled, with the reason as its hint. */
-export function DeleteGroupButton({ groupId, memberCount }: DeleteGroupButtonProps) {
+/**
+ * Deletes an empty group. While the server's `allowedActions` deny it (the group has members) it
+ * stays visible but disabled, with the server's reason as its hint.
+ */
+export function DeleteGroupButton({ groupId, permission }: DeleteGroupButtonProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -24,13 +28,11 @@ export function DeleteGroupButton({ groupId, memberCount }: DeleteGroupButtonPro
       },
     }),
   );
-  const blocked =
-    memberCount > 0 ? 'Only an empty group can be deleted; stop its consumers first.' : undefined;
   return (
     <>
-      <Button variant="danger" disabled={blocked !== undefined} title={blocked} onClick={() => setOpen(true)}>
+      <ActionButton variant="danger" disabledReason={permission.reason} onClick={() => setOpen(true)}>
         Delete group
-      </Button>
+      </ActionButton>
       <ConfirmByTypingDialog
         open={open}
         title="Delete consumer group"

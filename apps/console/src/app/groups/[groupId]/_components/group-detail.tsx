@@ -30,7 +30,9 @@ export function GroupDetail({ groupId }: { groupId: string }) {
           </Link>
         }
         actions={
-          query.data ? <DeleteGroupButton groupId={groupId} memberCount={query.data.memberCount} /> : null
+          query.data ? (
+            <DeleteGroupButton groupId={groupId} permission={query.data.allowedActions.delete} />
+          ) : null
         }
       />
       <QueryState query={query} errorTitle={`Could not read group ${groupId}`}>

@@ -1,4 +1,4 @@
-import { DataTable, type DataTableColumn, Panel } from '@weir/ui';
+import { Count, DataTable, type DataTableColumn, Panel } from '@weir/ui';
 import type { GroupDetail } from '../../../../server/api/schemas/groups';
 
 type Member = GroupDetail['members'][number];
@@ -17,9 +17,15 @@ const columns: readonly DataTableColumn<Member>[] = [
         : m.assignment.map((entry) => `${entry.topic} [${entry.partitions.join(', ')}]`).join('; ') ||
           'nothing',
   },
+  {
+    id: 'lag',
+    header: 'Lag',
+    align: 'right',
+    cell: (m) => (m.lag === null ? '—' : <Count value={m.lag} />),
+  },
 ];
 
-/** The group's members and the partitions each was given. */
+/** The group's members, the partitions each was given, and the lag summed over those partitions. */
 export function GroupMembers({ members }: { members: readonly Member[] }) {
   return (
     <Panel title="Members">

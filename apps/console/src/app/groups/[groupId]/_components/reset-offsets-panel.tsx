@@ -26,8 +26,8 @@ const targetOptions: { value: Target; label: string }[] = [
 
 /**
  * Offset reset in two steps: Preview computes old → new per partition without changing anything;
- * Apply commits that plan. The broker only allows it while the group is empty, so otherwise the
- * controls stay visible but disabled, with the server's reason.
+ * Apply commits that plan. The server's `allowedActions` only allow it while the group is empty, so
+ * otherwise the controls stay visible but disabled, with the server's reason.
  */
 export function ResetOffsetsPanel({ group }: { group: GroupDetail }) {
   const trpc = useTRPC();
@@ -49,7 +49,8 @@ export function ResetOffsetsPanel({ group }: { group: GroupDetail }) {
       },
     }),
   );
-  const blocked = !group.canResetOffsets;
+  const permission = group.allowedActions.resetOffsets;
+  const blocked = !permission.allowed;
   const edited = () => setPlan(null);
   // Any edit invalidates the preview, so Apply can only commit a plan the user has seen.
   const change = (setter: (value: string) => void, value: string) => {
@@ -85,7 +86,7 @@ export function ResetOffsetsPanel({ group }: { group: GroupDetail }) {
             role="note"
             className="rounded-md bg-amber-50 px-3 py-2 text-amber-800 text-sm dark:bg-amber-500/10 dark:text-amber-300"
           >
-            {group.resetBlockedReason ?? 'Offsets can only be reset while the group is empty.'}
+            {permission.reason}
           </p>
         ) : null}
         <fieldset

@@ -1,16 +1,17 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Field, Input, Panel } from '@weir/ui';
+import { ActionButton, Field, Input, Panel } from '@weir/ui';
 import { type FormEvent, useState } from 'react';
+import type { ActionPermissionView } from '../../../../server/api/schemas/common';
 import { gatewayError } from '../../../../trpc/errors';
 import { useTRPC } from '../../../../trpc/react';
 import { parseWholeNumber } from '../../../_components/field-errors';
 
-type AddPartitionsFormProps = { topic: string; currentCount: number };
+type AddPartitionsFormProps = { topic: string; currentCount: number; permission: ActionPermissionView };
 
 /** Raises the partition count. Keys hash to new partitions afterwards, which the hint says. */
-export function AddPartitionsForm({ topic, currentCount }: AddPartitionsFormProps) {
+export function AddPartitionsForm({ topic, currentCount, permission }: AddPartitionsFormProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [text, setText] = useState(String(currentCount + 1));
@@ -43,9 +44,11 @@ export function AddPartitionsForm({ topic, currentCount }: AddPartitionsFormProp
             <Input {...control} inputMode="numeric" value={text} onChange={(e) => setText(e.target.value)} />
           )}
         </Field>
-        <Button type="submit" disabled={add.isPending} className="mb-auto mt-5">
-          Add partitions
-        </Button>
+        <span className="mt-5 mb-auto">
+          <ActionButton type="submit" disabled={add.isPending} disabledReason={permission.reason}>
+            Add partitions
+          </ActionButton>
+        </span>
       </form>
       {add.isSuccess ? (
         <p role="status" className="mt-2 text-emerald-700 text-sm dark:text-emerald-400">

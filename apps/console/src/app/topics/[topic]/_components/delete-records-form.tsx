@@ -1,16 +1,21 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, ConfirmByTypingDialog, Field, formatCount, Input, Panel, Select } from '@weir/ui';
+import { ActionButton, ConfirmByTypingDialog, Field, formatCount, Input, Panel, Select } from '@weir/ui';
 import { type FormEvent, useState } from 'react';
+import type { ActionPermissionView } from '../../../../server/api/schemas/common';
 import type { PartitionDetail } from '../../../../server/api/schemas/topics';
 import { gatewayError } from '../../../../trpc/errors';
 import { useTRPC } from '../../../../trpc/react';
 
-type DeleteRecordsFormProps = { topic: string; partitions: readonly PartitionDetail[] };
+type DeleteRecordsFormProps = {
+  topic: string;
+  partitions: readonly PartitionDetail[];
+  permission: ActionPermissionView;
+};
 
 /** Moves a partition's log start forward: records before the offset are gone for every reader. */
-export function DeleteRecordsForm({ topic, partitions }: DeleteRecordsFormProps) {
+export function DeleteRecordsForm({ topic, partitions, permission }: DeleteRecordsFormProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [partition, setPartition] = useState(String(partitions[0]?.partition ?? 0));
@@ -67,9 +72,11 @@ export function DeleteRecordsForm({ topic, partitions }: DeleteRecordsFormProps)
             />
           )}
         </Field>
-        <Button type="submit" variant="danger" className="mt-5">
-          Delete records…
-        </Button>
+        <span className="mt-5">
+          <ActionButton type="submit" variant="danger" disabledReason={permission.reason}>
+            Delete records…
+          </ActionButton>
+        </span>
       </form>
       {remove.isSuccess ? (
         <p role="status" className="mt-2 text-emerald-700 text-sm dark:text-emerald-400">

@@ -1,14 +1,24 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, ConfirmByTypingDialog } from '@weir/ui';
+import { ActionButton, ConfirmByTypingDialog } from '@weir/ui';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import type { ActionPermissionView } from '../../../../server/api/schemas/common';
 import { gatewayError } from '../../../../trpc/errors';
 import { useTRPC } from '../../../../trpc/react';
 
-/** Deletes the topic after its name has been typed; then returns to the list. */
-export function DeleteTopicButton({ topic }: { topic: string }) {
+type DeleteTopicButtonProps = {
+  topic: string;
+  /** From the topic's `allowedActions`; undefined while the topic is being read. */
+  permission: ActionPermissionView | undefined;
+};
+
+/**
+ * Deletes the topic after its name has been typed; then returns to the list. Internal topics keep
+ * the button, disabled, with the server's reason beneath it.
+ */
+export function DeleteTopicButton({ topic, permission }: DeleteTopicButtonProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -25,9 +35,14 @@ export function DeleteTopicButton({ topic }: { topic: string }) {
   );
   return (
     <>
-      <Button variant="danger" onClick={() => setOpen(true)}>
+      <ActionButton
+        variant="danger"
+        disabled={permission === undefined}
+        disabledReason={permission?.reason}
+        onClick={() => setOpen(true)}
+      >
         Delete topic
-      </Button>
+      </ActionButton>
       <ConfirmByTypingDialog
         open={open}
         title="Delete topic"

@@ -37,10 +37,12 @@ export function TopicDetail({ topic }: { topic: string }) {
             <Link href={`${base}/messages`} className={linkClassName}>
               Browse messages
             </Link>
-            <Link href={`${base}/produce`} className={linkClassName}>
-              Produce
-            </Link>
-            <DeleteTopicButton topic={topic} />
+            {query.data?.allowedActions.produce.allowed === false ? null : (
+              <Link href={`${base}/produce`} className={linkClassName}>
+                Produce
+              </Link>
+            )}
+            <DeleteTopicButton topic={topic} permission={query.data?.allowedActions.delete} />
           </>
         }
       />
@@ -75,7 +77,11 @@ export function TopicDetail({ topic }: { topic: string }) {
               {tab === 'partitions' ? <PartitionTable partitions={detail.partitions} /> : null}
               {tab === 'configs' ? <TopicConfigs topic={topic} /> : null}
               {tab === 'maintenance' ? (
-                <TopicMaintenance topic={topic} partitions={detail.partitions} />
+                <TopicMaintenance
+                  topic={topic}
+                  partitions={detail.partitions}
+                  allowedActions={detail.allowedActions}
+                />
               ) : null}
             </Tabs>
           </>

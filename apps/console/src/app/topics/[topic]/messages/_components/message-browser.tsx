@@ -23,6 +23,7 @@ export function MessageBrowser({ topic }: { topic: string }) {
     params.n,
     params.p,
     params.f,
+    params.all,
     params.size,
     params.run,
   ]);

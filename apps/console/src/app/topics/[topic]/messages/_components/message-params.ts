@@ -1,5 +1,6 @@
 import {
   type inferParserType,
+  parseAsBoolean,
   parseAsInteger,
   parseAsNativeArrayOf,
   parseAsString,
@@ -22,6 +23,8 @@ export const messageParams = {
   n: parseAsInteger.withDefault(100),
   p: parseAsString.withDefault(''),
   f: parseAsNativeArrayOf(parseAsString),
+  /** Read every partition even when a key filter could narrow the search to the key's one. */
+  all: parseAsBoolean.withDefault(false),
   size: parseAsInteger.withDefault(50),
   /** The cursor of the page shown; empty means "from the start position". */
   cursor: parseAsString.withDefault(''),
@@ -56,6 +59,7 @@ export function toSearchInput(topic: string, params: MessageParams): SearchInput
     partitions: parsePartitionList(params.p) ?? undefined,
     filters: params.f.length > 0 ? params.f : undefined,
     cursor: params.cursor || undefined,
+    allPartitions: params.all || undefined,
     pageSize: params.size,
     maxValueBytes: 16_384,
   };

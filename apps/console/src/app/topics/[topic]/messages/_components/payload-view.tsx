@@ -8,13 +8,22 @@ type PayloadViewProps = {
   /** Fetches the whole record when this payload was cut or is too large to render by default. */
   onLoadAnyway?: (() => void) | undefined;
   loading?: boolean;
+  /** Why the last "load anyway" failed, shown beside the button so a retry is an informed one. */
+  loadError?: string | undefined;
 };
 
 /**
  * One payload, decoded. Large or cut payloads are not rendered by default (a multi-megabyte value
  * can freeze the page); the guard says the data in the topic is intact and offers to load it.
  */
-export function PayloadView({ label, payload, mode, onLoadAnyway, loading = false }: PayloadViewProps) {
+export function PayloadView({
+  label,
+  payload,
+  mode,
+  onLoadAnyway,
+  loading = false,
+  loadError,
+}: PayloadViewProps) {
   if (payload === null) {
     return (
       <Section label={label}>
@@ -34,6 +43,11 @@ export function PayloadView({ label, payload, mode, onLoadAnyway, loading = fals
           <Button size="sm" onClick={onLoadAnyway} disabled={loading}>
             {loading ? 'Loading…' : 'Load anyway'}
           </Button>
+          {loadError ? (
+            <span role="alert" className="text-rose-700 dark:text-rose-400">
+              Could not load it: {loadError}
+            </span>
+          ) : null}
         </div>
       </Section>
     );

@@ -5,6 +5,7 @@ import { Badge, CopyButton, Select, Timestamp } from '@weir/ui';
 import Link from 'next/link';
 import { useState } from 'react';
 import type { MessageRow } from '../../../../../server/api/schemas/messages';
+import { gatewayError } from '../../../../../trpc/errors';
 import { useTRPC } from '../../../../../trpc/react';
 import { type DecodeMode, previewPayload } from './decode-payload';
 import { decodeModes } from './message-params';
@@ -18,8 +19,11 @@ type RecordViewerProps = {
   onModeChange: (mode: DecodeMode) => void;
 };
 
-/** The largest payload "load anyway" asks for; beyond it the REST record endpoint is the way. */
-const fullRecordBytes = 10 * 1024 * 1024;
+/**
+ * The largest payload "load anyway" asks for: the broker's scan cuts payloads at 1 MiB, and asking
+ * for more is refused, so larger values stay cut (the viewer says so).
+ */
+const fullRecordBytes = 1024 * 1024;
 
 /** One record in full: metadata, key, value and headers in order, with copy and a permalink. */
 export function RecordViewer({ topic, record, mode, onModeChange }: RecordViewerProps) {
@@ -35,7 +39,14 @@ export function RecordViewer({ topic, record, mode, onModeChange }: RecordViewer
     enabled: loadFull,
   });
   const shown = full.data?.record ?? record;
-  const loadAnyway = full.data ? undefined : () => setLoadFull(true);
+  const loadAnyway = full.data
+    ? undefined
+    : () => {
+        // After a failure the query is enabled already: only a refetch asks the server again.
+        if (full.isError) void full.refetch();
+        else setLoadFull(true);
+      };
+  const loadError = full.error ? gatewayError(full.error).message : undefined;
   const permalink = `/topics/${encodeURIComponent(topic)}/messages/${record.partition}/${record.offset}`;
 
   return (
@@ -70,6 +81,7 @@ export function RecordViewer({ topic, record, mode, onModeChange }: RecordViewer
         mode={mode}
         onLoadAnyway={loadAnyway}
         loading={full.isFetching}
+        loadError={loadError}
       />
       <PayloadView
         label="Value"
@@ -77,6 +89,7 @@ export function RecordViewer({ topic, record, mode, onModeChange }: RecordViewer
         mode={mode}
         onLoadAnyway={loadAnyway}
         loading={full.isFetching}
+        loadError={loadError}
       />
       <div>
         <h3 className="mb-1 font-medium text-xs text-zinc-500 dark:text-zinc-400">

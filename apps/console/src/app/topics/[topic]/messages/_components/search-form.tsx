@@ -1,6 +1,15 @@
 'use client';
 
-import { Button, Field, Input, parseDateTimeInput, Select, toDateTimeInput, useTimeZone } from '@weir/ui';
+import {
+  Button,
+  Checkbox,
+  Field,
+  Input,
+  parseDateTimeInput,
+  Select,
+  toDateTimeInput,
+  useTimeZone,
+} from '@weir/ui';
 import { type FormEvent, useState } from 'react';
 import { searchInputSchema } from '../../../../../server/api/schemas/messages';
 import { type FieldErrors, topLevelFieldErrors, zodFieldErrors } from '../../../../_components/field-errors';
@@ -36,7 +45,11 @@ export function SearchForm({ topic, params, onSearch }: SearchFormProps) {
   const [newest, setNewest] = useState(String(params.n));
   const [partitions, setPartitions] = useState(params.p);
   const [filters, setFilters] = useState<FilterDraft[]>(params.f.map(parseFilter));
+  const [all, setAll] = useState(params.all);
   const [size, setSize] = useState(String(params.size));
+  const hasExactKey = filters.some(
+    (filter) => filter.field === 'key' && filter.operator === 'equals' && filter.value !== '',
+  );
   const [errors, setErrors] = useState<FieldErrors>({});
 
   const submit = (event: FormEvent) => {
@@ -56,6 +69,7 @@ export function SearchForm({ topic, params, onSearch }: SearchFormProps) {
       n: Number(newest),
       p: partitions.trim(),
       f: filters.filter((filter) => filter.value !== '').map(formatFilter),
+      all: hasExactKey && all,
       size: Number(size),
       cursor: '',
       prev: [],
@@ -139,6 +153,14 @@ export function SearchForm({ topic, params, onSearch }: SearchFormProps) {
       </div>
       <FilterEditor filters={filters} onChange={setFilters} />
       {errors.filters ? <p className="text-rose-700 text-xs dark:text-rose-400">{errors.filters}</p> : null}
+      {hasExactKey ? (
+        // Only a "key equals" filter narrows the search, so the override appears with one.
+        <Checkbox
+          label="Search all partitions (else only the one the key hashes to)"
+          checked={all}
+          onChange={(event) => setAll(event.target.checked)}
+        />
+      ) : null}
       <div>
         <Button type="submit" variant="primary">
           Search

@@ -3,6 +3,7 @@
 import { AsOfIndicator, ErrorState, Pager, Panel } from '@weir/ui';
 import type { SearchInput } from '../../../../../server/api/schemas/messages';
 import type { DecodeMode } from './decode-payload';
+import { KeyPartitionNote } from './key-partition-note';
 import type { MessageParams } from './message-params';
 import { MessageTable, recordKey } from './message-table';
 import { RecordViewer } from './record-viewer';
@@ -47,6 +48,10 @@ export function SearchRun({ topic, input, params, setParams }: SearchRunProps) {
             stopped={search.stopped}
             rowCount={search.rows.length}
             onStop={search.stop}
+          />
+          <KeyPartitionNote
+            keyPartition={search.keyPartition}
+            onSearchAll={() => setParams({ all: true, cursor: '', prev: [], open: '', run: params.run + 1 })}
           />
           {search.error ? <ErrorState title="The search failed" message={search.error} /> : null}
           <MessageTable

@@ -3,6 +3,7 @@
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { useState } from 'react';
 import type {
+  KeyPartition,
   MessageRow,
   PartitionPosition,
   SearchEvent,
@@ -27,6 +28,8 @@ export type MessageSearchState = {
   progress: SearchProgress;
   done: DoneEvent | undefined;
   asOfMs: number | undefined;
+  /** The partition a key filter narrowed the search to, once the server says so. */
+  keyPartition: KeyPartition;
   error: string | undefined;
   running: boolean;
   stopped: boolean;
@@ -56,6 +59,7 @@ export function useMessageSearch(input: SearchInput): MessageSearchState {
   const [progress, setProgress] = useState<SearchProgress>(initialProgress);
   const [done, setDone] = useState<DoneEvent | undefined>();
   const [asOfMs, setAsOfMs] = useState<number | undefined>();
+  const [keyPartition, setKeyPartition] = useState<KeyPartition>(null);
   const [error, setError] = useState<string | undefined>();
   const [stopped, setStopped] = useState(false);
   const enabled = !stopped && done === undefined && error === undefined;
@@ -67,6 +71,7 @@ export function useMessageSearch(input: SearchInput): MessageSearchState {
         switch (event.type) {
           case 'phase':
             setAsOfMs(event.asOfMs);
+            setKeyPartition(event.keyPartition);
             setProgress((current) => ({ ...current, phase: event.phase }));
             break;
           case 'progress':
@@ -95,5 +100,15 @@ export function useMessageSearch(input: SearchInput): MessageSearchState {
     }),
   );
 
-  return { rows, progress, done, asOfMs, error, running: enabled, stopped, stop: () => setStopped(true) };
+  return {
+    rows,
+    progress,
+    done,
+    asOfMs,
+    keyPartition,
+    error,
+    running: enabled,
+    stopped,
+    stop: () => setStopped(true),
+  };
 }

@@ -1,0 +1,104 @@
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { z } from 'zod';
+
+/*
+ * REST's own input schemas, derived from the shared ones.
+ *
+ * trpc-to-openapi coerces REST input by setting `_def.coerce = true` on every number, boolean,
+ * bigint and date schema it finds in a procedure's input, in place and on every request. Had REST
+ * and tRPC shared those schema objects, the first REST request would have made tRPC accept "3"
+ * for a number and turn `null` into 0. So REST gets copies:
+ *
+ * - Path and query parameters arrive as strings, so there numbers (and bigints, dates) are copies
+ *   with explicit coercion, and booleans take the words "true"/"false" (plain coercion would read
+ *   "false" as true).
+ * - JSON bodies already carry real types, so body fields are sealed: wrapped in a pipe, which the
+ *   library neither coerces nor looks into. `"dryRun": null` therefore stays an error instead of
+ *   becoming false.
+ *
+ * The library still runs its coercion on these copies; for them it changes nothing.
+ */
+
+type AnySchema = z.ZodType;
+
+interface WrapperDef {
+  readonly type: string;
+  readonly innerType?: AnySchema;
+  readonly element?: AnySchema;
+}
+
+/** Kinds the library would coerce in place. */
+const COERCIBLE_KINDS = new Set(['number', 'bigint', 'date']);
+
+/** Methods whose input, path parameters aside, is a JSON body. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** A boolean query parameter: a boolean, or the words "true" and "false". */
+export function queryBooleanSchema(): AnySchema {
+  return z.codec(z.union([z.boolean(), z.enum(['true', 'false'])]), z.boolean(), {
+    decode: (value) => value === true || value === 'true',
+    encode: (value) => value,
+  });
+}
+
+/** A copy with a definition of its own; `parent` keeps the original's meta (descriptions). */
+function copy(schema: AnySchema, def: object): AnySchema {
+  return schema.clone(def as never, { parent: true });
+}
+
+/**
+ * Rebuilds the wrappers the library looks through (optional, nullable, default, prefault, array)
+ * as copies, and lets `leaf` decide about what they wrap.
+ */
+function rebuild(schema: AnySchema, leaf: (schema: AnySchema) => AnySchema): AnySchema {
+  const def = schema.def as WrapperDef;
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+      return copy(schema, { ...schema.def, innerType: rebuild(def.innerType as AnySchema, leaf) });
+    case 'array':
+      return copy(schema, { ...schema.def, element: rebuild(def.element as AnySchema, leaf) });
+    default:
+      return leaf(schema);
+  }
+}
+
+/** A field of the path or the query string. */
+function stringCarried(schema: AnySchema): AnySchema {
+  return rebuild(schema, (leaf) => {
+    const kind = leaf.def.type;
+    if (COERCIBLE_KINDS.has(kind)) return copy(leaf, { ...leaf.def, coerce: true });
+    if (kind === 'boolean') return queryBooleanSchema();
+    // A query string carries no objects; sealing keeps the library out of one anyway.
+    if (kind === 'object') return sealed(leaf);
+    return leaf;
+  });
+}
+
+/** A field of a JSON body: validated as it is, out of the library's reach. */
+function sealed(schema: AnySchema): AnySchema {
+  return z.pipe(schema, z.unknown());
+}
+
+/** The names in a path template such as `/topics/{topic}/partitions/{partition}`. */
+function pathParameters(path: string): Set<string> {
+  return new Set(Array.from(path.matchAll(/\{(\w+)\}/g), (match) => match[1] as string));
+}
+
+/**
+ * REST's copy of a shared input schema. Its static type is the shared one's: REST's router is only
+ * served and documented, and clients type against tRPC's.
+ */
+export function restInputSchema<S extends z.ZodObject>(schema: S, meta: OpenApiMeta): S {
+  const openapi = meta.openapi;
+  if (openapi === undefined) return schema;
+  const inPath = pathParameters(openapi.path);
+  const hasBody = BODY_METHODS.has(openapi.method);
+  const shape: Record<string, AnySchema> = {};
+  for (const [key, field] of Object.entries(schema.shape as Record<string, AnySchema>)) {
+    shape[key] = hasBody && !inPath.has(key) ? sealed(field) : stringCarried(field);
+  }
+  return copy(schema, { ...schema.def, shape }) as S;
+}

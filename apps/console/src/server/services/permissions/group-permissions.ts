@@ -1,0 +1,38 @@
+import { ErrorCode, WeirError } from '@weir/protocol';
+import { type ActionPermission, ALLOWED, denied, requireAllowed } from './action-permission';
+
+/** What the policy knows about a group. */
+export interface GroupFacts {
+  readonly groupId: string;
+  readonly memberCount: number;
+}
+
+export type GroupAction = 'resetOffsets' | 'delete';
+
+export type GroupAllowedActions = Record<GroupAction, ActionPermission>;
+
+function members(count: number): string {
+  return count === 1 ? '1 member' : `${count} members`;
+}
+
+/**
+ * The group policy. Kafka only lets the offsets of an empty group change (a live member would
+ * overwrite them with its next commit) and only deletes an empty group, so both wait for the
+ * consumers to stop.
+ */
+export function groupAllowedActions(group: GroupFacts): GroupAllowedActions {
+  if (group.memberCount === 0) return { resetOffsets: ALLOWED, delete: ALLOWED };
+  const has = `${group.groupId} has ${members(group.memberCount)}`;
+  return {
+    resetOffsets: denied(`${has}; offsets can only be reset while it is empty. Stop its consumers first.`),
+    delete: denied(`${has}; only an empty group can be deleted. Stop its consumers first.`),
+  };
+}
+
+/** Refuses with Kafka's own code for the case, NON_EMPTY_GROUP, so clients see what the broker would say. */
+export function requireGroupAction(group: GroupFacts, action: GroupAction): void {
+  requireAllowed(
+    groupAllowedActions(group)[action],
+    (reason) => new WeirError(ErrorCode.NON_EMPTY_GROUP, { detail: reason }),
+  );
+}
