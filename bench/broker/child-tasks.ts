@@ -1,3 +1,4 @@
+import { probedBroker } from '../console/probed-broker';
 import { groupMember } from '../groups/group-member-task';
 import { floorTask } from './floor-task';
 import { kafkajsConsume, kafkajsProduce } from './kafkajs-client';
@@ -23,6 +24,7 @@ export const childTasks = {
   'redis-read': redisRead,
   floor: floorTask,
   'group-member': groupMember,
+  'probed-broker': probedBroker,
 };
 
 export type ChildTasks = typeof childTasks;

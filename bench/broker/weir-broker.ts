@@ -1,6 +1,6 @@
 import { Broker } from '@weir/broker/src/broker';
 import { brokerConfigSchema } from '@weir/broker/src/config/broker-config';
-import { createBrokerMetrics } from '@weir/broker/src/http/metrics';
+import { type BrokerMetrics, createBrokerMetrics } from '@weir/broker/src/http/metrics';
 import { createLogger } from '@weir/broker/src/logger';
 
 export interface WeirBrokerInput {
@@ -14,9 +14,11 @@ export interface WeirBrokerInput {
 /**
  * A Weir broker in its own process, as `weir broker start` builds it (same config schema, logger
  * and metrics) minus the health and metrics HTTP servers, on an ephemeral loopback port. Groups
- * rebalance without the initial delay unless the input sets one.
+ * rebalance without the initial delay unless the input sets one. The answer carries the internal
+ * listener's port and its token (generated into the data directory) for the console benchmark;
+ * `metrics` lets a task that wraps this one observe the broker's requests.
  */
-export async function weirBroker(input: WeirBrokerInput) {
+export async function weirBroker(input: WeirBrokerInput, metrics: BrokerMetrics = createBrokerMetrics()) {
   const config = brokerConfigSchema.parse({
     dataDir: input.dataDir,
     listeners: { client: { host: '127.0.0.1', port: 0 }, internal: { host: '127.0.0.1', port: 0 } },
@@ -26,8 +28,15 @@ export async function weirBroker(input: WeirBrokerInput) {
   });
   const broker = new Broker(config, {
     logger: createLogger({ level: 'warn', destination: process.stderr }),
-    metrics: createBrokerMetrics(),
+    metrics,
   });
   await broker.start();
-  return { value: { port: broker.clientPort }, stop: () => broker.stop() };
+  return {
+    value: {
+      port: broker.clientPort,
+      internalPort: broker.internalPort ?? 0,
+      internalToken: broker.internalToken ?? '',
+    },
+    stop: () => broker.stop(),
+  };
 }
