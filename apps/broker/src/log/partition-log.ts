@@ -1,4 +1,9 @@
 import { ErrorCode, WeirError } from '@weir/protocol';
+import {
+  collectAbortedTransactions,
+  endOffsetOfBatches,
+  indexAbortedTransactions,
+} from './aborted-transactions';
 import { type PendingAppend, prepareGroup } from './append-group';
 import { DurabilityTracker } from './durability-tracker';
 import type { LogConfig } from './log-config';
@@ -22,7 +27,6 @@ import type { BatchToWrite, Segment, SegmentContext } from './segment';
 import { Segment as SegmentClass } from './segment';
 import { StorageError } from './storage';
 import { findOffsetForTimestamp, type TimestampOffset } from './timestamp-lookup';
-import { collectAbortedTransactions, endOffsetOfBatches, indexAbortedTransactions } from './aborted-transactions';
 
 export type {
   AppendOptions,
