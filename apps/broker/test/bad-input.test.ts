@@ -733,12 +733,34 @@ describe('Metadata and CreateTopics refuse bad topic names', { timeout: 30_000 }
     expect(await topicNames()).not.toContain('bad-config');
   });
 
+  it('refuses a name given twice in one request, and a colliding pair created concurrently', async () => {
+    const response = await connection.request(
+      CreateTopics,
+      4,
+      createTopicsBody([
+        { name: 'twice', partitions: 1 },
+        { name: 'c.d', partitions: 1 },
+        { name: 'twice', partitions: 1 },
+        { name: 'c_d', partitions: 1 },
+      ]),
+    );
+    expect(response.topics.map((topic) => topic.errorCode)).toEqual([
+      ErrorCode.INVALID_REQUEST,
+      ErrorCode.NONE,
+      ErrorCode.INVALID_REQUEST,
+      ErrorCode.INVALID_TOPIC_EXCEPTION,
+    ]);
+    expect(response.topics[3]!.errorMessage).toContain('c.d');
+    expect(await topicNames()).not.toContain('twice');
+    expect(await topicNames()).not.toContain('c_d');
+  });
+
   it('keeps serving, with exactly the topics that were valid', async () => {
     const fresh = await RawConnection.open(broker.port);
     const metadata = await fresh.request(Metadata, 6, metadataBody(null, false));
     await fresh.destroy();
     const names = metadata.topics.filter((topic) => !topic.isInternal).map((topic) => topic.name);
-    expect(names.sort()).toEqual(['a_b', 'asked-for', 'n'.repeat(249)].sort());
+    expect(names.sort()).toEqual(['a_b', 'asked-for', 'c.d', 'n'.repeat(249)].sort());
     expect(metadata.topics.every((topic) => topic.errorCode === 0)).toBe(true);
   });
 });

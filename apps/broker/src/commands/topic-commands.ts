@@ -87,36 +87,48 @@ export class TopicCommands {
       .map((topic) => this.#describe(topic.name));
   }
 
+  /**
+   * Creates the topics concurrently, so the metadata store writes them in one go. A name given
+   * twice in one request is refused for each occurrence (INVALID_REQUEST), as Kafka does.
+   */
   async createTopics(
     requests: CreateTopicRequest[],
     validateOnly: boolean,
   ): Promise<CommandResult<{ name: string; partitionCount: number }>[]> {
-    const results = [];
-    for (const request of requests) {
-      results.push(
-        await resultOf(async () => {
+    const duplicated = namesGivenTwice(requests.map((request) => request.name));
+    return Promise.all(
+      requests.map((request) =>
+        resultOf(async () => {
+          if (duplicated.has(request.name)) {
+            throw new WeirError(ErrorCode.INVALID_REQUEST, {
+              detail: `topic "${request.name}" is listed more than once in the request`,
+            });
+          }
           const partitionCount = this.#checkReplication(request);
           const spec = { name: request.name, partitionCount, configs: request.configs };
           if (validateOnly) this.topics.validateCreate(spec);
           else await this.topics.createTopic(spec);
           return { name: request.name, partitionCount };
         }),
-      );
-    }
-    return results;
+      ),
+    );
   }
 
   async deleteTopics(names: string[]): Promise<CommandResult<{ name: string }>[]> {
-    const results = [];
-    for (const name of names) {
-      results.push(
-        await resultOf(async () => {
+    const duplicated = namesGivenTwice(names);
+    return Promise.all(
+      names.map((name) =>
+        resultOf(async () => {
+          if (duplicated.has(name)) {
+            throw new WeirError(ErrorCode.INVALID_REQUEST, {
+              detail: `topic "${name}" is listed more than once in the request`,
+            });
+          }
           await this.topics.deleteTopic(name);
           return { name };
         }),
-      );
-    }
-    return results;
+      ),
+    );
   }
 
   async createPartitions(
@@ -196,4 +208,15 @@ export class TopicCommands {
 
 function errorCodeOf(error: unknown): number {
   return error instanceof WeirError ? error.code : ErrorCode.UNKNOWN_SERVER_ERROR;
+}
+
+/** Names that occur more than once in the list. */
+function namesGivenTwice(names: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name)) twice.add(name);
+    seen.add(name);
+  }
+  return twice;
 }

@@ -23,6 +23,9 @@ export interface CreateTopicSpec {
  * they are deleted, so a crash in between is repaired at the next start by `reconcile`.
  */
 export class TopicManager {
+  /** Topics being created: checked like existing ones, so concurrent creates cannot collide. */
+  readonly #creating = new Set<string>();
+
   constructor(
     private readonly store: MetadataStore,
     private readonly logs: LogManager,
@@ -57,13 +60,13 @@ export class TopicManager {
   validateCreate(spec: CreateTopicSpec): void {
     const nameProblem = topicNameProblem(spec.name);
     if (nameProblem) throw new WeirError(ErrorCode.INVALID_TOPIC_EXCEPTION, { detail: nameProblem });
-    if (this.store.getTopic(spec.name)) {
+    if (this.store.getTopic(spec.name) || this.#creating.has(spec.name)) {
       throw new WeirError(ErrorCode.TOPIC_ALREADY_EXISTS, { detail: `topic "${spec.name}" already exists` });
     }
-    const collision = collidingTopic(
-      spec.name,
-      this.store.listTopics().map((topic) => topic.name),
-    );
+    const collision = collidingTopic(spec.name, [
+      ...this.store.listTopics().map((topic) => topic.name),
+      ...this.#creating,
+    ]);
     if (collision) {
       throw new WeirError(ErrorCode.INVALID_TOPIC_EXCEPTION, {
         detail: `topic "${spec.name}" collides with "${collision}" ('.' and '_' are the same in metric names)`,
@@ -85,6 +88,17 @@ export class TopicManager {
 
   async createTopic(spec: CreateTopicSpec, options: { internal?: boolean } = {}): Promise<TopicRecord> {
     this.validateCreate(spec);
+    // Claimed in the same synchronous step as the check, so concurrent creates of one name (or of
+    // colliding names) cannot both pass it while the store writes.
+    this.#creating.add(spec.name);
+    try {
+      return await this.#create(spec, options);
+    } finally {
+      this.#creating.delete(spec.name);
+    }
+  }
+
+  async #create(spec: CreateTopicSpec, options: { internal?: boolean }): Promise<TopicRecord> {
     const record: TopicRecord = {
       name: spec.name,
       topicId: randomUUID(),
