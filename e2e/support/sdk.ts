@@ -1,4 +1,12 @@
-import { Admin, Client, GroupConsumer, Producer, type ProducerMessage } from '@weir/protocol';
+import {
+  Admin,
+  Client,
+  Consumer,
+  GroupConsumer,
+  Producer,
+  type ProducerMessage,
+  TransactionalProducer,
+} from '@weir/protocol';
 import { readClusterInfo } from './e2e-cluster';
 
 /*
@@ -67,4 +75,66 @@ export async function startGroupMember(groupId: string, topic: string) {
       await client.close();
     },
   };
+}
+
+/**
+ * A transactional producer that begins a transaction and sends `messages` in it without ending
+ * it: the transaction stays open (Ongoing) until `commit`, an operator's abort or its timeout.
+ * `close` does not abort it (as in the Java client).
+ */
+export async function openTransaction(
+  transactionalId: string,
+  topic: string,
+  messages: readonly ProducerMessage[],
+  transactionTimeoutMs = 120_000,
+) {
+  const client = new Client({ bootstrapServers: [readClusterInfo().bootstrap], clientId: 'weir-e2e-txn' });
+  const producer = new TransactionalProducer(client, { transactionalId, transactionTimeoutMs });
+  try {
+    await producer.initTransactions();
+    producer.beginTransaction();
+    await producer.send({ topic, messages });
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return {
+    commit: () => producer.commitTransaction(),
+    async close(): Promise<void> {
+      await producer.close();
+      await client.close();
+    },
+  };
+}
+
+/**
+ * The values a read_committed consumer reads from the start of `partitions` up to the given end
+ * offsets (the high watermarks: markers count, so the position reaches them once all is read).
+ */
+export async function readCommittedValues(
+  topic: string,
+  endOffsets: ReadonlyMap<number, bigint>,
+  timeoutMs = 15_000,
+): Promise<string[]> {
+  return withClient(async (client) => {
+    const consumer = new Consumer(client, { isolationLevel: 'read_committed', maxWaitMs: 200 });
+    try {
+      consumer.assign(
+        [...endOffsets.keys()].map((partition) => ({ topic, partition, offset: 'earliest' as const })),
+      );
+      const values: string[] = [];
+      const decoder = new TextDecoder();
+      const reachedEnd = () =>
+        [...endOffsets].every(([partition, end]) => (consumer.position(topic, partition) ?? -1n) >= end);
+      const deadlineMs = Date.now() + timeoutMs;
+      while (!reachedEnd()) {
+        if (Date.now() > deadlineMs) throw new Error(`read_committed did not reach the end of ${topic}`);
+        for (const record of await consumer.poll())
+          values.push(decoder.decode(record.value ?? new Uint8Array()));
+      }
+      return values;
+    } finally {
+      await consumer.close();
+    }
+  });
 }

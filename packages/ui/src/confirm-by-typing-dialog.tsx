@@ -18,6 +18,10 @@ type ConfirmByTypingDialogProps = {
   pending?: boolean;
   /** An error from the server, shown above the buttons. */
   error?: string | undefined;
+  /** More fields the action needs (a reason, say), shown between the description and the typing field. */
+  children?: ReactNode;
+  /** False while those fields are incomplete: the action stays disabled even after the text matches. */
+  ready?: boolean;
   onConfirm: () => void;
   onClose: () => void;
 };
@@ -30,7 +34,7 @@ export function ConfirmByTypingDialog(props: ConfirmByTypingDialogProps) {
   const { open, title, description, confirmationText, actionLabel, pending, error, onConfirm, onClose } =
     props;
   const [typed, setTyped] = useState('');
-  const matches = typed === confirmationText;
+  const matches = typed === confirmationText && props.ready !== false;
   const close = () => {
     setTyped('');
     onClose();
@@ -51,6 +55,7 @@ export function ConfirmByTypingDialog(props: ConfirmByTypingDialogProps) {
     >
       <div className="flex flex-col gap-4">
         <div className="text-zinc-700 leading-relaxed dark:text-zinc-300">{description}</div>
+        {props.children}
         <Field label={`Type "${confirmationText}" to confirm`}>
           {(control) => (
             <Input

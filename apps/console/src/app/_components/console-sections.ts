@@ -14,7 +14,7 @@ export const consoleSections: readonly ConsoleSection[] = [
   { label: 'Topics', href: '/topics' },
   { label: 'Consumer groups', href: '/groups' },
   { label: 'Brokers', href: '/brokers' },
-  { label: 'Transactions', href: '/transactions', comingWith: 'Coming with the transactions inspector' },
+  { label: 'Transactions', href: '/transactions' },
   { label: 'ACLs', href: '/acls', comingWith: 'Coming with ACL management' },
   { label: 'Users', href: '/users', comingWith: 'Coming with SCRAM user management' },
 ];

@@ -15,12 +15,12 @@ export function openApiDocument(): OpenAPIObject {
   document ??= generateOpenApiDocument(restRouter, {
     title: 'Weir admin API',
     description:
-      'Administration of a Weir broker: cluster, brokers, topics, messages and consumer groups. ' +
-      'Offsets, sizes and lags are decimal strings; every answer carries `asOfMs`, when the broker state was read. ' +
+      'Administration of a Weir broker: cluster, brokers, topics, messages, consumer groups and transactions. ' +
+      'Offsets, sizes, producer ids and lags are decimal strings; lag is transaction-aware (measured against the last stable offset); every answer carries `asOfMs`, when the broker state was read. ' +
       'Errors carry the Kafka error code in `data.brokerCode` and its name in `data.brokerError`.',
     version: '1.0.0',
     baseUrl: REST_BASE_PATH,
-    tags: ['cluster', 'brokers', 'topics', 'messages', 'groups'],
+    tags: ['cluster', 'brokers', 'topics', 'messages', 'groups', 'transactions'],
   });
   return document;
 }

@@ -3,6 +3,7 @@ import { clusterRouter } from './routers/cluster';
 import { groupsRouter } from './routers/groups';
 import { messagesRouter } from './routers/messages';
 import { topicsRouter } from './routers/topics';
+import { transactionsRouter } from './routers/transactions';
 import { REST_TRANSPORT, TRPC_TRANSPORT, type Transport } from './transport';
 import { createCallerFactory, createTRPCRouter } from './trpc';
 
@@ -13,6 +14,7 @@ function createAppRouter(transport: Transport) {
     topics: topicsRouter(transport),
     messages: messagesRouter(transport),
     groups: groupsRouter(transport),
+    transactions: transactionsRouter(transport),
   });
 }
 

@@ -77,9 +77,27 @@ function memberLag(
   return total;
 }
 
+/**
+ * The last stable offset of each partition of `topics`, keyed `topic:partition`. A topic that
+ * cannot be read (deleted since the commit) is left out; its rows show no LSO.
+ */
+async function lastStableOffsets(
+  internal: Pick<InternalAdminApi, 'describePartitions'>,
+  topics: readonly string[],
+): Promise<Map<string, bigint>> {
+  const answers = await Promise.allSettled(topics.map((topic) => internal.describePartitions(topic)));
+  const offsets = new Map<string, bigint>();
+  answers.forEach((answer, index) => {
+    if (answer.status !== 'fulfilled') return;
+    for (const partition of answer.value)
+      offsets.set(`${topics[index]}:${partition.partition}`, partition.lastStableOffset);
+  });
+  return offsets;
+}
+
 export async function describeGroup(
   admin: Pick<Admin, 'describeGroups'>,
-  internal: Pick<InternalAdminApi, 'describeGroupLags'>,
+  internal: Pick<InternalAdminApi, 'describeGroupLags' | 'describePartitions'>,
   groupId: string,
   now: () => number,
 ): Promise<GroupDetail> {
@@ -92,6 +110,7 @@ export async function describeGroup(
   if (description === undefined || (description.state === 'Dead' && lag === undefined)) {
     throw new WeirError(ErrorCode.GROUP_ID_NOT_FOUND, { detail: `Group "${groupId}".` });
   }
+  const stableOffsets = await lastStableOffsets(internal, lag === undefined ? [] : toGroupRow(lag).topics);
   const lagByPartition = new Map(
     (lag?.partitions ?? []).map((row) => [`${row.topic}:${row.partition}`, row.lag] as const),
   );
@@ -122,6 +141,7 @@ export async function describeGroup(
       partition: partition.partition,
       committedOffset: partition.committedOffset < 0n ? null : partition.committedOffset.toString(),
       logEndOffset: partition.logEndOffset.toString(),
+      lastStableOffset: stableOffsets.get(`${partition.topic}:${partition.partition}`)?.toString() ?? null,
       lag: partition.lag.toString(),
       memberId: partition.memberId,
     })),

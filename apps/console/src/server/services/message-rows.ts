@@ -32,6 +32,17 @@ export function toPayload(bytes: Uint8Array | null, originalBytes?: number): Pay
   };
 }
 
+/**
+ * The marker a control record's key encodes: version (int16) then type (int16), 0 ABORT and 1
+ * COMMIT. The key is never cut for control records in practice (4 bytes), but a short one reads as
+ * UNKNOWN rather than failing the page.
+ */
+export function controlTypeOf(key: Uint8Array | null): MessageRow['controlType'] & string {
+  if (key === null || key.length < 4) return 'UNKNOWN';
+  const type = new DataView(key.buffer, key.byteOffset, key.byteLength).getInt16(2);
+  return type === 0 ? 'ABORT' : type === 1 ? 'COMMIT' : 'UNKNOWN';
+}
+
 export function toMessageRow(record: ScannedRecord): MessageRow {
   return {
     partition: record.partition,
@@ -44,6 +55,7 @@ export function toMessageRow(record: ScannedRecord): MessageRow {
     headers: record.headers.map((header) => ({ key: header.key, value: toPayload(header.value) })),
     transactional: record.transactional,
     control: record.control,
+    controlType: record.control ? controlTypeOf(record.key) : null,
     producerId: record.producerId.toString(),
     compression: record.compression,
   };

@@ -100,6 +100,10 @@ export async function describeTopic(
       logEndOffset: partition.logEndOffset.toString(),
       highWatermark: partition.highWatermark.toString(),
       lastStableOffset: partition.lastStableOffset.toString(),
+      stableGap: (partition.highWatermark > partition.lastStableOffset
+        ? partition.highWatermark - partition.lastStableOffset
+        : 0n
+      ).toString(),
       sizeBytes: partition.sizeBytes.toString(),
       segmentCount: partition.segments.length,
       producerCount: partition.producerCount,

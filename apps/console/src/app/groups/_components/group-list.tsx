@@ -20,6 +20,7 @@ import { useQueryStates } from 'nuqs';
 import type { GroupRow } from '../../../server/api/schemas/groups';
 import { useTRPC } from '../../../trpc/react';
 import { QueryState } from '../../_components/query-state';
+import { TransactionAwareNote } from '../../_components/transaction-aware-note';
 import { groupListInput, groupListParams, groupSortKeys } from './group-list-params';
 import { GroupStateBadge } from './group-state-badge';
 
@@ -106,11 +107,14 @@ export function GroupList() {
         title="Group list"
         flush
         actions={
-          <AsOfIndicator
-            asOfMs={query.data?.asOfMs}
-            onRefresh={() => void query.refetch()}
-            refreshing={query.isFetching}
-          />
+          <span className="inline-flex flex-wrap items-center gap-3">
+            <TransactionAwareNote />
+            <AsOfIndicator
+              asOfMs={query.data?.asOfMs}
+              onRefresh={() => void query.refetch()}
+              refreshing={query.isFetching}
+            />
+          </span>
         }
       >
         <QueryState query={query} errorTitle="Could not read the consumer groups">

@@ -59,7 +59,14 @@ export const groupPartitionLagSchema = z.object({
   partition: z.number().int(),
   /** Null when the group has committed nothing there. */
   committedOffset: decimalSchema.nullable(),
+  /** The partition's high watermark (as Kafka's consumer-groups tool reports "log end"). */
   logEndOffset: decimalSchema,
+  /**
+   * The last stable offset, which lag is measured against: records of still-open transactions
+   * are not lag yet. Null when the partition could not be read.
+   */
+  lastStableOffset: decimalSchema.nullable(),
+  /** Transaction-aware: last stable offset − committed offset (floored at 0). */
   lag: decimalSchema,
   memberId: z.string().nullable(),
 });

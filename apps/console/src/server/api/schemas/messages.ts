@@ -82,6 +82,11 @@ export const messageRowSchema = z.object({
   headers: z.array(z.object({ key: z.string(), value: payloadSchema.nullable() })),
   transactional: z.boolean(),
   control: z.boolean(),
+  /**
+   * For a control record: the transaction marker its key encodes (int16 version, int16 type:
+   * 0 ABORT, 1 COMMIT); UNKNOWN for another type or a short key. Null for ordinary records.
+   */
+  controlType: z.enum(['COMMIT', 'ABORT', 'UNKNOWN']).nullable(),
   producerId: z.string(),
   compression: z.enum(['none', 'gzip', 'snappy', 'lz4', 'zstd']),
 });

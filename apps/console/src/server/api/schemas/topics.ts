@@ -65,6 +65,8 @@ export const partitionDetailSchema = z.object({
   logEndOffset: decimalSchema,
   highWatermark: decimalSchema,
   lastStableOffset: decimalSchema,
+  /** High watermark − last stable offset: records of open transactions, not yet readable by read_committed consumers. */
+  stableGap: decimalSchema,
   sizeBytes: decimalSchema,
   segmentCount: z.number().int(),
   producerCount: z.number().int(),

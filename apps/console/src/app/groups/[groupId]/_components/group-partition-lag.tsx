@@ -4,6 +4,7 @@ import { Checkbox, Count, DataTable, type DataTableColumn, Panel } from '@weir/u
 import Link from 'next/link';
 import { parseAsBoolean, useQueryState } from 'nuqs';
 import type { GroupDetail } from '../../../../server/api/schemas/groups';
+import { TransactionAwareNote } from '../../../_components/transaction-aware-note';
 
 type PartitionLag = GroupDetail['partitions'][number];
 
@@ -32,7 +33,18 @@ const columns: readonly DataTableColumn<PartitionLag>[] = [
         <Count value={row.committedOffset} />
       ),
   },
-  { id: 'end', header: 'Log end', align: 'right', cell: (row) => <Count value={row.logEndOffset} /> },
+  { id: 'end', header: 'High watermark', align: 'right', cell: (row) => <Count value={row.logEndOffset} /> },
+  {
+    id: 'stable',
+    header: 'Last stable',
+    align: 'right',
+    cell: (row) =>
+      row.lastStableOffset === null ? (
+        <span className="text-zinc-400">—</span>
+      ) : (
+        <Count value={row.lastStableOffset} />
+      ),
+  },
   { id: 'lag', header: 'Lag', align: 'right', cell: (row) => <Count value={row.lag} /> },
   {
     id: 'member',
@@ -50,11 +62,14 @@ export function GroupPartitionLag({ partitions }: { partitions: readonly Partiti
     <Panel
       title="Lag per partition"
       actions={
-        <Checkbox
-          label="Only lagging"
-          checked={onlyLagging}
-          onChange={(e) => void setOnlyLagging(e.target.checked)}
-        />
+        <span className="inline-flex flex-wrap items-center gap-3">
+          <TransactionAwareNote />
+          <Checkbox
+            label="Only lagging"
+            checked={onlyLagging}
+            onChange={(e) => void setOnlyLagging(e.target.checked)}
+          />
+        </span>
       }
     >
       <DataTable

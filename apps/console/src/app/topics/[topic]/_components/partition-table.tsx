@@ -30,6 +30,23 @@ const columns: readonly DataTableColumn<PartitionDetail>[] = [
   offsetColumn('logStartOffset', 'Log start'),
   offsetColumn('lastStableOffset', 'Last stable'),
   offsetColumn('highWatermark', 'High watermark'),
+  {
+    id: 'stableGap',
+    header: 'LSO gap',
+    align: 'right',
+    cell: (p) =>
+      p.stableGap === '0' ? (
+        <Count value={p.stableGap} />
+      ) : (
+        <span
+          className="inline-flex items-center gap-1.5"
+          title="High watermark − last stable offset: records of open transactions, not yet readable by read_committed consumers"
+        >
+          <Badge tone="warning">open transaction</Badge>
+          <Count value={p.stableGap} />
+        </span>
+      ),
+  },
   offsetColumn('logEndOffset', 'Log end'),
   { id: 'size', header: 'Size', align: 'right', cell: (p) => <ByteSize bytes={p.sizeBytes} /> },
   { id: 'segments', header: 'Segments', align: 'right', cell: (p) => <Count value={p.segmentCount} /> },

@@ -6,13 +6,15 @@ import Link from 'next/link';
 import { parseAsStringLiteral, useQueryState } from 'nuqs';
 import { useTRPC } from '../../../../trpc/react';
 import { QueryState } from '../../../_components/query-state';
+import { TransactionAwareNote } from '../../../_components/transaction-aware-note';
 import { GroupLagBadges } from '../../_components/group-lag-badges';
 import { DeleteTopicButton } from './delete-topic-button';
 import { PartitionTable } from './partition-table';
 import { TopicConfigs } from './topic-configs';
 import { TopicMaintenance } from './topic-maintenance';
+import { TopicProducers } from './topic-producers';
 
-const tabIds = ['partitions', 'configs', 'maintenance'] as const;
+const tabIds = ['partitions', 'producers', 'configs', 'maintenance'] as const;
 
 const linkClassName =
   'inline-flex h-8 items-center rounded-md border border-zinc-300 bg-white px-3 font-medium text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800';
@@ -54,7 +56,15 @@ export function TopicDetail({ topic }: { topic: string }) {
               <Fact label="Replication factor" value={<Count value={detail.replicationFactor} />} />
               <Fact label="Size" value={<ByteSize bytes={detail.sizeBytes} />} />
               <Fact label="Messages" value={<Count value={detail.messageCount} />} />
-              <Fact label="Consumer groups" value={<GroupLagBadges groups={detail.groups} />} />
+              <Fact
+                label="Consumer groups"
+                value={
+                  <span className="inline-flex flex-wrap items-center gap-1.5">
+                    <GroupLagBadges groups={detail.groups} />
+                    {detail.groups.length > 0 ? <TransactionAwareNote /> : null}
+                  </span>
+                }
+              />
               {detail.internal ? <Badge>internal</Badge> : null}
               <div className="ml-auto">
                 <AsOfIndicator
@@ -70,11 +80,13 @@ export function TopicDetail({ topic }: { topic: string }) {
               onSelect={(id) => void setTab(id as (typeof tabIds)[number])}
               items={[
                 { id: 'partitions', label: 'Partitions', count: String(detail.partitionCount) },
+                { id: 'producers', label: 'Producers' },
                 { id: 'configs', label: 'Configuration' },
                 { id: 'maintenance', label: 'Maintenance' },
               ]}
             >
               {tab === 'partitions' ? <PartitionTable partitions={detail.partitions} /> : null}
+              {tab === 'producers' ? <TopicProducers topic={topic} /> : null}
               {tab === 'configs' ? <TopicConfigs topic={topic} /> : null}
               {tab === 'maintenance' ? (
                 <TopicMaintenance

@@ -33,6 +33,8 @@ export const messageParams = {
   decode: parseAsStringLiteral(decodeModes).withDefault('text'),
   /** The expanded record, `partition:offset`. */
   open: parseAsString.withDefault(''),
+  /** Hide control records (transaction markers) from the results; shown by default. */
+  hidectl: parseAsBoolean.withDefault(false),
   /** Bumped by "Run again", so the same search can be repeated from its link. */
   run: parseAsInteger.withDefault(0),
 };

@@ -1,4 +1,13 @@
-import { Button, ByteSize, Count, DataTable, type DataTableColumn, EmptyState, Timestamp } from '@weir/ui';
+import {
+  Badge,
+  Button,
+  ByteSize,
+  Count,
+  DataTable,
+  type DataTableColumn,
+  EmptyState,
+  Timestamp,
+} from '@weir/ui';
 import type { MessageRow } from '../../../../../server/api/schemas/messages';
 import { previewPayload } from './decode-payload';
 
@@ -14,6 +23,38 @@ export function recordKey(row: Pick<MessageRow, 'partition' | 'offset'>): string
   return `${row.partition}:${row.offset}`;
 }
 
+/**
+ * A record's kind: a transaction marker (control record, with the COMMIT or ABORT it encodes), a
+ * record written in a transaction, or nothing for a plain record.
+ */
+export function RecordKindBadge({
+  row,
+}: {
+  row: Pick<MessageRow, 'control' | 'controlType' | 'transactional'>;
+}) {
+  if (row.control) {
+    return (
+      <Badge
+        tone={row.controlType === 'ABORT' ? 'danger' : row.controlType === 'COMMIT' ? 'success' : 'neutral'}
+        title="A control record: the transaction marker written when a transaction ends. Consumers never receive it."
+      >
+        {row.controlType ?? 'UNKNOWN'} marker
+      </Badge>
+    );
+  }
+  if (row.transactional) {
+    return (
+      <Badge
+        tone="accent"
+        title="Written in a transaction: read_committed consumers see it once the transaction commits."
+      >
+        transactional
+      </Badge>
+    );
+  }
+  return null;
+}
+
 function recordSize(row: MessageRow): number {
   return (row.key?.sizeBytes ?? 0) + (row.value?.sizeBytes ?? 0);
 }
@@ -24,17 +65,27 @@ export function MessageTable({ rows, openKey, onOpen, running }: MessageTablePro
     { id: 'partition', header: 'Partition', align: 'right', cell: (row) => <Count value={row.partition} /> },
     { id: 'offset', header: 'Offset', align: 'right', cell: (row) => <Count value={row.offset} /> },
     { id: 'timestamp', header: 'Timestamp', cell: (row) => <Timestamp epochMs={row.timestampMs} /> },
+    { id: 'kind', header: 'Kind', cell: (row) => <RecordKindBadge row={row} /> },
     {
       id: 'key',
       header: 'Key',
       className: 'max-w-48 truncate font-mono text-xs',
-      cell: (row) => previewPayload(row.key, 60),
+      cell: (row) => (row.control ? <span className="text-zinc-400">—</span> : previewPayload(row.key, 60)),
     },
     {
       id: 'value',
       header: 'Value',
       className: 'max-w-xl truncate font-mono text-xs',
-      cell: (row) => previewPayload(row.value),
+      cell: (row) =>
+        row.control ? (
+          <span className="font-sans text-zinc-500 italic dark:text-zinc-400">
+            transaction{' '}
+            {row.controlType === 'ABORT' ? 'aborted' : row.controlType === 'COMMIT' ? 'committed' : 'marker'}{' '}
+            (producer {row.producerId})
+          </span>
+        ) : (
+          previewPayload(row.value)
+        ),
     },
     { id: 'headers', header: 'Headers', align: 'right', cell: (row) => <Count value={row.headers.length} /> },
     { id: 'size', header: 'Size', align: 'right', cell: (row) => <ByteSize bytes={recordSize(row)} /> },

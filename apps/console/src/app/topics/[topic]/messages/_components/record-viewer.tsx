@@ -9,6 +9,7 @@ import { gatewayError } from '../../../../../trpc/errors';
 import { useTRPC } from '../../../../../trpc/react';
 import { type DecodeMode, previewPayload } from './decode-payload';
 import { decodeModes } from './message-params';
+import { RecordKindBadge } from './message-table';
 import { PayloadView } from './payload-view';
 import { recordAsJson } from './record-json';
 
@@ -58,7 +59,10 @@ export function RecordViewer({ topic, record, mode, onModeChange }: RecordViewer
         <Timestamp epochMs={record.timestampMs} />
         <Badge>{record.timestampType}</Badge>
         <Badge>{record.compression}</Badge>
-        {record.transactional ? <Badge tone="accent">transactional</Badge> : null}
+        <RecordKindBadge row={record} />
+        {record.transactional || record.control ? (
+          <span className="text-zinc-500 dark:text-zinc-400">producer {record.producerId}</span>
+        ) : null}
         <span className="ml-auto inline-flex items-center gap-1">
           <Select
             aria-label="Decode as"

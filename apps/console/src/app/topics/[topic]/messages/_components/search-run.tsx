@@ -1,6 +1,6 @@
 'use client';
 
-import { AsOfIndicator, ErrorState, Pager, Panel } from '@weir/ui';
+import { AsOfIndicator, Checkbox, ErrorState, Pager, Panel } from '@weir/ui';
 import type { SearchInput } from '../../../../../server/api/schemas/messages';
 import type { DecodeMode } from './decode-payload';
 import { KeyPartitionNote } from './key-partition-note';
@@ -26,6 +26,9 @@ export function SearchRun({ topic, input, params, setParams }: SearchRunProps) {
   const search = useMessageSearch(input);
   const { done } = search;
   const open = search.rows.find((row) => recordKey(row) === params.open);
+  const controlCount = search.rows.filter((row) => row.control).length;
+  // Hiding markers is a view of this page only: the cursors still count them, so paging is exact.
+  const rows = params.hidectl ? search.rows.filter((row) => !row.control) : search.rows;
   const pageNumber = params.prev.length + 1;
   const canGoNext =
     done !== undefined && (!done.done || done.budgetExhausted) && done.nextCursor !== done.cursor;
@@ -35,10 +38,17 @@ export function SearchRun({ topic, input, params, setParams }: SearchRunProps) {
       <Panel
         title="Results"
         actions={
-          <AsOfIndicator
-            asOfMs={search.asOfMs}
-            onRefresh={search.running ? undefined : () => setParams({ run: params.run + 1 })}
-          />
+          <span className="inline-flex flex-wrap items-center gap-3">
+            <Checkbox
+              label={`Hide control records${params.hidectl && controlCount > 0 ? ` (${controlCount} hidden)` : ''}`}
+              checked={params.hidectl}
+              onChange={(event) => setParams({ hidectl: event.target.checked })}
+            />
+            <AsOfIndicator
+              asOfMs={search.asOfMs}
+              onRefresh={search.running ? undefined : () => setParams({ run: params.run + 1 })}
+            />
+          </span>
         }
       >
         <div className="flex flex-col gap-3">
@@ -55,7 +65,7 @@ export function SearchRun({ topic, input, params, setParams }: SearchRunProps) {
           />
           {search.error ? <ErrorState title="The search failed" message={search.error} /> : null}
           <MessageTable
-            rows={search.rows}
+            rows={rows}
             openKey={params.open}
             onOpen={(key) => setParams({ open: key })}
             running={search.running}
