@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Admin, Client, GroupConsumer, Producer, type ProducerMessage } from '@weir/protocol';
+import { Admin, Client, GroupConsumer, InternalAdmin, Producer, type ProducerMessage } from '@weir/protocol';
 import { benchValue, Window } from '../broker/phase';
 import { killLiveChildren, type ServiceChild, startServiceChild } from '../broker/run-child';
 import { type Column, formatCount, formatRate, formatTable } from '../harness/table';
@@ -168,13 +168,28 @@ async function inBatches(
   }
 }
 
-/** Creates `LAG_GROUPS` groups by `Admin.resetOffsets`, then times `Admin.groupLag` of all of them. */
+/** Where the broker's internal listener is, for the one-call lag of every group. */
+interface InternalEndpoint {
+  readonly bootstrap: string;
+  readonly token: string;
+}
+
+/**
+ * Creates `LAG_GROUPS` groups by `Admin.resetOffsets`, then times their lag three ways: the
+ * console's way (one WeirDescribeGroupLags call on the internal listener, best of 5 after a
+ * warm-up) and with Kafka's APIs only (`Admin.groupLag` per group, concurrently and one by one).
+ */
 async function lagOfGroups(
   bootstrap: string,
+  internal: InternalEndpoint,
   topic: string,
-): Promise<{ concurrentMs: number; serialMs: number }> {
+): Promise<{ oneCallMs: number; concurrentMs: number; serialMs: number }> {
   const client = new Client({ bootstrapServers: [bootstrap] });
   const admin = new Admin(client);
+  const internalClient = new Client({
+    bootstrapServers: [internal.bootstrap],
+    sasl: { mechanism: 'WEIR-TOKEN', token: internal.token },
+  });
   const groupId = (index: number) => `bench-lag-${index}`;
   try {
     await inBatches(LAG_GROUPS, 50, (index) =>
@@ -193,9 +208,26 @@ async function lagOfGroups(
     startMs = performance.now();
     for (let index = 0; index < LAG_GROUPS; index++) await admin.groupLag(groupId(index));
     const serialMs = performance.now() - startMs;
-    return { concurrentMs, serialMs };
+    const internalAdmin = new InternalAdmin(internalClient);
+    let oneCallMs = Number.POSITIVE_INFINITY;
+    for (let round = 0; round < 6; round++) {
+      startMs = performance.now();
+      const groups = await internalAdmin.describeGroupLags(null);
+      const elapsedMs = performance.now() - startMs;
+      const rows = groups
+        .filter((group) => group.groupId.startsWith('bench-lag-'))
+        .reduce((sum, group) => sum + group.partitions.length, 0);
+      if (rows !== LAG_GROUPS * THROUGHPUT_PARTITIONS)
+        throw new Error(
+          `one-call lag covered ${rows} partitions, expected ${LAG_GROUPS * THROUGHPUT_PARTITIONS}`,
+        );
+      // Round 0 warms the connection and the broker's code paths up.
+      if (round > 0) oneCallMs = Math.min(oneCallMs, elapsedMs);
+    }
+    return { oneCallMs, concurrentMs, serialMs };
   } finally {
     await client.close();
+    await internalClient.close();
   }
 }
 
@@ -239,7 +271,7 @@ async function rebalanceRows(initialRebalanceDelayMs: number): Promise<Row[]> {
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(os.tmpdir(), 'weir-bench-groups-'));
-  let broker: ServiceChild<{ port: number }> | undefined;
+  let broker: ServiceChild<{ port: number; internalPort: number; internalToken: string }> | undefined;
   try {
     const rows: Row[] = [
       ...(await rebalanceRows(DEFAULT_INITIAL_REBALANCE_DELAY_MS)),
@@ -273,12 +305,22 @@ async function main(): Promise<void> {
     });
 
     console.error(`creating ${LAG_GROUPS} groups and timing their lag…`);
-    const lag = await lagOfGroups(bootstrap, 'bench-throughput');
+    const lag = await lagOfGroups(
+      bootstrap,
+      { bootstrap: `127.0.0.1:${broker.value.internalPort}`, token: broker.value.internalToken },
+      'bench-throughput',
+    );
     rows.push({
-      measure: `lag of ${formatCount(LAG_GROUPS)} groups, Admin.groupLag ×${LAG_GROUPS} concurrent`,
-      result: `${formatCount(lag.concurrentMs)} ms`,
+      measure: `lag of ${formatCount(LAG_GROUPS)} groups, one WeirDescribeGroupLags call (console, CLI)`,
+      result: `${formatCount(lag.oneCallMs)} ms`,
       target: '< 200 ms',
-      verdict: verdict(lag.concurrentMs < 200),
+      verdict: verdict(lag.oneCallMs < 200),
+    });
+    rows.push({
+      measure: `lag of ${formatCount(LAG_GROUPS)} groups, Admin.groupLag ×${LAG_GROUPS} concurrent (Kafka APIs only)`,
+      result: `${formatCount(lag.concurrentMs)} ms`,
+      target: '(for reference)',
+      verdict: '',
     });
     rows.push({
       measure: `lag of ${formatCount(LAG_GROUPS)} groups, Admin.groupLag ×${LAG_GROUPS} one at a time`,
