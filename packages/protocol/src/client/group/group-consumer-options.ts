@@ -37,6 +37,13 @@ export type CoordinatorConnector = (address: CoordinatorAddress) => Connection;
 /** Settings of a {@link GroupConsumer}. */
 export interface GroupConsumerOptions extends RebalanceListeners {
   readonly groupId: string;
+  /**
+   * Static membership (KIP-345, Kafka's group.instance.id): a member that restarts with the same
+   * instance id within the session timeout gets its partitions back without a rebalance, and
+   * `close` does not leave the group (the session timeout ends the membership if it does not come
+   * back). Two live members with one instance id: the older one is fenced (FENCED_INSTANCE_ID).
+   */
+  readonly groupInstanceId?: string;
   /** The coordinator expels a member it has not heard from for this long. Default 10 s. */
   readonly sessionTimeoutMs?: number;
   /** How long the coordinator waits for every member to rejoin. Default 60 s. */

@@ -52,6 +52,8 @@ import { WakeSignal } from './wake-signal';
  */
 export class GroupConsumer {
   readonly groupId: string;
+  /** Static membership's instance id, or null for a dynamic member. */
+  readonly groupInstanceId: string | null;
   readonly #client: Client;
   readonly #sessionTimeoutMs: number;
   readonly #rebalanceTimeoutMs: number;
@@ -91,6 +93,9 @@ export class GroupConsumer {
       throw new RangeError('groupId must be a non-empty string');
     this.#client = client;
     this.groupId = options.groupId;
+    if (options.groupInstanceId !== undefined && options.groupInstanceId.length === 0)
+      throw new RangeError('groupInstanceId must be a non-empty string when given');
+    this.groupInstanceId = options.groupInstanceId ?? null;
     this.#sessionTimeoutMs = positive('sessionTimeoutMs', options.sessionTimeoutMs ?? 10_000);
     this.#rebalanceTimeoutMs = positive('rebalanceTimeoutMs', options.rebalanceTimeoutMs ?? 60_000);
     this.#heartbeats = new HeartbeatTimer(
@@ -269,7 +274,13 @@ export class GroupConsumer {
       if (wasRunning || this.#assignment.length > 0) await this.#revoke();
       const memberId = this.#memberId;
       const coordinator = this.#coordinator.address;
-      if (memberId !== '' && coordinator !== undefined && !this.#client.closed) {
+      // A static member keeps its place: a restart within the session timeout resumes it.
+      if (
+        memberId !== '' &&
+        coordinator !== undefined &&
+        !this.#client.closed &&
+        this.groupInstanceId === null
+      ) {
         // Through the client's own connection: ours may have a JoinGroup parked at the broker, and
         // the broker answers a connection in order, so a LeaveGroup behind it would wait.
         await this.#client
@@ -397,7 +408,7 @@ export class GroupConsumer {
       groupId: this.groupId,
       generationId: join.generationId,
       memberId: join.memberId,
-      groupInstanceId: null,
+      groupInstanceId: this.groupInstanceId,
       assignments,
     });
     if (this.#state !== 'rebalancing') return true;
@@ -450,6 +461,7 @@ export class GroupConsumer {
       {
         groupId: this.groupId,
         memberId: this.#memberId,
+        groupInstanceId: this.groupInstanceId,
         topics: this.#topics,
         ownedPartitions: this.#lastAssignment,
         assignors: this.#assignors,
@@ -560,7 +572,7 @@ export class GroupConsumer {
         groupId: this.groupId,
         generationId,
         memberId: this.#memberId,
-        groupInstanceId: null,
+        groupInstanceId: this.groupInstanceId,
       });
       code = response.errorCode;
     } catch (error) {
@@ -573,7 +585,12 @@ export class GroupConsumer {
       this.#coordinator.drop();
       return true;
     }
-    if (code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.FENCED_INSTANCE_ID) this.#memberId = '';
+    if (code === ErrorCode.FENCED_INSTANCE_ID) {
+      // Another live member has our instance id: rejoining would fence it in turn, back and forth.
+      this.#fail(errorForCode(code, `Group "${this.groupId}", instance "${this.groupInstanceId}".`));
+      return false;
+    }
+    if (code === ErrorCode.UNKNOWN_MEMBER_ID) this.#memberId = '';
     if (code !== ErrorCode.REBALANCE_IN_PROGRESS) this.#lost = true;
     // REBALANCE_IN_PROGRESS, ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID: rejoin.
     this.#requestRebalance();
@@ -600,6 +617,7 @@ export class GroupConsumer {
         groupId: this.groupId,
         generationId,
         memberId: this.#memberId,
+        groupInstanceId: this.groupInstanceId,
         offsets: offsets.map(({ topic, partition, offset, metadata }) => ({
           topic,
           partition,

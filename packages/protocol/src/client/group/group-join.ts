@@ -20,6 +20,8 @@ const ASSIGNMENT_VERSION = 1;
 export interface JoinParameters {
   readonly groupId: string;
   readonly memberId: string;
+  /** Static membership's instance id (JoinGroup v5+), or null. */
+  readonly groupInstanceId: string | null;
   readonly topics: readonly string[];
   /** Sent in the subscription so sticky assignors can keep them where they are. */
   readonly ownedPartitions: readonly TopicPartition[];
@@ -53,7 +55,7 @@ export async function joinGroup(
         sessionTimeoutMs: parameters.sessionTimeoutMs,
         rebalanceTimeoutMs: parameters.rebalanceTimeoutMs,
         memberId,
-        groupInstanceId: null,
+        groupInstanceId: parameters.groupInstanceId,
         protocolType: PROTOCOL_TYPE,
         protocols: parameters.assignors.map((assignor) => ({ name: assignor.name, metadata })),
       },

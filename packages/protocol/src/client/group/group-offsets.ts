@@ -73,6 +73,8 @@ export async function commitOffsets(
     readonly groupId: string;
     readonly generationId: number;
     readonly memberId: string;
+    /** The committing member's static instance id, if it has one. */
+    readonly groupInstanceId?: string | null;
     readonly offsets: readonly OffsetToCommit[];
   },
 ): Promise<void> {
@@ -95,7 +97,7 @@ export async function commitOffsets(
     groupId: request.groupId,
     generationIdOrMemberEpoch: request.generationId,
     memberId: request.memberId,
-    groupInstanceId: null,
+    groupInstanceId: request.groupInstanceId ?? null,
     retentionTimeMs: -1n,
     topics,
   });
