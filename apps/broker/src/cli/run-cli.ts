@@ -8,6 +8,7 @@ import { addGlobalOptions, withoutClientVariables } from './global-options';
 import { registerDataCommands } from './register-data-commands';
 import { registerGroupCommands } from './register-group-commands';
 import { registerTopicCommands } from './register-topic-commands';
+import { registerTxnCommands } from './register-txn-commands';
 import { EXIT_USAGE } from './usage-error';
 
 /**
@@ -50,6 +51,7 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
   registerTopicCommands(program, clientDeps, setExitCode);
   registerDataCommands(program, clientDeps, setExitCode);
   registerGroupCommands(program, clientDeps, setExitCode);
+  registerTxnCommands(program, clientDeps, setExitCode);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

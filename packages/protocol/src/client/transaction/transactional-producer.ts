@@ -62,6 +62,8 @@ export class TransactionalProducer {
   #needsEpochBump = false;
   /** Sends of the ongoing transaction, settled before it commits or aborts. */
   readonly #sends = new Set<Promise<unknown>>();
+  /** Links to the coordinators of the groups given to sendOffsets, kept across transactions. */
+  readonly #groupCoordinators = new Map<string, CoordinatorLink>();
 
   constructor(client: Client, options: TransactionalProducerOptions) {
     if (typeof options.transactionalId !== 'string' || options.transactionalId.length === 0)
@@ -118,7 +120,7 @@ export class TransactionalProducer {
   }
 
   beginTransaction(): void {
-    if (this.#state !== 'ready') throw this.#stateError('beginTransaction');
+    if (this.#state !== 'ready') throw this.#refusal('beginTransaction');
     this.#partitions.reset();
     this.#needsEpochBump = false;
     this.#failure = undefined;
@@ -127,11 +129,14 @@ export class TransactionalProducer {
 
   /** Queues records in the ongoing transaction; resolves with their offsets once stored. */
   send(record: ProducerRecord): Promise<RecordMetadata[]> {
-    if (this.#state !== 'in-transaction') return Promise.reject(this.#failure ?? this.#stateError('send'));
+    if (this.#state !== 'in-transaction') return Promise.reject(this.#refusal('send'));
     const sent = this.#producer.send(record);
+    // Any failed send makes the transaction abortable, not only a failed batch: a send can also
+    // fail before its records reach a batch (no metadata for the topic), and committing then
+    // would commit the transaction without them.
     const settled = sent.then(
       () => undefined,
-      () => undefined,
+      (error: unknown) => this.#onTransactionFailure(error, false),
     );
     this.#sends.add(settled);
     void settled.then(() => this.#sends.delete(settled));
@@ -143,7 +148,7 @@ export class TransactionalProducer {
    * (last processed + 1), applied to `groupId` only if the transaction commits.
    */
   async sendOffsets(groupId: string, offsets: readonly OffsetToCommit[]): Promise<void> {
-    if (this.#state !== 'in-transaction') throw this.#failure ?? this.#stateError('sendOffsets');
+    if (this.#state !== 'in-transaction') throw this.#refusal('sendOffsets');
     const identity = this.#identity!;
     try {
       await this.#coordinator.withRetries((send) =>
@@ -151,19 +156,9 @@ export class TransactionalProducer {
       );
       this.#partitions.markTouched();
       if (offsets.length === 0) return;
-      const groupCoordinator = new CoordinatorLink(
-        this.#client,
-        () => findGroupCoordinator(this.#client, groupId),
-        (address) => this.#client.openConnection(address),
-        () => this.#state === 'closed',
+      await this.#groupCoordinator(groupId).withRetries((send) =>
+        commitTransactionalOffsets(send, this.transactionalId, identity, groupId, offsets),
       );
-      try {
-        await groupCoordinator.withRetries((send) =>
-          commitTransactionalOffsets(send, this.transactionalId, identity, groupId, offsets),
-        );
-      } finally {
-        groupCoordinator.drop();
-      }
     } catch (error) {
       this.#onTransactionFailure(error, false);
       throw error;
@@ -172,10 +167,9 @@ export class TransactionalProducer {
 
   /** Waits for every send of the transaction, then commits it. Throws (abortable) if a send failed. */
   async commitTransaction(): Promise<void> {
-    if (this.#state === 'abortable') throw this.#failure!;
-    if (this.#state !== 'in-transaction') throw this.#stateError('commitTransaction');
+    if (this.#state !== 'in-transaction') throw this.#refusal('commitTransaction');
     await this.#settleSends();
-    if (this.#state !== 'in-transaction') throw this.#failure ?? this.#stateError('commitTransaction');
+    if (this.#state !== 'in-transaction') throw this.#refusal('commitTransaction');
     this.#transition('committing');
     try {
       await this.#endTransaction(true);
@@ -192,7 +186,7 @@ export class TransactionalProducer {
    */
   async abortTransaction(): Promise<void> {
     if (this.#state !== 'in-transaction' && this.#state !== 'abortable')
-      throw this.#stateError('abortTransaction');
+      throw this.#refusal('abortTransaction');
     this.#transition('aborting');
     const abortError =
       this.#failure ?? new WeirError(ErrorCode.INVALID_TXN_STATE, { detail: 'the transaction was aborted.' });
@@ -222,8 +216,29 @@ export class TransactionalProducer {
       await this.#producer.close();
     } finally {
       this.#coordinator.drop();
+      for (const link of this.#groupCoordinators.values()) link.drop();
+      this.#groupCoordinators.clear();
       this.#transition('closed');
     }
+  }
+
+  /**
+   * The link to a group's coordinator. A consume-process-produce loop sends offsets for the same
+   * group in every transaction, so the link (and its connection) is kept rather than looked up
+   * and opened again each time.
+   */
+  #groupCoordinator(groupId: string): CoordinatorLink {
+    let link = this.#groupCoordinators.get(groupId);
+    if (link === undefined) {
+      link = new CoordinatorLink(
+        this.#client,
+        () => findGroupCoordinator(this.#client, groupId),
+        (address) => this.#client.openConnection(address),
+        () => this.#state === 'closed',
+      );
+      this.#groupCoordinators.set(groupId, link);
+    }
+    return link;
   }
 
   /** EndTxn, unless the transaction never reached the coordinator (nothing was added). */
@@ -266,6 +281,17 @@ export class TransactionalProducer {
     if (!canTransitionTransaction(this.#state, to))
       throw new Error(`transactional producer: ${this.#state} → ${to} is not a valid transition`);
     this.#state = to;
+  }
+
+  /**
+   * Why `operation` is refused: once the transaction failed (abortable) or the producer was fenced
+   * (fatal), the error that did it, so a fenced producer's commit reports INVALID_PRODUCER_EPOCH
+   * rather than a state error that hides the cause.
+   */
+  #refusal(operation: string): WeirError {
+    if ((this.#state === 'abortable' || this.#state === 'fatal') && this.#failure !== undefined)
+      return this.#failure;
+    return this.#stateError(operation);
   }
 
   #stateError(operation: string): WeirError {
