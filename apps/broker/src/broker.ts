@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ErrorCode, errorCodeInfo } from '@weir/protocol';
 import type { BrokerCommands } from './commands/broker-commands';
@@ -25,13 +26,26 @@ import { LogManager } from './log/log-manager';
 import { createStorageIo, type StorageIo } from './log/storage';
 import type { Logger } from './logger';
 import { LocalMetadataStore } from './metadata/local-metadata-store';
+import { AclCommands } from './security/acl/acl-commands';
+import { Authorizer } from './security/acl/authorizer';
+import { UserCommands } from './security/users/user-commands';
+import { UserStore } from './security/users/user-store';
+import { AuthFailureThrottle } from './server/auth/auth-failure-throttle';
+import { clientSaslMechanisms } from './server/auth/client-sasl-mechanisms';
 import { loadOrCreateInternalToken } from './server/auth/internal-token-file';
-import { noAuthentication, saslAuthenticator } from './server/auth/listener-authenticator';
-import { weirTokenMechanism } from './server/auth/weir-token-mechanism';
+import {
+  type ListenerAuthenticator,
+  noAuthentication,
+  saslAuthenticator,
+} from './server/auth/listener-authenticator';
+import type { SaslAuthHooks } from './server/auth/sasl-connection-auth';
+import { INTERNAL_PRINCIPAL, weirTokenMechanism } from './server/auth/weir-token-mechanism';
+import { clientListenerHandlers } from './server/client-listener-handlers';
 import { Dispatcher, type RequestObserver } from './server/dispatcher';
 import { internalListenerHandlers } from './server/internal-listener-handlers';
 import { Listener, type ListenerEvents } from './server/listener';
-import { clientHandlers, HandlerRegistry } from './server/registry';
+import { HandlerRegistry } from './server/registry';
+import { tlsForListener } from './server/tls/tls-server';
 import { TrafficRates } from './stats/traffic-rates';
 import { logConfigFor } from './topics/topic-configs';
 import { TopicManager } from './topics/topic-manager';
@@ -51,6 +65,11 @@ export interface BrokerDeps {
    * a durable PrepareCommit and its markers, the window crash recovery must close.
    */
   wrapTransactionMarkers?: (markers: TransactionMarkerWriter) => TransactionMarkerWriter;
+  /**
+   * The clock and timers that delay answers to failed authentications; tests pass a fake to see
+   * the delays grow without waiting for them.
+   */
+  authScheduler?: GroupScheduler;
 }
 
 const systemClock = { nowMs: () => Date.now() };
@@ -135,6 +154,38 @@ export class Broker {
     const cluster = new ClusterCommands(this.#store, (listener) => this.#endpoint(listener));
     // The partition side of ending transactions; the transaction coordinator writes through it.
     const markers = new TransactionMarkers(this.#topics, systemClock);
+    // One throttle for every way of checking a password, so switching between SASL listeners and
+    // the console login does not reset an address's delay.
+    const authThrottle = new AuthFailureThrottle(
+      config.security.authFailureDelayMs,
+      deps.authScheduler ?? systemGroupScheduler,
+    );
+    const userStore = new UserStore(this.#store, randomBytes);
+    const users = new UserCommands({
+      records: this.#store,
+      users: userStore,
+      throttle: authThrottle,
+      randomBytes,
+    });
+    const authHooks: SaslAuthHooks = {
+      throttle: authThrottle,
+      onOutcome: ({ mechanism, result }) => deps.metrics.authenticationsTotal.inc({ mechanism, result }),
+    };
+    const authorization = {
+      allowEveryoneIfNoAclFound: config.security.allowEveryoneIfNoAclFound,
+      bindings: () => this.#store.listAcls(),
+    };
+    const acls = new AclCommands(
+      this.#store,
+      new Authorizer({ ...authorization, superUsers: config.security.superUsers }),
+    );
+    // The internal listener's token principal is the console and the other brokers, which act for
+    // their own users (acting-as-user comes later): a super user there, and only there, so a SASL
+    // user who happens to be called "weir-internal" gains nothing on the client listener.
+    const internalAuthorizer = new Authorizer({
+      ...authorization,
+      superUsers: [...config.security.superUsers, INTERNAL_PRINCIPAL],
+    });
     const producers = new ProducerIdCommands(this.#store);
     const transactions = createBrokerTransactions({
       config: config.transactions,
@@ -189,15 +240,26 @@ export class Broker {
       groupLags: new GroupLagCommands(this.#groupCoordinator, this.#logs),
       recordScan: new RecordScanCommands(this.#topics, this.#logs, systemClock),
       markers,
+      users,
+      acls,
     };
+    const clientSasl = client.securityProtocol === 'SASL_PLAINTEXT' || client.securityProtocol === 'SASL_SSL';
+    const clientAuthenticator: ListenerAuthenticator = clientSasl
+      ? saslAuthenticator(clientSaslMechanisms(client.saslMechanisms, userStore, randomBytes), authHooks)
+      : noAuthentication;
     const dispatcher = new Dispatcher(
-      new HandlerRegistry(clientHandlers()),
+      new HandlerRegistry(clientListenerHandlers(clientSasl)),
       this.commands,
       this.#requestObserver('client'),
       'client',
     );
     this.#listener = new Listener(
-      { ...client, ...config.limits, authenticator: noAuthentication },
+      {
+        ...client,
+        ...config.limits,
+        authenticator: clientAuthenticator,
+        tlsOptions: tlsForListener('client', client),
+      },
       dispatcher,
       this.#connectionEvents('client'),
     );
@@ -208,10 +270,11 @@ export class Broker {
         this.commands,
         this.#requestObserver('internal'),
         'internal',
+        internalAuthorizer,
       );
-      const authenticator = saslAuthenticator([weirTokenMechanism(() => this.#internalToken)]);
+      const authenticator = saslAuthenticator([weirTokenMechanism(() => this.#internalToken)], authHooks);
       this.#internalListener = new Listener(
-        { ...internal, ...config.limits, authenticator },
+        { ...internal, ...config.limits, authenticator, tlsOptions: tlsForListener('internal', internal) },
         internalDispatcher,
         this.#connectionEvents('internal'),
       );
@@ -237,17 +300,17 @@ export class Broker {
     const openConnections = () =>
       this.#listener.connectionCount + (this.#internalListener?.connectionCount ?? 0);
     return {
-      onConnectionOpened: (remoteAddress) => {
+      onConnectionOpened: (remoteAddress, _openCount, { principal, tlsProtocol }) => {
         metrics.connections.set(openConnections());
-        connectionLogger.debug({ remoteAddress }, 'connection opened');
+        connectionLogger.debug({ remoteAddress, principal, tlsProtocol }, 'connection opened');
       },
       onConnectionClosed: (remoteAddress, reason) => {
         metrics.connections.set(openConnections());
         connectionLogger.debug({ remoteAddress, reason }, 'connection closed');
       },
-      onConnectionRejected: (remoteAddress, reason) => {
+      onConnectionRejected: (remoteAddress, reason, detail) => {
         metrics.connectionsRejectedTotal.inc({ reason: reason.replaceAll(' ', '_') });
-        connectionLogger.warn({ remoteAddress, reason }, 'connection refused');
+        connectionLogger.warn({ remoteAddress, reason, detail }, 'connection refused');
       },
     };
   }
@@ -276,6 +339,7 @@ export class Broker {
     // A fresh data directory is created here, so a first start needs nothing prepared.
     await this.#io.makeDirectory(this.config.dataDir);
     await this.#store.load();
+    await this.#ensureBootstrapAdmin();
     const report = await this.#logs.start();
     await this.#topics.reconcile();
     const offsetsTopic = await this.#groupStore.open(this.config.groups.offsetsTopicPartitions);
@@ -385,6 +449,19 @@ export class Broker {
         { path: file.path },
         'the internal listener token file is readable by others; chmod 600 it',
       );
+    }
+  }
+
+  /**
+   * Creates the configured bootstrap admin, or gives it the configured password, before any
+   * listener opens. Only the username is logged.
+   */
+  async #ensureBootstrapAdmin(): Promise<void> {
+    const admin = this.config.security.bootstrapAdmin;
+    if (admin === undefined) return;
+    const outcome = await this.commands.users.ensureUser(admin.username, admin.password);
+    if (outcome !== 'unchanged') {
+      this.deps.logger.info({ username: admin.username }, `bootstrap admin user ${outcome}`);
     }
   }
 

@@ -34,8 +34,8 @@ export const TEST_INTERNAL_TOKEN = 'weir-test-internal-token';
 export async function startBroker(
   overrides: BrokerConfigInput = {},
   dataDir?: string,
-  /** Extra dependencies, such as a fake transaction scheduler. */
-  extraDeps: Partial<Omit<BrokerDeps, 'logger' | 'metrics'>> = {},
+  /** Extra dependencies, such as a fake transaction scheduler or a logger a test reads. */
+  extraDeps: Partial<Omit<BrokerDeps, 'metrics'>> = {},
 ): Promise<RunningBroker> {
   const directory = dataDir ? undefined : await temporaryDirectory('weir-broker-');
   const resolvedDataDir = dataDir ?? directory!.path;
@@ -56,7 +56,9 @@ export async function startBroker(
   const metrics = createBrokerMetrics();
   const broker = new Broker(config, {
     ...extraDeps,
-    logger: createLogger({ level: (process.env.WEIR_TEST_LOG_LEVEL as 'info' | undefined) ?? 'silent' }),
+    logger:
+      extraDeps.logger ??
+      createLogger({ level: (process.env.WEIR_TEST_LOG_LEVEL as 'info' | undefined) ?? 'silent' }),
     metrics,
   });
   await broker.start();

@@ -18,7 +18,7 @@ import {
 } from '@weir/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningBroker, startBroker } from './broker-harness';
-import { RawConnection } from './raw-socket';
+import { RawConnection, rawFrame } from './raw-socket';
 
 const run = promisify(execFile);
 
@@ -187,7 +187,7 @@ describe('the internal listener (SASL WEIR-TOKEN)', () => {
     const keys = versions.apiKeys.map((entry) => entry.apiKey);
     expect(keys).toEqual(expect.arrayContaining([SaslHandshake.apiKey, SaslAuthenticate.apiKey]));
     expect(versions.apiKeys.find((entry) => entry.apiKey === SaslHandshake.apiKey)).toMatchObject({
-      minVersion: 1,
+      minVersion: 0,
       maxVersion: 1,
     });
 
@@ -220,9 +220,19 @@ describe('the internal listener (SASL WEIR-TOKEN)', () => {
     await connection.closed();
   });
 
-  it('does not serve SaslHandshake v0 (raw SASL frames)', async () => {
+  it('serves SaslHandshake v0: the token then goes as a raw frame and a raw empty frame answers', async () => {
     const connection = await raw(internalPort);
-    await connection.send(SaslHandshake, 0, { mechanism: 'WEIR-TOKEN' });
+    const answer = await connection.request(SaslHandshake, 0, { mechanism: 'WEIR-TOKEN' });
+    expect(answer.errorCode).toBe(ErrorCode.NONE);
+    await connection.write(rawFrame(Buffer.from(broker.internalToken, 'utf8')));
+    expect(await connection.nextFrame()).toEqual(Buffer.alloc(0));
+    expect((await connection.request(Metadata, 6, METADATA_ALL)).brokers).toHaveLength(1);
+  });
+
+  it('closes a raw-frame exchange with a wrong token, without an answer', async () => {
+    const connection = await raw(internalPort);
+    await connection.request(SaslHandshake, 0, { mechanism: 'WEIR-TOKEN' });
+    await connection.write(rawFrame(Buffer.from('not-the-token-at-all', 'utf8')));
     await connection.closed();
   });
 

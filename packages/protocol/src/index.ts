@@ -34,11 +34,15 @@ export { Heartbeat } from './messages/apis/heartbeat';
 export { IncrementalAlterConfigs } from './messages/apis/incremental-alter-configs';
 export { InitProducerId } from './messages/apis/init-producer-id';
 export { WeirAbortTransaction } from './messages/apis/internal/weir-abort-transaction';
+export { WeirDeleteUser } from './messages/apis/internal/weir-delete-user';
 export { WeirDescribeBroker } from './messages/apis/internal/weir-describe-broker';
 export { WeirDescribeGroupLags } from './messages/apis/internal/weir-describe-group-lags';
 export { WeirDescribePartitions } from './messages/apis/internal/weir-describe-partitions';
 export { WeirListTopicSummaries } from './messages/apis/internal/weir-list-topic-summaries';
+export { WeirListUsers } from './messages/apis/internal/weir-list-users';
 export { WeirScanRecords } from './messages/apis/internal/weir-scan-records';
+export { WeirUpsertUser } from './messages/apis/internal/weir-upsert-user';
+export { WeirVerifyCredentials } from './messages/apis/internal/weir-verify-credentials';
 export { JoinGroup } from './messages/apis/join-group';
 export { LeaveGroup } from './messages/apis/leave-group';
 export { ListGroups } from './messages/apis/list-groups';
@@ -128,6 +132,27 @@ export { defineApi, isFlexible, supportsVersion } from './schema/api';
 // The client SDK: transport, connection, client, producer, consumer, admin. This comment stands
 // apart so the import sorter keeps the block below as its own group at the end of the file.
 
+export { describeBinding } from './client/acl/acl-admin';
+export type {
+  AclBinding,
+  AclBindingFilter,
+  AclOperation,
+  AclPatternType,
+  AclPermission,
+  AclResourceType,
+} from './client/acl/acl-types';
+export {
+  ACL_OPERATION_IDS,
+  ACL_PATTERN_TYPE_IDS,
+  ACL_PERMISSION_IDS,
+  ACL_RESOURCE_TYPE_IDS,
+  ACL_WILDCARD,
+  ACL_WILDCARD_PRINCIPAL,
+  aclNameOf,
+  CLUSTER_RESOURCE_NAME,
+  MATCH_ALL_ACLS,
+  sameAclBinding,
+} from './client/acl/acl-types';
 export { Admin } from './client/admin';
 export type { AdminItemFailure } from './client/admin-error';
 export { AdminItemsError } from './client/admin-error';
@@ -151,7 +176,25 @@ export type {
   ValidateOnlyOptions,
 } from './client/admin-types';
 export type { ApiVersionRange, BrokerApiVersions } from './client/api-versions';
+export type { SaslClientExchange } from './client/auth/sasl-client-exchange';
+export { saslClientExchange } from './client/auth/sasl-client-exchange';
 export type { SaslOptions } from './client/auth/sasl-options';
+export type { ScramKeys, ScramMechanism } from './client/auth/scram';
+export {
+  constantTimeEqual,
+  escapeSaslName,
+  isScramMechanism,
+  parseScramAttributes,
+  SCRAM_MECHANISMS,
+  SCRAM_MIN_ITERATIONS,
+  scramHash,
+  scramHmac,
+  scramKeys,
+  scramNonce,
+  scramSaltedPassword,
+  unescapeSaslName,
+  xorBuffers,
+} from './client/auth/scram';
 export type { BrokerAddress } from './client/broker-address';
 export { formatBrokerAddress, parseBrokerAddress } from './client/broker-address';
 export type { ClientOptions, ClientRequestOptions, ConnectionLane, RequestTarget } from './client/client';
@@ -204,6 +247,13 @@ export type {
   TopicSortKey,
   TopicSummary,
 } from './client/internal/internal-admin-types';
+export type {
+  CredentialCheck,
+  UpsertUserRequest,
+  UserAdminApi,
+  UserDescription,
+  UserScramMechanism,
+} from './client/internal/user-admin-types';
 export type { OffsetQuery, OffsetSpec, PartitionOffset } from './client/list-offsets';
 export type {
   ConsumerRecord,
@@ -234,6 +284,7 @@ export type { TransactionalProducerOptions } from './client/transaction/transact
 export { TransactionalProducer } from './client/transaction/transactional-producer';
 export { nodeTransport } from './transport/node-transport';
 export type {
+  TlsOptions,
   Transport,
   TransportConnectOptions,
   TransportFactory,

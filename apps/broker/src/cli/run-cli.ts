@@ -1,14 +1,17 @@
 import { Command, CommanderError } from 'commander';
 import { brokerStartCommand } from './broker-start-command';
+import { registerCertsCommands } from './certs-register';
 import type { CliDeps } from './cli-deps';
 import { clientCliDeps } from './client-cli-deps';
 import { addConfigOptions, configFlagsFrom } from './config-options';
 import { configPrintCommand } from './config-print-command';
 import { addGlobalOptions, withoutClientVariables } from './global-options';
+import { registerAclCommands } from './register-acl-commands';
 import { registerDataCommands } from './register-data-commands';
 import { registerGroupCommands } from './register-group-commands';
 import { registerTopicCommands } from './register-topic-commands';
 import { registerTxnCommands } from './register-txn-commands';
+import { registerUserCommands } from './register-user-commands';
 import { EXIT_USAGE } from './usage-error';
 
 /**
@@ -43,6 +46,10 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
     exitCode = await configPrintCommand(configFlagsFrom(options), configDeps);
   });
 
+  registerCertsCommands(program, deps, (code) => {
+    exitCode = code;
+  });
+
   // The commands that talk to a running broker, through the SDK.
   const setExitCode = (code: number): void => {
     exitCode = code;
@@ -52,6 +59,8 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
   registerDataCommands(program, clientDeps, setExitCode);
   registerGroupCommands(program, clientDeps, setExitCode);
   registerTxnCommands(program, clientDeps, setExitCode);
+  registerUserCommands(program, clientDeps, setExitCode);
+  registerAclCommands(program, clientDeps, setExitCode);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

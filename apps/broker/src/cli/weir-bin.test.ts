@@ -39,7 +39,12 @@ describe('weir binary', () => {
     const printed = parse(result.stdout);
     expect(printed.log.flushMs).toBe(5);
     expect(printed.dataDir).toBe('./data');
-    expect(printed.listeners.client).toEqual({ host: '127.0.0.1', port: 9092 });
+    expect(printed.listeners.client).toEqual({
+      host: '127.0.0.1',
+      port: 9092,
+      securityProtocol: 'PLAINTEXT',
+      saslMechanisms: ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'],
+    });
     expect(printed.shutdownTimeoutMs).toBe(30000);
   });
 

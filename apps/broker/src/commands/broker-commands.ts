@@ -1,3 +1,5 @@
+import type { AclCommands } from '../security/acl/acl-commands';
+import type { UserCommands } from '../security/users/user-commands';
 import type { BrokerOverviewCommands } from './broker-overview-commands';
 import type { ClusterCommands } from './cluster-commands';
 import type { ConfigCommands } from './config-commands';
@@ -34,4 +36,8 @@ export interface BrokerCommands {
   recordScan: RecordScanCommands;
   /** Writes transaction markers to partitions (the coordinator's TransactionMarkerWriter). */
   markers: TransactionMarkers;
+  /** SASL users: management over the internal listener, and the console's login check. */
+  users: UserCommands;
+  /** ACL management and the authorization policy every request is checked against. */
+  acls: AclCommands;
 }

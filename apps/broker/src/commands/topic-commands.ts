@@ -48,9 +48,14 @@ export class TopicCommands {
   /**
    * Describes topics for Metadata. `names` null means every topic. A missing topic is created only
    * when both the broker (`topics.autoCreateEnable`) and the request allow it, and never for a null
-   * list (kafkajs asks for all topics with auto-creation on).
+   * list (kafkajs asks for all topics with auto-creation on). One the principal may not create
+   * (`mayCreate`) is answered TOPIC_AUTHORIZATION_FAILED instead, as Kafka does.
    */
-  async describeTopics(names: string[] | null, allowAutoCreate: boolean): Promise<TopicDescription[]> {
+  async describeTopics(
+    names: string[] | null,
+    allowAutoCreate: boolean,
+    mayCreate: (name: string) => boolean = () => true,
+  ): Promise<TopicDescription[]> {
     if (names === null) return this.topics.listTopics().map((topic) => this.#describe(topic.name));
     const descriptions: TopicDescription[] = [];
     for (const name of names) {
@@ -60,6 +65,10 @@ export class TopicCommands {
         continue;
       }
       if (!this.topics.getTopic(name) && allowAutoCreate && this.config.topics.autoCreateEnable) {
+        if (!mayCreate(name)) {
+          descriptions.push(this.#missing(name, ErrorCode.TOPIC_AUTHORIZATION_FAILED));
+          continue;
+        }
         try {
           await this.topics.createTopic({
             name,

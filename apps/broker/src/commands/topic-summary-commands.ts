@@ -17,6 +17,18 @@ const SORT_KEYS: ReadonlySet<string> = new Set<TopicSortKey>(['name', 'partition
 /** Every partition lives on this one broker until cluster mode exists. */
 const REPLICATION_FACTOR = 1;
 
+/**
+ * What the asking principal may see: topics it may not describe are not counted or listed, and a
+ * row's groups are only those it may describe (ARCHITECTURE §7: lists show only what the principal
+ * may describe). Everything, when absent.
+ */
+export interface SummaryVisibility {
+  topic(name: string): boolean;
+  group(groupId: string): boolean;
+}
+
+const EVERYTHING: SummaryVisibility = { topic: () => true, group: () => true };
+
 /** A topic's size and message count, summed over its partition logs. */
 interface TopicTotals {
   sizeBytes: number;
@@ -37,7 +49,7 @@ export class TopicSummaryCommands {
     private readonly coordinator: GroupCoordinator,
   ) {}
 
-  listTopicSummaries(query: TopicListQuery): TopicListPage {
+  listTopicSummaries(query: TopicListQuery, visible: SummaryVisibility = EVERYTHING): TopicListPage {
     const sortBy = query.sortBy ?? 'name';
     const offset = query.offset ?? 0;
     validateQuery(sortBy, offset, query.limit);
@@ -47,7 +59,8 @@ export class TopicSummaryCommands {
       .filter(
         (topic) =>
           (query.includeInternal === true || !topic.internal) &&
-          (search === '' || topic.name.toLowerCase().includes(search)),
+          (search === '' || topic.name.toLowerCase().includes(search)) &&
+          visible.topic(topic.name),
       );
     const totals = new Map<string, TopicTotals>();
     const totalsOf = (topic: TopicRecord): TopicTotals => {
@@ -75,6 +88,7 @@ export class TopicSummaryCommands {
       topics: page.map((topic): TopicSummary => {
         const { sizeBytes, messageCount } = totalsOf(topic);
         const groups = [...(lags.get(topic.name) ?? new Map<string, number>())]
+          .filter(([groupId]) => visible.group(groupId))
           .sort(([left], [right]) => compareNames(left, right))
           .map(([groupId, lag]) => ({ groupId, lag: BigInt(lag) }));
         return {

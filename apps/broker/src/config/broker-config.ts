@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkListenerSecurity, listenerTlsSchema } from './listener-tls-schema';
 
 /**
  * The broker's configuration, validated with zod. Every size and duration carries its unit in its
@@ -19,18 +20,59 @@ const clientListenerSchema = endpointSchema.extend({
 });
 
 /**
+ * A list setting that also takes `a,b,c`, the only way to give a list in an environment variable
+ * or `--set` (both are scalar).
+ */
+function commaList<T extends z.ZodType>(item: T) {
+  return z.preprocess(
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((part) => part.trim())
+            .filter((part) => part.length > 0)
+        : value,
+    z.array(item),
+  );
+}
+
+/** The SASL mechanisms a SASL client listener can offer (ARCHITECTURE §7). */
+export const CLIENT_SASL_MECHANISMS = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const;
+
+/**
+ * The client listener with its security: `securityProtocol` as Kafka names it, and the SASL
+ * mechanisms offered when it is SASL_PLAINTEXT or SASL_SSL.
+ */
+const securedClientListenerSchema = clientListenerSchema
+  .extend({
+    securityProtocol: z.enum(['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL']).default('PLAINTEXT'),
+    /** sasl.enabled.mechanisms, in the order SaslHandshake lists them. */
+    saslMechanisms: commaList(z.enum(CLIENT_SASL_MECHANISMS))
+      .refine((mechanisms) => mechanisms.length > 0, 'lists no mechanism')
+      .refine((mechanisms) => new Set(mechanisms).size === mechanisms.length, 'lists a mechanism twice')
+      .default([...CLIENT_SASL_MECHANISMS]),
+    /** Certificate, key and client authentication; required by SSL and SASL_SSL, refused otherwise. */
+    tls: listenerTlsSchema.optional(),
+  })
+  .superRefine((listener, ctx) => checkListenerSecurity(listener, [], ctx));
+
+/**
  * The broker-internal listener (ARCHITECTURE §7): Kafka admin APIs plus the Weir-only ones, for the
  * console's gateway and other brokers, authenticated by a shared token (SASL mechanism WEIR-TOKEN).
  */
-const internalListenerSchema = clientListenerSchema.extend({
-  enabled: z.boolean().default(true),
-  port: z.number().int().min(0).max(65535).default(9093),
-  /**
-   * The shared token clients must present. When absent, one is generated on first start and kept in
-   * `<dataDir>/internal-listener.token` (mode 0600). Never printed or logged.
-   */
-  token: z.string().min(16).optional(),
-});
+const internalListenerSchema = clientListenerSchema
+  .extend({
+    enabled: z.boolean().default(true),
+    port: z.number().int().min(0).max(65535).default(9093),
+    /**
+     * The shared token clients must present. When absent, one is generated on first start and kept in
+     * `<dataDir>/internal-listener.token` (mode 0600). Never printed or logged.
+     */
+    token: z.string().min(16).optional(),
+    /** TLS under the token authentication (SASL_SSL in Kafka's terms); plaintext when absent. */
+    tls: listenerTlsSchema.optional(),
+  })
+  .superRefine((listener, ctx) => checkListenerSecurity(listener, [], ctx));
 
 export const brokerConfigSchema = z.strictObject({
   /** broker.id / node.id */
@@ -41,7 +83,7 @@ export const brokerConfigSchema = z.strictObject({
   clusterId: z.string().min(1).optional(),
   listeners: z
     .strictObject({
-      client: clientListenerSchema.prefault({}),
+      client: securedClientListenerSchema.prefault({}),
       internal: internalListenerSchema.prefault({}),
     })
     .prefault({}),
@@ -160,6 +202,25 @@ export const brokerConfigSchema = z.strictObject({
       level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
       /** Human-readable lines instead of JSON; by default only on a terminal. */
       pretty: z.boolean().optional(),
+    })
+    .prefault({}),
+  security: z
+    .strictObject({
+      /**
+       * A SCRAM user created (or given this password) at every start, so a secured broker can be
+       * administered from the first start. The password is a secret: masked in `config print`,
+       * never logged.
+       */
+      bootstrapAdmin: z.strictObject({ username: z.string().min(1), password: z.string().min(8) }).optional(),
+      /** super.users, as principals (`User:admin`): allowed everything by the authorizer. */
+      superUsers: commaList(z.string().regex(/^User:.+/, 'a principal is User:<name>')).default([]),
+      /** allow.everyone.if.no.acl.found */
+      allowEveryoneIfNoAclFound: z.boolean().default(true),
+      /**
+       * The answer to a failed authentication waits this long, doubling per failure from the same
+       * address up to 16 times it, so guessing passwords is slow (0: no delay).
+       */
+      authFailureDelayMs: z.number().int().min(0).default(1000),
     })
     .prefault({}),
   /** How long a graceful shutdown may take before the process exits anyway. */

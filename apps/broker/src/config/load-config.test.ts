@@ -35,7 +35,17 @@ describe('loadConfig precedence', () => {
   it('uses the schema defaults when nothing is given', async () => {
     const config = await configOf(load());
     expect(config.dataDir).toBe('./data');
-    expect(config.listeners.client).toEqual({ host: '127.0.0.1', port: 9092 });
+    expect(config.listeners.client).toEqual({
+      host: '127.0.0.1',
+      port: 9092,
+      securityProtocol: 'PLAINTEXT',
+      saslMechanisms: ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'],
+    });
+    expect(config.security).toEqual({
+      superUsers: [],
+      allowEveryoneIfNoAclFound: true,
+      authFailureDelayMs: 1000,
+    });
     expect(config.log.flushMs).toBe(100);
   });
 

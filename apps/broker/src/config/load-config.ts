@@ -7,8 +7,9 @@ import { listConfigKeys, listConfigSections } from './config-keys';
 import { type ConfigOverride, findOverride, getIn, mergeOverrides } from './config-layers';
 import { CONFIG_FILE_ENV_VAR, type Environment, envOverrides } from './env-overrides';
 import { type ConfigFlags, flagOverrides } from './flag-overrides';
+import { checkListenerTlsFiles } from './listener-tls-files';
 import { CONFIG_FILE_KEY, parseConfigYaml } from './parse-config-yaml';
-import { isSecretKey, REDACTED } from './redact-config';
+import { isSecretKey, REDACTED, redactConfig } from './redact-config';
 
 export type LoadConfigResult = { ok: true; config: BrokerConfig } | { ok: false; errors: ConfigError[] };
 
@@ -16,7 +17,7 @@ export interface LoadConfigOptions {
   flags: ConfigFlags;
   /** The process environment; passed in so that this stays the only place that reads it. */
   env: Environment;
-  /** Reads the configuration file; the disk by default, replaceable in tests. */
+  /** Reads the configuration file and the TLS files it names; the disk by default, replaceable in tests. */
   readFile?: (path: string) => Promise<string>;
 }
 
@@ -56,6 +57,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
   const result = brokerConfigSchema.safeParse(merged.input);
   if (!result.success) {
     errors.push(...result.error.issues.flatMap((issue) => describeIssue(issue, merged)));
+  } else {
+    for (const problem of await checkListenerTlsFiles(result.data, options.readFile ?? readUtf8)) {
+      const source = findOverride(merged.provenance, problem.key)?.source ?? 'default';
+      errors.push({ key: problem.key, source, reason: problem.reason });
+    }
   }
   if (errors.length > 0 || !result.success) return { ok: false, errors };
   return { ok: true, config: result.data };
@@ -96,7 +102,8 @@ function describeIssue(issue: z.core.$ZodIssue, merged: ReturnType<typeof mergeO
   const key = path.length > 0 ? path.join('.') : '(root)';
   const override = findOverride(merged.provenance, key);
   const value = getIn(merged.input, issue.path as (string | number)[]);
-  const shown = isSecretKey(path.at(-1) ?? '') ? REDACTED : preview(value);
+  // A value holding secrets beneath it (security.bootstrapAdmin) is masked inside too.
+  const shown = isSecretKey(path.at(-1) ?? '') ? REDACTED : preview(redactConfig(value));
   return [
     {
       key,

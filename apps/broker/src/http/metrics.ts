@@ -23,6 +23,8 @@ export interface BrokerMetrics {
   connectionsRejectedTotal: Counter<'reason'>;
   /** Disk operations that failed (each takes a partition offline or fails a request). */
   storageErrorsTotal: Counter;
+  /** Finished SASL exchanges, by mechanism and result (`success` or `failure`). */
+  authenticationsTotal: Counter<'mechanism' | 'result'>;
   /** Transactions open now (from the first added partition until the outcome is recorded). */
   transactionsOpen: Gauge;
   /** Transactions ended, by result (`commit` or `abort`). */
@@ -124,13 +126,19 @@ export function createBrokerMetrics(): BrokerMetrics {
     connections: new Gauge({ name: 'weir_connections', help: 'Client connections open now.', registers }),
     connectionsRejectedTotal: new Counter({
       name: 'weir_connections_rejected_total',
-      help: 'Client connections refused or closed because a limit was reached.',
+      help: 'Client connections refused or closed early: a limit, a bad request, authentication or a TLS handshake.',
       labelNames: ['reason'],
       registers,
     }),
     storageErrorsTotal: new Counter({
       name: 'weir_storage_errors_total',
       help: 'Disk operations on partition logs that failed.',
+      registers,
+    }),
+    authenticationsTotal: new Counter({
+      name: 'weir_authentications_total',
+      help: 'Finished SASL authentications, by mechanism and result (success or failure).',
+      labelNames: ['mechanism', 'result'],
       registers,
     }),
     transactionsOpen: new Gauge({

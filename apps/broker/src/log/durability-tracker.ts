@@ -119,7 +119,9 @@ export class DurabilityTracker {
       this.#unflushedMessages = 0;
       this.#clearTimer();
       try {
-        for (const segment of segments) await segment.flush();
+        // Side by side (after a roll, the old segment's tail and the new one): the fdatasyncs are
+        // independent and nothing is counted durable before all of them are done.
+        await Promise.all(segments.map((segment) => segment.flush()));
       } catch (error) {
         if (error instanceof StorageError) {
           this.onStorageError(error);

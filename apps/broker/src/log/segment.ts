@@ -354,10 +354,17 @@ export class Segment {
     return removedBytes;
   }
 
-  /** Makes everything written so far durable, the aborted-transaction entries included. */
+  /**
+   * Makes everything written so far durable, the aborted-transaction entries included. The two
+   * files are synced side by side, not one after the other (an ABORT marker waited for two disk
+   * flushes in sequence): their order does not matter, since the caller counts nothing as durable
+   * before both are done, and recovery rebuilds a `.txnindex` with entries past the log's end.
+   */
   async flush(): Promise<void> {
-    await this.context.handles.use(this.logPath, (file) => file.datasync());
-    await this.txnIndex.sync();
+    await Promise.all([
+      this.context.handles.use(this.logPath, (file) => file.datasync()),
+      this.txnIndex.sync(),
+    ]);
   }
 
   /** Writes both indexes out, trimmed, when the segment stops being active or the log closes. */

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { ErrorCode, WeirError } from '@weir/protocol';
+import { type AclBinding, ErrorCode, sameAclBinding, WeirError } from '@weir/protocol';
 import { z } from 'zod';
 import { StorageError, type StorageIo } from '../log/storage';
-import type { MetadataStore, ProducerIdBlock, TopicRecord } from './metadata-store';
+import type {
+  MetadataStore,
+  ProducerIdBlock,
+  ScramCredentialRecord,
+  TopicRecord,
+  UserRecord,
+} from './metadata-store';
 
 const METADATA_FILE = 'metadata.json';
 const FORMAT_VERSION = 1;
@@ -22,6 +28,49 @@ const fileSchema = z.object({
       createdAtMs: z.number().int(),
     }),
   ),
+  // Added after format 1 shipped; a file written before SASL users existed has none.
+  users: z
+    .array(
+      z.object({
+        name: z.string().min(1),
+        credentials: z.record(
+          z.string(),
+          z.object({
+            salt: z.string().min(1),
+            iterations: z.number().int().min(1),
+            storedKey: z.string().min(1),
+            serverKey: z.string().min(1),
+          }),
+        ),
+      }),
+    )
+    .default([]),
+  // Added after format 1 shipped, like users.
+  acls: z
+    .array(
+      z.object({
+        resourceType: z.enum(['TOPIC', 'GROUP', 'CLUSTER', 'TRANSACTIONAL_ID']),
+        resourceName: z.string().min(1),
+        patternType: z.enum(['LITERAL', 'PREFIXED']),
+        principal: z.string().min(1),
+        host: z.string().min(1),
+        operation: z.enum([
+          'ALL',
+          'READ',
+          'WRITE',
+          'CREATE',
+          'DELETE',
+          'ALTER',
+          'DESCRIBE',
+          'CLUSTER_ACTION',
+          'DESCRIBE_CONFIGS',
+          'ALTER_CONFIGS',
+          'IDEMPOTENT_WRITE',
+        ]),
+        permission: z.enum(['ALLOW', 'DENY']),
+      }),
+    )
+    .default([]),
 });
 
 type MetadataFile = z.infer<typeof fileSchema>;
@@ -47,6 +96,8 @@ export class LocalMetadataStore implements MetadataStore {
   #state: MetadataFile | undefined;
   /** Topics by name, for lookups on every request; rebuilt whenever the state is replaced. */
   #topicsByName = new Map<string, TopicRecord>();
+  /** Users by name, for every authentication; rebuilt whenever the state is replaced. */
+  #usersByName = new Map<string, UserRecord>();
   #pending: PendingChange[] = [];
   #writing = false;
 
@@ -71,6 +122,8 @@ export class LocalMetadataStore implements MetadataStore {
         clusterId: this.configuredClusterId ?? randomUUID(),
         nextProducerId: 0,
         topics: [],
+        users: [],
+        acls: [],
       };
       await this.#persist();
       this.#install(this.#state);
@@ -138,6 +191,64 @@ export class LocalMetadataStore implements MetadataStore {
     return block!;
   }
 
+  listUsers(): readonly UserRecord[] {
+    return this.#loaded.users;
+  }
+
+  getUser(name: string): UserRecord | undefined {
+    if (!this.#state) throw new Error('the metadata store is used before load()');
+    return this.#usersByName.get(name);
+  }
+
+  putUserCredential(name: string, mechanism: string, credential: ScramCredentialRecord): Promise<void> {
+    return this.#mutate((state) => {
+      const user = state.users.find((candidate) => candidate.name === name);
+      if (user === undefined) state.users.push({ name, credentials: { [mechanism]: { ...credential } } });
+      else user.credentials[mechanism] = { ...credential };
+    });
+  }
+
+  deleteUser(name: string, mechanisms?: readonly string[]): Promise<void> {
+    return this.#mutate((state) => {
+      const user = state.users.find((candidate) => candidate.name === name);
+      const missing =
+        user === undefined ? [] : (mechanisms ?? []).filter((m) => !Object.hasOwn(user.credentials, m));
+      if (user === undefined || missing.length > 0) {
+        throw new WeirError(ErrorCode.RESOURCE_NOT_FOUND, {
+          detail:
+            user === undefined
+              ? `user "${name}" does not exist`
+              : `user "${name}" has no ${missing.join(', ')} credential`,
+        });
+      }
+      for (const mechanism of mechanisms ?? Object.keys(user.credentials)) delete user.credentials[mechanism];
+      if (Object.keys(user.credentials).length === 0) {
+        state.users = state.users.filter((candidate) => candidate !== user);
+      }
+    });
+  }
+
+  listAcls(): readonly AclBinding[] {
+    return this.#loaded.acls;
+  }
+
+  addAcls(bindings: readonly AclBinding[]): Promise<void> {
+    return this.#mutate((state) => {
+      for (const binding of bindings) {
+        if (!state.acls.some((stored) => sameAclBinding(stored, binding))) state.acls.push({ ...binding });
+      }
+    });
+  }
+
+  async removeAcls(selects: (binding: AclBinding) => boolean): Promise<AclBinding[]> {
+    let removed: AclBinding[] = [];
+    await this.#mutate((state) => {
+      removed = state.acls.filter(selects);
+      if (removed.length > 0) state.acls = state.acls.filter((binding) => !selects(binding));
+    });
+    return removed;
+  }
+
   get #loaded(): MetadataFile {
     if (!this.#state) throw new Error('the metadata store is used before load()');
     return this.#state;
@@ -192,6 +303,7 @@ export class LocalMetadataStore implements MetadataStore {
   #install(state: MetadataFile): void {
     this.#state = state;
     this.#topicsByName = new Map(state.topics.map((topic) => [topic.name, topic]));
+    this.#usersByName = new Map(state.users.map((user) => [user.name, user]));
   }
 
   #persist(): Promise<void> {

@@ -5,11 +5,14 @@ import {
   ErrorCode,
   encodeResponseFrame,
   encodeResponseFrameParts,
+  frameSizePrefix,
   Produce,
   type RequestHeader,
 } from '@weir/protocol';
 import type { BrokerCommands } from '../commands/broker-commands';
 import type { ListenerName } from '../commands/cluster-commands';
+import type { Authorizer } from '../security/acl/authorizer';
+import { RequestAccess } from '../security/acl/request-access';
 import type { ConnectionAuth } from './auth/connection-auth';
 import type { ApiHandler, RequestContext } from './handler';
 import type { HandlerRegistry } from './registry';
@@ -73,6 +76,8 @@ export class Dispatcher {
     private readonly commands: BrokerCommands,
     private readonly observer: RequestObserver,
     private readonly listenerName: ListenerName = 'client',
+    /** The policy for this listener's requests; the commands' own unless the listener differs. */
+    private readonly authorizer: Authorizer = commands.acls.authorizer,
   ) {}
 
   dispatch(frame: Buffer, connection: ConnectionFacts): Promise<DispatchOutcome> {
@@ -85,6 +90,8 @@ export class Dispatcher {
    */
   start(frame: Buffer, connection: ConnectionFacts): StartedRequest {
     const startedMs = performance.now();
+    // After SaslHandshake v0 the client sends bare SASL tokens, not requests (kafka-compat §5).
+    if (connection.auth.awaitsRawToken) return settled(this.#rawToken(frame, connection));
     // Checked on the raw API key before anything is decoded: a connection that has not
     // authenticated gets no more of the broker's work than reading two bytes.
     const apiKey = frame.length >= 2 ? frame.readInt16BE(0) : -1;
@@ -127,6 +134,7 @@ export class Dispatcher {
       auth: connection.auth,
       clientHost: connection.clientHost,
       signal: connection.signal,
+      access: new RequestAccess(this.authorizer, connection.auth.principal, connection.clientHost),
     };
     let handled: Promise<unknown>;
     try {
@@ -187,6 +195,30 @@ export class Dispatcher {
     return { kind: 'respond', parts, closeAfter };
   }
 
+  /**
+   * One raw SASL token: answered with the mechanism's bytes, size-prefixed and nothing else. A
+   * failure has no way to say so in this framing, so the connection just closes, as Kafka does.
+   */
+  async #rawToken(token: Buffer, connection: ConnectionFacts): Promise<DispatchOutcome> {
+    let answer: Awaited<ReturnType<ConnectionAuth['authenticate']>>;
+    try {
+      answer = await connection.auth.authenticate(token);
+    } catch (error) {
+      this.observer.onHandlerFailure({ apiName: 'SaslAuthenticate (raw token)', error });
+      return { kind: 'close', reason: 'the SASL exchange failed' };
+    }
+    if (answer.errorCode !== ErrorCode.NONE) {
+      const reason = connection.auth.closeReason ?? 'SASL authentication failed';
+      this.observer.onAuthenticationRefused({
+        kind: 'authentication-failed',
+        clientHost: connection.clientHost,
+        reason,
+      });
+      return { kind: 'close', reason };
+    }
+    return { kind: 'respond', parts: [frameSizePrefix(answer.authBytes.length), answer.authBytes] };
+  }
+
   #isServed(header: RequestHeader): boolean {
     const handler = this.registry.get(header.apiKey);
     return (
@@ -202,6 +234,6 @@ export class Dispatcher {
   }
 }
 
-function settled(outcome: DispatchOutcome): StartedRequest {
+function settled(outcome: DispatchOutcome | Promise<DispatchOutcome>): StartedRequest {
   return { overlappable: false, outcome: Promise.resolve(outcome) };
 }

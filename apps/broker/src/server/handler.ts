@@ -1,9 +1,10 @@
 import type { ApiSchema, RequestHeader, RequestOf, ResponseOf } from '@weir/protocol';
 import type { BrokerCommands } from '../commands/broker-commands';
 import type { ListenerName } from '../commands/cluster-commands';
+import type { RequestAccess } from '../security/acl/request-access';
 import type { ConnectionAuth } from './auth/connection-auth';
 
-/** Who sent a request and over which connection; authorization uses it later. */
+/** Who sent a request and over which connection, and what it may do. */
 export interface RequestContext {
   header: RequestHeader;
   /** The authenticated principal; "User:ANONYMOUS" on a listener without authentication. */
@@ -18,6 +19,12 @@ export interface RequestContext {
   clientHost: string;
   /** Aborted when the connection closes, so long waits (fetch) stop early. */
   signal: AbortSignal;
+  /**
+   * The authorization policy for this principal and host. Handlers check every resource they
+   * pass to a command with the API's rules (`API_ACL_RULES`) and answer denied items with the
+   * rule's error, without passing them on.
+   */
+  access: RequestAccess;
 }
 
 /**

@@ -2,11 +2,15 @@ import type { ApiHandler } from './handler';
 import { describeProducersHandler } from './handlers/describe-producers';
 import { describeTransactionsHandler } from './handlers/describe-transactions';
 import { weirAbortTransactionHandler } from './handlers/internal/weir-abort-transaction';
+import { weirDeleteUserHandler } from './handlers/internal/weir-delete-user';
 import { weirDescribeBrokerHandler } from './handlers/internal/weir-describe-broker';
 import { weirDescribeGroupLagsHandler } from './handlers/internal/weir-describe-group-lags';
 import { weirDescribePartitionsHandler } from './handlers/internal/weir-describe-partitions';
 import { weirListTopicSummariesHandler } from './handlers/internal/weir-list-topic-summaries';
+import { weirListUsersHandler } from './handlers/internal/weir-list-users';
 import { weirScanRecordsHandler } from './handlers/internal/weir-scan-records';
+import { weirUpsertUserHandler } from './handlers/internal/weir-upsert-user';
+import { weirVerifyCredentialsHandler } from './handlers/internal/weir-verify-credentials';
 import { listTransactionsHandler } from './handlers/list-transactions';
 
 /**
@@ -24,6 +28,10 @@ export function internalHandlers(): ApiHandler[] {
     weirDescribeGroupLagsHandler,
     weirScanRecordsHandler,
     weirAbortTransactionHandler,
+    weirListUsersHandler,
+    weirUpsertUserHandler,
+    weirDeleteUserHandler,
+    weirVerifyCredentialsHandler,
     describeTransactionsHandler,
     listTransactionsHandler,
     describeProducersHandler,

@@ -2,6 +2,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { ListenerAuthenticator } from './auth/listener-authenticator';
 import { Connection, type ConnectionLimits } from './connection';
 import type { Dispatcher } from './dispatcher';
+import { withCertificatePrincipal } from './tls/tls-principal-auth';
+import { createTlsServer, type ListenerTlsOptions, type TlsPeer, type TlsServer } from './tls/tls-server';
 
 export interface ListenerOptions extends ConnectionLimits {
   host: string;
@@ -9,13 +11,24 @@ export interface ListenerOptions extends ConnectionLimits {
   maxConnections: number;
   /** How connections authenticate; each gets its own state from it. */
   authenticator: ListenerAuthenticator;
+  /** TLS (SSL, SASL_SSL); plaintext when absent. */
+  tlsOptions?: ListenerTlsOptions | undefined;
+}
+
+/** What is known about a connection when it opens, for the log. */
+export interface OpenedConnection {
+  /** Its principal so far: from the client certificate on SSL, else anonymous until SASL. */
+  readonly principal: string;
+  /** The TLS version, or undefined on a plaintext listener. */
+  readonly tlsProtocol: string | undefined;
 }
 
 /** Connection counts and refusals, for metrics and logs. */
 export interface ListenerEvents {
-  onConnectionOpened(remoteAddress: string, openCount: number): void;
+  onConnectionOpened(remoteAddress: string, openCount: number, opened: OpenedConnection): void;
   onConnectionClosed(remoteAddress: string, reason: string, openCount: number): void;
-  onConnectionRejected(remoteAddress: string, reason: string): void;
+  /** `reason` is short and fixed (a metric label); `detail`, when there is one, is for the log. */
+  onConnectionRejected(remoteAddress: string, reason: string, detail?: string): void;
 }
 
 /**
@@ -25,6 +38,8 @@ export interface ListenerEvents {
  */
 export class Listener {
   readonly #server: Server;
+  /** Set on a TLS listener: the server is a `tls.Server` whose certificate loads at start. */
+  readonly #tls: TlsServer | undefined;
   readonly #connections = new Set<Connection>();
   #boundPort = 0;
 
@@ -33,7 +48,24 @@ export class Listener {
     private readonly dispatcher: Dispatcher,
     private readonly events: ListenerEvents,
   ) {
-    this.#server = createServer((socket) => this.#accept(socket));
+    const tlsOptions = options.tlsOptions;
+    if (tlsOptions === undefined) {
+      this.#tls = undefined;
+      this.#server = createServer((socket) => this.#accept(socket, undefined));
+    } else {
+      this.#tls = createTlsServer(tlsOptions, {
+        onSecure: (socket, peer) => this.#accept(socket, peer),
+        onRefused: (remoteAddress, reason, detail) =>
+          events.onConnectionRejected(remoteAddress, reason, detail),
+      });
+      this.#server = this.#tls.server;
+      // Sockets still in their handshake are not connections yet, so the check in #accept would not
+      // bound them; the server's own limit does, counting every accepted socket.
+      this.#server.maxConnections = options.maxConnections;
+      this.#server.on('drop', (dropped) =>
+        events.onConnectionRejected(dropped?.remoteAddress ?? 'unknown', 'max connections reached'),
+      );
+    }
   }
 
   /** The port actually bound (differs from the configured one when that was 0). */
@@ -46,6 +78,7 @@ export class Listener {
   }
 
   async start(): Promise<void> {
+    await this.#tls?.load();
     await new Promise<void>((resolve, reject) => {
       this.#server.once('error', reject);
       this.#server.listen(this.options.port, this.options.host, () => {
@@ -73,13 +106,17 @@ export class Listener {
     await closed;
   }
 
-  #accept(socket: Socket): void {
+  #accept(socket: Socket, tlsPeer: TlsPeer | undefined): void {
     const remoteAddress = socket.remoteAddress ?? 'unknown';
     if (this.#connections.size >= this.options.maxConnections) {
       this.events.onConnectionRejected(remoteAddress, 'max connections reached');
       socket.destroy();
       return;
     }
+    const anonymous = this.options.authenticator.forConnection(remoteAddress);
+    // Set before the connection reads its first request, so every request sees the principal.
+    const auth =
+      tlsPeer?.principal === undefined ? anonymous : withCertificatePrincipal(anonymous, tlsPeer.principal);
     const connection = new Connection(
       socket,
       this.dispatcher,
@@ -90,9 +127,12 @@ export class Listener {
           this.events.onConnectionClosed(remoteAddress, reason, this.#connections.size);
         },
       },
-      this.options.authenticator.forConnection(),
+      auth,
     );
     this.#connections.add(connection);
-    this.events.onConnectionOpened(remoteAddress, this.#connections.size);
+    this.events.onConnectionOpened(remoteAddress, this.#connections.size, {
+      principal: auth.principal,
+      tlsProtocol: tlsPeer === undefined ? undefined : (tlsPeer.protocol ?? 'unknown'),
+    });
   }
 }

@@ -1,13 +1,17 @@
+import { assertAclRulesFor } from '../security/acl/api-acl-rules';
 import type { ApiHandler } from './handler';
 import { addOffsetsToTxnHandler } from './handlers/add-offsets-to-txn';
 import { addPartitionsToTxnHandler } from './handlers/add-partitions-to-txn';
 import { alterConfigsHandler } from './handlers/alter-configs';
 import { type AdvertisedApi, createApiVersionsHandler } from './handlers/api-versions';
+import { createAclsHandler } from './handlers/create-acls';
 import { createPartitionsHandler } from './handlers/create-partitions';
 import { createTopicsHandler } from './handlers/create-topics';
+import { deleteAclsHandler } from './handlers/delete-acls';
 import { deleteGroupsHandler } from './handlers/delete-groups';
 import { deleteRecordsHandler } from './handlers/delete-records';
 import { deleteTopicsHandler } from './handlers/delete-topics';
+import { describeAclsHandler } from './handlers/describe-acls';
 import { describeConfigsHandler } from './handlers/describe-configs';
 import { describeGroupsHandler } from './handlers/describe-groups';
 import { endTxnHandler } from './handlers/end-txn';
@@ -29,8 +33,8 @@ import { syncGroupHandler } from './handlers/sync-group';
 import { txnOffsetCommitHandler } from './handlers/txn-offset-commit';
 
 /**
- * Which handler serves which API key. Built once; a duplicate key or a handler advertising
- * versions its schema does not define is a bug and fails at start.
+ * Which handler serves which API key. Built once; a duplicate key, a handler advertising versions
+ * its schema does not define, or an API without an authorization rule is a bug and fails at start.
  */
 export class HandlerRegistry {
   readonly #handlers = new Map<number, ApiHandler>();
@@ -38,6 +42,7 @@ export class HandlerRegistry {
   constructor(handlers: readonly ApiHandler[]) {
     for (const handler of handlers) this.#add(handler);
     this.#add(createApiVersionsHandler(() => this.advertised()));
+    assertAclRulesFor([...this.#handlers.values()].map((handler) => handler.api.name));
   }
 
   get(apiKey: number): ApiHandler | undefined {
@@ -95,5 +100,8 @@ export function clientHandlers(): ApiHandler[] {
     addOffsetsToTxnHandler,
     txnOffsetCommitHandler,
     endTxnHandler,
+    describeAclsHandler,
+    createAclsHandler,
+    deleteAclsHandler,
   ] as ApiHandler[];
 }

@@ -78,7 +78,14 @@ export class TransactionFinisher {
         const completed = copyMetadata(prepared);
         const nowMs = this.deps.scheduler.nowMs();
         transition(completed, result === 'commit' ? 'CompleteCommit' : 'CompleteAbort', nowMs);
-        const writeError = await this.deps.table.persist(completed);
+        // Written without waiting for its own fdatasync (one of the four a transaction waited on
+        // in sequence). Losing it in a crash loses nothing: the log then ends with the durable
+        // Prepare record, and recovery completes the transaction again (markers may be written
+        // twice, which the partitions accept), exactly as after a crash just before this write.
+        // Nothing newer of this id can be durable without it either: every later change of the
+        // id is a durable append to the same partition, whose fdatasync covers this record too,
+        // and the id's next transaction cannot add partitions (so store data) before that.
+        const writeError = await this.deps.table.persist(completed, { durable: false });
         if (writeError === ErrorCode.NONE) {
           this.pendingRecovery.delete(transactionalId);
           this.deps.observer.transactionCompleted(result, Math.max(0, nowMs - prepared.startTimeMs));

@@ -53,16 +53,21 @@ export class TransactionTable {
   }
 
   /**
-   * Writes `next` durably and installs it. On a failed write nothing changes and the answer is
-   * COORDINATOR_NOT_AVAILABLE, which clients answer by finding the coordinator again and retrying.
+   * Writes `next` and installs it: once fdatasync'd, or with `durable: false` once written (only
+   * for a record whose loss a crash recovery repairs; see TransactionFinisher.complete). On a
+   * failed write nothing changes and the answer is COORDINATOR_NOT_AVAILABLE, which clients answer
+   * by finding the coordinator again and retrying.
    */
-  async persist(next: TransactionMetadata): Promise<number> {
+  async persist(
+    next: TransactionMetadata,
+    options: { durable: boolean } = { durable: true },
+  ): Promise<number> {
     try {
       await this.store.ensureCreated();
       await this.store.write(
         this.partitionOf(next.transactionalId),
         [{ transactionalId: next.transactionalId, value: next }],
-        { durable: true },
+        options,
       );
     } catch (error) {
       this.logger.warn(

@@ -8,6 +8,8 @@ import { DeleteTopics } from '../messages/apis/delete-topics';
 import { DescribeConfigs } from '../messages/apis/describe-configs';
 import { IncrementalAlterConfigs } from '../messages/apis/incremental-alter-configs';
 import type { ResponseOf } from '../schema/api';
+import { createAcls, deleteAcls, describeAcls } from './acl/acl-admin';
+import type { AclBinding, AclBindingFilter } from './acl/acl-types';
 import { type AdminItemFailure, AdminItemsError, brokerError } from './admin-error';
 import type {
   AdminTimeoutOptions,
@@ -487,6 +489,21 @@ export class Admin {
   /** Producers with state on a topic's partitions: last sequence, open transaction's first offset. */
   describeProducers(topic: string, partitions?: readonly number[]): Promise<PartitionProducer[]> {
     return describeProducers(this.#client, topic, partitions);
+  }
+
+  /** Creates ACLs; an existing one is left as it is. Needs ALTER on the cluster. */
+  createAcls(bindings: readonly AclBinding[]): Promise<void> {
+    return createAcls(this.#client, bindings);
+  }
+
+  /** The ACLs a filter selects (`MATCH_ALL_ACLS` for every one). Needs DESCRIBE on the cluster. */
+  describeAcls(filter: AclBindingFilter): Promise<AclBinding[]> {
+    return describeAcls(this.#client, filter);
+  }
+
+  /** Deletes the ACLs the filters select; per filter, what it deleted. Needs ALTER on the cluster. */
+  deleteAcls(filters: readonly AclBindingFilter[]): Promise<AclBinding[][]> {
+    return deleteAcls(this.#client, filters);
   }
 
   #forgetTopics(resources: readonly ConfigResource[]): void {

@@ -2,7 +2,7 @@ import { ErrorCode } from '../errors/error-codes';
 import { errorForCode, WeirError } from '../errors/weir-error';
 import { Metadata } from '../messages/apis/metadata';
 import type { ApiSchema, RequestOf, ResponseOf } from '../schema/api';
-import type { TransportFactory } from '../transport/transport';
+import type { TlsOptions, TransportFactory } from '../transport/transport';
 import type { SaslOptions } from './auth/sasl-options';
 import { type BrokerAddress, formatBrokerAddress, parseBrokerAddress } from './broker-address';
 import { ClosedError } from './closed-error';
@@ -46,6 +46,11 @@ export interface ClientOptions {
    * (SASL_AUTHENTICATION_FAILED, UNSUPPORTED_SASL_MECHANISM) that is not retried. Default: none.
    */
   readonly sasl?: SaslOptions;
+  /**
+   * TLS on every connection (listeners with security.protocol SSL or SASL_SSL): the CA to trust,
+   * and a client certificate and key for mutual TLS. Default: plain TCP.
+   */
+  readonly tls?: TlsOptions;
   /** Random numbers in [0, 1) for backoff jitter and partition choice. Default `Math.random`. */
   readonly random?: () => number;
 }
@@ -94,6 +99,7 @@ export class Client {
   readonly #metadataMaxAgeMs: number;
   readonly #transport: TransportFactory | undefined;
   readonly #sasl: SaslOptions | undefined;
+  readonly #tls: TlsOptions | undefined;
   readonly #connections = new Map<string, Connection>();
   readonly #topics = new Map<string, CachedTopic>();
   readonly #metadataRequests = new Map<string, Promise<MetadataSnapshot>>();
@@ -115,6 +121,7 @@ export class Client {
     this.allowAutoTopicCreation = options.allowAutoTopicCreation ?? true;
     this.#transport = options.transport;
     this.#sasl = options.sasl;
+    this.#tls = options.tls;
     this.random = options.random ?? Math.random;
     this.retryPolicy = new RetryPolicy(options.retry, this.random);
   }
@@ -378,7 +385,7 @@ export class Client {
   }
 
   /**
-   * A new connection to `address` with this client's settings (transport, SASL, deadlines), which
+   * A new connection to `address` with this client's settings (transport, TLS, SASL, deadlines), which
    * the caller owns and closes: for connections kept apart from the client's own, such as a group
    * consumer's link to its coordinator.
    */
@@ -392,6 +399,7 @@ export class Client {
       ...(this.#maxFrameBytes === undefined ? {} : { maxFrameBytes: this.#maxFrameBytes }),
       ...(this.#transport === undefined ? {} : { transport: this.#transport }),
       ...(this.#sasl === undefined ? {} : { sasl: this.#sasl }),
+      ...(this.#tls === undefined ? {} : { tls: this.#tls }),
     });
   }
 

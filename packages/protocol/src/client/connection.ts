@@ -12,7 +12,7 @@ import {
 } from '../messages/message-codec';
 import type { ApiSchema, RequestOf, ResponseOf } from '../schema/api';
 import { nodeTransport } from '../transport/node-transport';
-import type { Transport, TransportFactory } from '../transport/transport';
+import type { TlsOptions, Transport, TransportFactory } from '../transport/transport';
 import {
   type BrokerApiVersions,
   decodeApiVersionsResponse,
@@ -39,6 +39,8 @@ export interface ConnectionOptions {
   readonly maxFrameBytes?: number;
   /** Authenticate with SASL right after ApiVersions, before the connection is ready. Default: none. */
   readonly sasl?: SaslOptions;
+  /** Speak TLS (security.protocol SSL or SASL_SSL), handed to the transport. Default: plain TCP. */
+  readonly tls?: TlsOptions;
 }
 
 /** Per-request settings of {@link Connection.send}. */
@@ -84,6 +86,7 @@ export class Connection {
   readonly #connectTimeoutMs: number;
   readonly #requestTimeoutMs: number;
   readonly #sasl: SaslOptions | undefined;
+  readonly #tls: TlsOptions | undefined;
   readonly #decoder: FrameDecoder;
   readonly #inFlight = new Map<number, PendingRequest>();
   readonly #listeners = new Set<ConnectionStatusListener>();
@@ -106,6 +109,7 @@ export class Connection {
     this.#connectTimeoutMs = positive('connectTimeoutMs', options.connectTimeoutMs ?? 10_000);
     this.#requestTimeoutMs = positive('requestTimeoutMs', options.requestTimeoutMs ?? 30_000);
     this.#sasl = options.sasl;
+    this.#tls = options.tls;
     this.#decoder = new FrameDecoder({ maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES });
     this.#socketClosed = new Promise((resolve) => {
       this.#markSocketClosed = resolve;
@@ -225,6 +229,7 @@ export class Connection {
         host: this.#host,
         port: this.#port,
         connectTimeoutMs: this.#connectTimeoutMs,
+        ...(this.#tls === undefined ? {} : { tls: this.#tls }),
         handlers: {
           onData: (chunk) => this.#onData(chunk),
           onClose: (error) => this.#onSocketClosed(error),

@@ -11,7 +11,7 @@ import {
 import { apiByKey } from './registry';
 
 describe("Weir's internal APIs", () => {
-  it('use keys 32000–32005, version 0 only, flexible', () => {
+  it('use keys 32000–32009, version 0 only, flexible', () => {
     expect(INTERNAL_APIS.map((api) => [api.apiKey, api.name])).toEqual([
       [32000, 'WeirDescribeBroker'],
       [32001, 'WeirListTopicSummaries'],
@@ -19,6 +19,10 @@ describe("Weir's internal APIs", () => {
       [32003, 'WeirDescribeGroupLags'],
       [32004, 'WeirScanRecords'],
       [32005, 'WeirAbortTransaction'],
+      [32006, 'WeirListUsers'],
+      [32007, 'WeirUpsertUser'],
+      [32008, 'WeirDeleteUser'],
+      [32009, 'WeirVerifyCredentials'],
     ]);
     for (const api of INTERNAL_APIS) {
       expect(api.apiKey).toBeGreaterThanOrEqual(WEIR_API_KEY_MIN);

@@ -1,10 +1,14 @@
 import type { ApiSchema } from '../schema/api';
 import { WeirAbortTransaction } from './apis/internal/weir-abort-transaction';
+import { WeirDeleteUser } from './apis/internal/weir-delete-user';
 import { WeirDescribeBroker } from './apis/internal/weir-describe-broker';
 import { WeirDescribeGroupLags } from './apis/internal/weir-describe-group-lags';
 import { WeirDescribePartitions } from './apis/internal/weir-describe-partitions';
 import { WeirListTopicSummaries } from './apis/internal/weir-list-topic-summaries';
+import { WeirListUsers } from './apis/internal/weir-list-users';
 import { WeirScanRecords } from './apis/internal/weir-scan-records';
+import { WeirUpsertUser } from './apis/internal/weir-upsert-user';
+import { WeirVerifyCredentials } from './apis/internal/weir-verify-credentials';
 
 /** The first API key reserved for Weir's own APIs; Kafka's keys stay far below it. */
 export const WEIR_API_KEY_MIN = 32000;
@@ -21,6 +25,10 @@ export const INTERNAL_APIS: readonly ApiSchema[] = [
   WeirDescribeGroupLags,
   WeirScanRecords,
   WeirAbortTransaction,
+  WeirListUsers,
+  WeirUpsertUser,
+  WeirDeleteUser,
+  WeirVerifyCredentials,
 ];
 
 for (const api of INTERNAL_APIS) {

@@ -1,7 +1,14 @@
-import { connect, type Socket } from 'node:net';
-import type { Transport, TransportConnectOptions, TransportFactory, TransportHandlers } from './transport';
+import { connect, isIP, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
+import type {
+  TlsOptions,
+  Transport,
+  TransportConnectOptions,
+  TransportFactory,
+  TransportHandlers,
+} from './transport';
 
-/** A plain TCP socket as a {@link Transport}. */
+/** A TCP socket, plain or TLS, as a {@link Transport}. */
 class NodeSocketTransport implements Transport {
   readonly remoteAddress: string;
   readonly #socket: Socket;
@@ -38,13 +45,20 @@ class NodeSocketTransport implements Transport {
 }
 
 /**
- * Opens a TCP connection with Node's `net` module, with Nagle's algorithm off (requests are whole
- * frames written at once, and waiting to coalesce them only adds latency).
+ * Opens a TCP connection with Node's `net` module, or `tls` when `options.tls` is set, with Nagle's
+ * algorithm off (requests are whole frames written at once, and waiting to coalesce them only adds
+ * latency). With TLS the transport is ready once the handshake completed and the broker's
+ * certificate verified; the connect timeout covers both.
  */
 export const nodeTransport: TransportFactory = (options: TransportConnectOptions) =>
   new Promise<Transport>((resolve, reject) => {
     const remoteAddress = `${options.host}:${options.port}`;
-    const socket = connect({ host: options.host, port: options.port, noDelay: true });
+    const tls = options.tls;
+    const socket =
+      tls === undefined
+        ? connect({ host: options.host, port: options.port, noDelay: true })
+        : connectTls({ host: options.host, port: options.port, ...tlsConnectOptions(options.host, tls) });
+    socket.setNoDelay(true);
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`connecting to ${remoteAddress} took longer than ${options.connectTimeoutMs} ms`));
@@ -55,9 +69,26 @@ export const nodeTransport: TransportFactory = (options: TransportConnectOptions
       reject(error);
     };
     socket.once('error', onError);
-    socket.once('connect', () => {
+    socket.once(tls === undefined ? 'connect' : 'secureConnect', () => {
       clearTimeout(timer);
       socket.off('error', onError);
       resolve(new NodeSocketTransport(socket, remoteAddress, options.handlers));
     });
   });
+
+/**
+ * Node's `tls.connect` options for `tls`. SNI carries a host name only (RFC 6066 forbids an IP
+ * address there, and Node warns about one); the certificate is still checked against the IP.
+ */
+function tlsConnectOptions(host: string, tls: TlsOptions) {
+  const servername = tls.servername ?? (isIP(host) === 0 ? host : undefined);
+  return {
+    ...(tls.ca === undefined
+      ? {}
+      : { ca: Array.isArray(tls.ca) ? [...tls.ca] : (tls.ca as string | Buffer) }),
+    ...(tls.cert === undefined ? {} : { cert: tls.cert }),
+    ...(tls.key === undefined ? {} : { key: tls.key }),
+    ...(servername === undefined ? {} : { servername }),
+    rejectUnauthorized: tls.rejectUnauthorized ?? true,
+  };
+}

@@ -15,10 +15,29 @@ export interface TransportHandlers {
   onClose(error: Error | undefined): void;
 }
 
+/**
+ * TLS for a connection (a listener with security.protocol SSL or SASL_SSL). The values are handed
+ * to Node's `tls.connect`; PEM strings or Buffers.
+ */
+export interface TlsOptions {
+  /** CAs trusted for the broker's certificate; Node's bundled public CAs when absent. */
+  readonly ca?: string | Buffer | ReadonlyArray<string | Buffer>;
+  /** A client certificate (mutual TLS), with its `key`. */
+  readonly cert?: string | Buffer;
+  /** The client certificate's private key. */
+  readonly key?: string | Buffer;
+  /** The name sent in SNI and checked against the certificate. Default: the host, unless it is an IP address. */
+  readonly servername?: string;
+  /** Refuse a broker whose certificate does not verify or does not match the host. Default true. */
+  readonly rejectUnauthorized?: boolean;
+}
+
 /** Where to connect and who to tell about it. */
 export interface TransportConnectOptions {
   readonly host: string;
   readonly port: number;
+  /** Speak TLS over the socket; plain TCP when absent. */
+  readonly tls?: TlsOptions;
   /** Give up on establishing the stream after this long. */
   readonly connectTimeoutMs: number;
   readonly handlers: TransportHandlers;

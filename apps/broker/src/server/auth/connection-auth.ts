@@ -25,8 +25,15 @@ export interface ConnectionAuth {
   readonly principal: string;
   /** Whether a request of this API may be served now; one that may not closes the connection. */
   permits(apiKey: number): boolean;
-  handshake(mechanism: string): HandshakeAnswer;
+  /** SaslHandshake at `version`: v0 means the exchange continues as raw tokens, v1 as requests. */
+  handshake(mechanism: string, version: number): HandshakeAnswer;
+  /** One round: a SaslAuthenticate request's bytes, or a raw token after a v0 handshake. */
   authenticate(authBytes: Buffer): Promise<AuthenticateAnswer>;
+  /**
+   * True after a v0 handshake until the exchange ends: the next frame is a bare SASL token (no
+   * request header), answered by a bare token, as Kafka did before SaslAuthenticate existed.
+   */
+  readonly awaitsRawToken: boolean;
   /**
    * Set once the exchange has failed: the answer that says so is written, then the connection
    * closes for this reason.

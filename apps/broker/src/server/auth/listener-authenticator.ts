@@ -1,13 +1,14 @@
 import { ErrorCode } from '@weir/protocol';
 import { ANONYMOUS_PRINCIPAL, type ConnectionAuth } from './connection-auth';
-import { SaslConnectionAuth } from './sasl-connection-auth';
+import { type SaslAuthHooks, SaslConnectionAuth } from './sasl-connection-auth';
 import type { SaslMechanism } from './sasl-mechanism';
 
 /** How one listener authenticates its connections: a fresh {@link ConnectionAuth} per connection. */
 export interface ListenerAuthenticator {
   /** The SASL mechanisms offered, in SaslHandshake's order; empty for a listener without SASL. */
   readonly mechanisms: readonly string[];
-  forConnection(): ConnectionAuth;
+  /** @param clientHost the remote address, whose failures slow down its later attempts */
+  forConnection(clientHost: string): ConnectionAuth;
 }
 
 /**
@@ -20,6 +21,7 @@ export const noAuthentication: ListenerAuthenticator = {
   forConnection: () => ({
     principal: ANONYMOUS_PRINCIPAL,
     closeReason: undefined,
+    awaitsRawToken: false,
     permits: () => true,
     handshake: () => ({ errorCode: ErrorCode.UNSUPPORTED_SASL_MECHANISM, mechanisms: [] }),
     authenticate: async () => ({
@@ -30,12 +32,18 @@ export const noAuthentication: ListenerAuthenticator = {
   }),
 };
 
-/** A SASL listener offering `mechanisms`: nothing but ApiVersions and SASL before authentication. */
-export function saslAuthenticator(mechanisms: readonly SaslMechanism[]): ListenerAuthenticator {
+/**
+ * A SASL listener offering `mechanisms`: nothing but ApiVersions and SASL before authentication;
+ * `hooks` delay failures and count outcomes.
+ */
+export function saslAuthenticator(
+  mechanisms: readonly SaslMechanism[],
+  hooks: SaslAuthHooks = {},
+): ListenerAuthenticator {
   const byName = new Map(mechanisms.map((mechanism) => [mechanism.name, mechanism]));
   if (byName.size !== mechanisms.length) throw new Error('a SASL mechanism is listed twice');
   return {
     mechanisms: [...byName.keys()],
-    forConnection: () => new SaslConnectionAuth(byName),
+    forConnection: (clientHost) => new SaslConnectionAuth(byName, clientHost, hooks),
   };
 }

@@ -8,7 +8,9 @@ import { INTERNAL_PRINCIPAL, WEIR_TOKEN_MECHANISM, weirTokenMechanism } from './
 const TOKEN = 'the-right-token-0123456789';
 
 function connection(token: string | undefined = TOKEN): SaslConnectionAuth {
-  return saslAuthenticator([weirTokenMechanism(() => token)]).forConnection() as SaslConnectionAuth;
+  return saslAuthenticator([weirTokenMechanism(() => token)]).forConnection(
+    '127.0.0.1',
+  ) as SaslConnectionAuth;
 }
 
 describe('SASL authentication of one connection (WEIR-TOKEN)', () => {
@@ -24,7 +26,7 @@ describe('SASL authentication of one connection (WEIR-TOKEN)', () => {
 
   it('authenticates the right token as the internal principal', async () => {
     const auth = connection();
-    expect(auth.handshake(WEIR_TOKEN_MECHANISM)).toEqual({
+    expect(auth.handshake(WEIR_TOKEN_MECHANISM, 1)).toEqual({
       errorCode: ErrorCode.NONE,
       mechanisms: [WEIR_TOKEN_MECHANISM],
     });
@@ -45,7 +47,7 @@ describe('SASL authentication of one connection (WEIR-TOKEN)', () => {
     ['nothing', ''],
   ])('refuses %s without echoing it, and fails the exchange', async (_, sent) => {
     const auth = connection();
-    auth.handshake(WEIR_TOKEN_MECHANISM);
+    auth.handshake(WEIR_TOKEN_MECHANISM, 1);
     const answer = await auth.authenticate(Buffer.from(sent, 'utf8'));
     expect(answer.errorCode).toBe(ErrorCode.SASL_AUTHENTICATION_FAILED);
     if (sent !== '') expect(answer.errorMessage).not.toContain(sent);
@@ -58,13 +60,13 @@ describe('SASL authentication of one connection (WEIR-TOKEN)', () => {
 
   it('refuses everyone while no token is known', async () => {
     const auth = connection(undefined);
-    auth.handshake(WEIR_TOKEN_MECHANISM);
+    auth.handshake(WEIR_TOKEN_MECHANISM, 1);
     expect((await auth.authenticate(Buffer.alloc(0))).errorCode).toBe(ErrorCode.SASL_AUTHENTICATION_FAILED);
   });
 
   it('answers an unknown mechanism with the offered ones and fails the exchange', () => {
     const auth = connection();
-    expect(auth.handshake('PLAIN')).toEqual({
+    expect(auth.handshake('PLAIN', 1)).toEqual({
       errorCode: ErrorCode.UNSUPPORTED_SASL_MECHANISM,
       mechanisms: [WEIR_TOKEN_MECHANISM],
     });
@@ -82,17 +84,17 @@ describe('SASL authentication of one connection (WEIR-TOKEN)', () => {
 
   it('fails a second SaslHandshake before authentication', () => {
     const auth = connection();
-    auth.handshake(WEIR_TOKEN_MECHANISM);
-    expect(auth.handshake(WEIR_TOKEN_MECHANISM).errorCode).toBe(ErrorCode.ILLEGAL_SASL_STATE);
+    auth.handshake(WEIR_TOKEN_MECHANISM, 1);
+    expect(auth.handshake(WEIR_TOKEN_MECHANISM, 1).errorCode).toBe(ErrorCode.ILLEGAL_SASL_STATE);
     expect(auth.state).toBe('failed');
     expect(auth.closeReason).toBeDefined();
   });
 
   it('keeps an authenticated connection on a later SASL request (no re-authentication)', async () => {
     const auth = connection();
-    auth.handshake(WEIR_TOKEN_MECHANISM);
+    auth.handshake(WEIR_TOKEN_MECHANISM, 1);
     await auth.authenticate(Buffer.from(TOKEN, 'utf8'));
-    expect(auth.handshake(WEIR_TOKEN_MECHANISM).errorCode).toBe(ErrorCode.ILLEGAL_SASL_STATE);
+    expect(auth.handshake(WEIR_TOKEN_MECHANISM, 1).errorCode).toBe(ErrorCode.ILLEGAL_SASL_STATE);
     expect((await auth.authenticate(Buffer.from('x'))).errorCode).toBe(ErrorCode.ILLEGAL_SASL_STATE);
     expect(auth.state).toBe('authenticated');
     expect(auth.principal).toBe(INTERNAL_PRINCIPAL);

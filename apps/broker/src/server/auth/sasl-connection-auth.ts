@@ -1,4 +1,5 @@
 import { ApiVersions, ErrorCode, SaslAuthenticate, SaslHandshake } from '@weir/protocol';
+import type { AuthFailureThrottle } from './auth-failure-throttle';
 import {
   ANONYMOUS_PRINCIPAL,
   type AuthenticateAnswer,
@@ -13,6 +14,20 @@ const BEFORE_AUTHENTICATION = new Set([ApiVersions.apiKey, SaslHandshake.apiKey,
 
 const NO_BYTES = Buffer.alloc(0);
 
+/** The outcome of one finished exchange, for `weir_authentications_total`. */
+export interface AuthenticationOutcome {
+  readonly mechanism: string;
+  readonly result: 'success' | 'failure';
+  readonly clientHost: string;
+}
+
+/** What a SASL listener does around its exchanges; both optional (unit tests leave them out). */
+export interface SaslAuthHooks {
+  /** Delays the answer to a failed exchange, growing per remote address. */
+  readonly throttle?: AuthFailureThrottle;
+  readonly onOutcome?: (outcome: AuthenticationOutcome) => void;
+}
+
 /**
  * The authentication of one connection on a SASL listener: SaslHandshake picks a mechanism, then
  * SaslAuthenticate rounds run it until it accepts or refuses. Every state change goes through the
@@ -22,10 +37,15 @@ const NO_BYTES = Buffer.alloc(0);
 export class SaslConnectionAuth implements ConnectionAuth {
   #state: SaslState = 'awaiting-handshake';
   #principal = ANONYMOUS_PRINCIPAL;
+  #mechanism: string | undefined;
   #exchange: SaslServerExchange | undefined;
   #closeReason: string | undefined;
 
-  constructor(private readonly mechanisms: ReadonlyMap<string, SaslMechanism>) {}
+  constructor(
+    private readonly mechanisms: ReadonlyMap<string, SaslMechanism>,
+    private readonly clientHost: string,
+    private readonly hooks: SaslAuthHooks = {},
+  ) {}
 
   get state(): SaslState {
     return this.#state;
@@ -39,14 +59,19 @@ export class SaslConnectionAuth implements ConnectionAuth {
     return this.#closeReason;
   }
 
+  get awaitsRawToken(): boolean {
+    return this.#state === 'awaiting-raw-token';
+  }
+
   permits(apiKey: number): boolean {
     return this.#state === 'authenticated' || BEFORE_AUTHENTICATION.has(apiKey);
   }
 
-  handshake(mechanism: string): HandshakeAnswer {
+  handshake(mechanism: string, version: number): HandshakeAnswer {
     const offered = [...this.mechanisms.keys()];
     const chosen = this.mechanisms.get(mechanism);
-    const event: SaslEvent = chosen === undefined ? 'mechanism-refused' : 'mechanism-accepted';
+    const accepted: SaslEvent = version === 0 ? 'mechanism-accepted-raw' : 'mechanism-accepted';
+    const event: SaslEvent = chosen === undefined ? 'mechanism-refused' : accepted;
     if (!this.#move(event, `SaslHandshake while ${this.#state}`)) {
       return { errorCode: ErrorCode.ILLEGAL_SASL_STATE, mechanisms: offered };
     }
@@ -54,13 +79,15 @@ export class SaslConnectionAuth implements ConnectionAuth {
       this.#closeReason = 'SaslHandshake named a mechanism this listener does not offer';
       return { errorCode: ErrorCode.UNSUPPORTED_SASL_MECHANISM, mechanisms: offered };
     }
+    this.#mechanism = chosen.name;
     this.#exchange = chosen.start();
     return { errorCode: ErrorCode.NONE, mechanisms: offered };
   }
 
   async authenticate(authBytes: Buffer): Promise<AuthenticateAnswer> {
     const exchange = this.#exchange;
-    if (this.#state !== 'awaiting-authenticate' || exchange === undefined) {
+    const exchanging = this.#state === 'awaiting-authenticate' || this.#state === 'awaiting-raw-token';
+    if (!exchanging || exchange === undefined) {
       this.#refuseOutOfSequence(`SaslAuthenticate while ${this.#state}`);
       return {
         errorCode: ErrorCode.ILLEGAL_SASL_STATE,
@@ -77,17 +104,25 @@ export class SaslConnectionAuth implements ConnectionAuth {
         this.#move('authenticated', 'an acceptance');
         this.#principal = result.principal;
         this.#exchange = undefined;
+        this.#report('success');
         return { errorCode: ErrorCode.NONE, errorMessage: null, authBytes: result.finalBytes };
       case 'rejected':
         this.#move('rejected', 'a refusal');
-        this.#closeReason = 'SASL authentication failed';
+        this.#closeReason = `SASL ${this.#mechanism} authentication failed`;
         this.#exchange = undefined;
+        this.#report('failure');
+        // The answer (and the close after it) waits, so guesses from one address slow down.
+        await this.hooks.throttle?.failed(this.clientHost);
         return {
           errorCode: ErrorCode.SASL_AUTHENTICATION_FAILED,
           errorMessage: result.errorMessage,
           authBytes: NO_BYTES,
         };
     }
+  }
+
+  #report(result: AuthenticationOutcome['result']): void {
+    this.hooks.onOutcome?.({ mechanism: this.#mechanism ?? 'unknown', result, clientHost: this.clientHost });
   }
 
   /** Applies an event; an event the table does not allow is refused as out of sequence. */

@@ -4,11 +4,13 @@ import { nextSaslState, SASL_TRANSITIONS, type SaslEvent, type SaslState } from 
 const STATES: readonly SaslState[] = [
   'awaiting-handshake',
   'awaiting-authenticate',
+  'awaiting-raw-token',
   'authenticated',
   'failed',
 ];
 const EVENTS: readonly SaslEvent[] = [
   'mechanism-accepted',
+  'mechanism-accepted-raw',
   'mechanism-refused',
   'challenged',
   'authenticated',
@@ -18,10 +20,14 @@ const EVENTS: readonly SaslEvent[] = [
 /** Every legal move written out by hand: anything the table allows beyond these fails the test. */
 const EXPECTED: ReadonlyMap<string, SaslState> = new Map([
   ['awaiting-handshake/mechanism-accepted', 'awaiting-authenticate'],
+  ['awaiting-handshake/mechanism-accepted-raw', 'awaiting-raw-token'],
   ['awaiting-handshake/mechanism-refused', 'failed'],
   ['awaiting-authenticate/challenged', 'awaiting-authenticate'],
   ['awaiting-authenticate/authenticated', 'authenticated'],
   ['awaiting-authenticate/rejected', 'failed'],
+  ['awaiting-raw-token/challenged', 'awaiting-raw-token'],
+  ['awaiting-raw-token/authenticated', 'authenticated'],
+  ['awaiting-raw-token/rejected', 'failed'],
 ]);
 
 describe('SASL transition table', () => {

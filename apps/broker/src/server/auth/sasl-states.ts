@@ -1,17 +1,25 @@
 /**
  * Where one connection is in its SASL exchange. A connection on a SASL listener starts awaiting the
  * handshake; only `authenticated` lets ordinary requests through, and `failed` is final: the
- * connection closes once the answer that failed it is written.
+ * connection closes once the answer that failed it is written. After SaslHandshake v0 the exchange
+ * runs in `awaiting-raw-token`: the next frames are bare SASL tokens, not requests.
  */
-export type SaslState = 'awaiting-handshake' | 'awaiting-authenticate' | 'authenticated' | 'failed';
+export type SaslState =
+  | 'awaiting-handshake'
+  | 'awaiting-authenticate'
+  | 'awaiting-raw-token'
+  | 'authenticated'
+  | 'failed';
 
 /** What happened in the exchange; each event moves the state along {@link SASL_TRANSITIONS}. */
 export type SaslEvent =
-  /** SaslHandshake named a mechanism the listener offers. */
+  /** SaslHandshake v1 named a mechanism the listener offers: SaslAuthenticate requests follow. */
   | 'mechanism-accepted'
+  /** SaslHandshake v0 named an offered mechanism: raw length-prefixed tokens follow (Kafka < 1.0). */
+  | 'mechanism-accepted-raw'
   /** SaslHandshake named a mechanism the listener does not offer. */
   | 'mechanism-refused'
-  /** A SaslAuthenticate round that the mechanism answers with a challenge (SCRAM's first round). */
+  /** A round (request or raw token) the mechanism answers with a challenge (SCRAM's first). */
   | 'challenged'
   /** The mechanism accepted the credentials. */
   | 'authenticated'
@@ -27,10 +35,16 @@ export const SASL_TRANSITIONS: Readonly<Record<SaslState, Readonly<Partial<Recor
   {
     'awaiting-handshake': {
       'mechanism-accepted': 'awaiting-authenticate',
+      'mechanism-accepted-raw': 'awaiting-raw-token',
       'mechanism-refused': 'failed',
     },
     'awaiting-authenticate': {
       challenged: 'awaiting-authenticate',
+      authenticated: 'authenticated',
+      rejected: 'failed',
+    },
+    'awaiting-raw-token': {
+      challenged: 'awaiting-raw-token',
       authenticated: 'authenticated',
       rejected: 'failed',
     },

@@ -1,14 +1,24 @@
 import { AddOffsetsToTxn } from '@weir/protocol';
+import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
+
+const RULES = API_ACL_RULES.AddOffsetsToTxn;
 
 /**
  * AddOffsetsToTxn v0–1: librdkafka sends only v0 and kafkajs at most v1 (kafka-compat §0.5). Adds
- * a consumer group to the open transaction, so TxnOffsetCommit may stage offsets for it.
+ * a consumer group to the open transaction, so TxnOffsetCommit may stage offsets for it. Needs
+ * WRITE on the transactional id and READ on the group.
  */
 export const addOffsetsToTxnHandler = defineHandler({
   api: AddOffsetsToTxn,
   versions: { min: 0, max: 1 },
-  async handle(request, _context, commands) {
+  async handle(request, context, commands) {
+    const { access } = context;
+    if (!access.allows(RULES.transactionalId, request.transactionalId)) {
+      return { throttleTimeMs: 0, errorCode: RULES.transactionalId.denied };
+    }
+    if (!access.allows(RULES.group, request.groupId))
+      return { throttleTimeMs: 0, errorCode: RULES.group.denied };
     const errorCode = await commands.transactions.addOffsets(
       {
         transactionalId: request.transactionalId,

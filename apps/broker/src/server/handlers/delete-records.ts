@@ -1,15 +1,30 @@
 import { DeleteRecords } from '@weir/protocol';
+import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
 
-/** DeleteRecords v0–1: moves each partition's log start offset; answers with the new low watermark. */
+const RULES = API_ACL_RULES.DeleteRecords;
+
+/**
+ * DeleteRecords v0–1: moves each partition's log start offset; answers with the new low watermark.
+ * Partitions of topics the principal may not delete from get TOPIC_AUTHORIZATION_FAILED.
+ */
 export const deleteRecordsHandler = defineHandler({
   api: DeleteRecords,
   versions: { min: 0, max: 1 },
-  async handle(request, _context, commands) {
+  async handle(request, context, commands) {
     const topics = [];
     for (const topic of request.topics) {
       const partitions = [];
+      const allowed = context.access.allows(RULES.topic, topic.name);
       for (const partition of topic.partitions) {
+        if (!allowed) {
+          partitions.push({
+            partitionIndex: partition.partitionIndex,
+            lowWatermark: -1n,
+            errorCode: RULES.topic.denied,
+          });
+          continue;
+        }
         const result = await commands.data.deleteRecords({
           topic: topic.name,
           partition: partition.partitionIndex,

@@ -1,22 +1,35 @@
 import { DescribeConfigs } from '@weir/protocol';
 import { CONFIG_SOURCE_IDS, configResourceTypeOf } from '../../commands/config-types';
+import { answerAllowed } from '../../security/acl/answer-allowed';
+import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
+import { configRuleFor } from '../../security/acl/config-rules';
 import { defineHandler } from '../handler';
+
+const RULES = API_ACL_RULES.DescribeConfigs;
 
 /**
  * DescribeConfigs v0–2 for topics and this broker. v0 reports `is_default`; v1+ reports
  * `config_source` and, when asked, synonyms. The codec writes only the fields of the version.
+ * Needs DESCRIBE_CONFIGS on the topic (the cluster for the broker); without, the resource's error
+ * is TOPIC_ (CLUSTER_) AUTHORIZATION_FAILED.
  */
 export const describeConfigsHandler = defineHandler({
   api: DescribeConfigs,
   versions: { min: 0, max: 2 },
-  async handle(request, _context, commands) {
-    const descriptions = await commands.configs.describeConfigs(
+  async handle(request, context, commands) {
+    const descriptions = await answerAllowed(
       request.resources.map((resource) => ({
         type: configResourceTypeOf(resource.resourceType),
         name: resource.resourceName,
         keys: resource.configurationKeys,
       })),
-      { includeSynonyms: request.includeSynonyms },
+      (resource) => context.access.allows(configRuleFor(RULES, resource.type), resource.name),
+      (allowed) => commands.configs.describeConfigs(allowed, { includeSynonyms: request.includeSynonyms }),
+      (resource) => ({
+        errorCode: configRuleFor(RULES, resource.type).denied,
+        errorMessage: null,
+        entries: [],
+      }),
     );
     return {
       throttleTimeMs: 0,

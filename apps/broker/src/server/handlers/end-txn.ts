@@ -1,15 +1,22 @@
 import { EndTxn } from '@weir/protocol';
+import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
+
+const RULES = API_ACL_RULES.EndTxn;
 
 /**
  * EndTxn v0–1 (both clients send at most v1). Answers only once the markers are written to every
  * partition and a commit's offsets are applied, so the client's next transaction never finds this
- * one still completing. A retry with the same result after completion succeeds.
+ * one still completing. A retry with the same result after completion succeeds. Needs WRITE on
+ * the transactional id.
  */
 export const endTxnHandler = defineHandler({
   api: EndTxn,
   versions: { min: 0, max: 1 },
-  async handle(request, _context, commands) {
+  async handle(request, context, commands) {
+    if (!context.access.allows(RULES.transactionalId, request.transactionalId)) {
+      return { throttleTimeMs: 0, errorCode: RULES.transactionalId.denied };
+    }
     const errorCode = await commands.transactions.endTxn(
       {
         transactionalId: request.transactionalId,

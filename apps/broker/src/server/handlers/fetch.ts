@@ -1,33 +1,56 @@
 import { Fetch } from '@weir/protocol';
+import type { FetchPartitionResult } from '../../commands/data-commands';
+import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
+
+const RULES = API_ACL_RULES.Fetch;
 
 /**
  * Fetch v4–11, sessionless (both target clients send session id 0 and epoch -1). Long-polls until
  * min_bytes arrive or max_wait_ms passes. isolation_level 1 (read_committed) reads up to the last
  * stable offset and lists the aborted transactions overlapping the records returned (an empty list
- * when there are none); read_uncommitted gets null there, as Kafka sends it.
+ * when there are none); read_uncommitted gets null there, as Kafka sends it. Partitions of topics
+ * the principal may not read get TOPIC_AUTHORIZATION_FAILED and are not read.
  */
 export const fetchHandler = defineHandler({
   api: Fetch,
   versions: { min: 4, max: 11 },
   async handle(request, context, commands) {
-    const results = await commands.data.fetch(
-      {
-        partitions: request.topics.flatMap((topic) =>
-          topic.partitions.map((partition) => ({
-            topic: topic.topic,
-            partition: partition.partition,
-            fetchOffset: Number(partition.fetchOffset),
-            partitionMaxBytes: partition.partitionMaxBytes,
-          })),
-        ),
-        maxWaitMs: request.maxWaitMs,
-        minBytes: request.minBytes,
-        maxBytes: request.maxBytes,
-        isolationLevel: request.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted',
-      },
-      context.signal,
+    const requested = request.topics.flatMap((topic) =>
+      topic.partitions.map((partition) => ({
+        topic: topic.topic,
+        partition: partition.partition,
+        fetchOffset: Number(partition.fetchOffset),
+        partitionMaxBytes: partition.partitionMaxBytes,
+      })),
     );
+    const { allowed, denied } = context.access.split(RULES.topic, requested, (partition) => partition.topic);
+    const fetched =
+      allowed.length === 0 && denied.length > 0
+        ? []
+        : await commands.data.fetch(
+            {
+              partitions: allowed,
+              maxWaitMs: request.maxWaitMs,
+              minBytes: request.minBytes,
+              maxBytes: request.maxBytes,
+              isolationLevel: request.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted',
+            },
+            context.signal,
+          );
+    const results: FetchPartitionResult[] = [
+      ...fetched,
+      ...denied.map((partition) => ({
+        topic: partition.topic,
+        partition: partition.partition,
+        errorCode: RULES.topic.denied,
+        highWatermark: -1,
+        lastStableOffset: -1,
+        logStartOffset: -1,
+        abortedTransactions: null,
+        records: Buffer.alloc(0),
+      })),
+    ];
     const byTopic = new Map<string, typeof results>();
     for (const result of results) {
       const list = byTopic.get(result.topic) ?? [];

@@ -1,16 +1,31 @@
 import { FindCoordinator } from '@weir/protocol';
 import { failureOf } from '../../commands/command-result';
+import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
+
+const RULES = API_ACL_RULES.FindCoordinator;
 
 /**
  * FindCoordinator v0–2: this broker coordinates every group (key type 0) and transactional id
  * (key type 1). v0 must be in the range: librdkafka 2.0 probes exactly v0 before it enables
- * consumer groups (kafka-compat §1.2); v0 carries no key type and means a group.
+ * consumer groups (kafka-compat §1.2); v0 carries no key type and means a group. Needs DESCRIBE
+ * on the group or transactional id; without, GROUP_ (TRANSACTIONAL_ID_) AUTHORIZATION_FAILED.
  */
 export const findCoordinatorHandler = defineHandler({
   api: FindCoordinator,
   versions: { min: 0, max: 2 },
   async handle(request, context, commands) {
+    const rule = request.keyType === 1 ? RULES.transactionalId : RULES.group;
+    if (!context.access.allows(rule, request.key)) {
+      return {
+        throttleTimeMs: 0,
+        errorCode: rule.denied,
+        errorMessage: null,
+        nodeId: -1,
+        host: '',
+        port: -1,
+      };
+    }
     try {
       const { nodeId, host, port } = commands.groups.findCoordinator(request.keyType, context.listenerName);
       return { throttleTimeMs: 0, errorCode: 0, errorMessage: null, nodeId, host, port };

@@ -1,17 +1,26 @@
 import { InitProducerId } from '@weir/protocol';
 import { failureOf } from '../../commands/command-result';
+import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
+
+const RULES = API_ACL_RULES.InitProducerId;
 
 /**
  * InitProducerId v0–1. Without a transactional id it hands out an idempotent producer id; with one
  * the transaction coordinator answers (one producer id per transactional id, the epoch bumped on
  * every call). v0 must be in the range: librdkafka 2.0 probes for exactly version 0 before it
  * enables idempotence (kafka-compat §1.2). PRODUCER_FENCED never goes out at these versions.
+ * Needs WRITE on the transactional id, or for an idempotent producer IDEMPOTENT_WRITE (which
+ * WRITE on any topic or transactional id implies); the denial allocates nothing.
  */
 export const initProducerIdHandler = defineHandler({
   api: InitProducerId,
   versions: { min: 0, max: 1 },
-  async handle(request, _context, commands) {
+  async handle(request, context, commands) {
+    const rule = request.transactionalId !== null ? RULES.transactionalId : RULES.idempotent;
+    if (!context.access.allows(rule, request.transactionalId ?? undefined)) {
+      return { throttleTimeMs: 0, errorCode: rule.denied, producerId: -1n, producerEpoch: -1 };
+    }
     try {
       if (request.transactionalId !== null) {
         const outcome = await commands.transactions.initProducerId(

@@ -1,19 +1,48 @@
 import { Metadata } from '@weir/protocol';
+import type { TopicDescription } from '../../commands/topic-commands';
+import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
+
+const RULES = API_ACL_RULES.Metadata;
 
 /**
  * Metadata v1–6: brokers, the controller, and topics with their partitions. A null topic list
  * means all topics (and never auto-creates); auto-creation also needs the request's consent,
- * which versions before 4 give implicitly.
+ * which versions before 4 give implicitly. An all-topics answer leaves out the topics the
+ * principal may not describe; a named one it may not describe is TOPIC_AUTHORIZATION_FAILED, and
+ * so is one it would auto-create without CREATE (Kafka's rule; the name does not leak existence).
  */
 export const metadataHandler = defineHandler({
   api: Metadata,
   versions: { min: 1, max: 6 },
   async handle(request, context, commands) {
     const cluster = commands.cluster.describeCluster(context.listenerName);
-    const names = request.topics === null ? null : request.topics.map((topic) => topic.name);
+    const { access } = context;
     const allowAutoCreate = context.header.apiVersion < 4 || request.allowAutoTopicCreation;
-    const topics = await commands.topics.describeTopics(names, allowAutoCreate);
+    let topics: TopicDescription[];
+    if (request.topics === null) {
+      topics = (await commands.topics.describeTopics(null, false)).filter((topic) =>
+        access.allows(RULES.describe, topic.name),
+      );
+    } else {
+      const names = request.topics.map((topic) => topic.name);
+      const { allowed } = access.split(RULES.describe, names, (name) => name);
+      const described = await commands.topics.describeTopics(allowed, allowAutoCreate, (name) =>
+        access.allows(RULES.autoCreate, name),
+      );
+      const byName = new Map(described.map((topic) => [topic.name, topic]));
+      topics = names.map(
+        (name) =>
+          byName.get(name) ?? {
+            name,
+            topicId: null,
+            errorCode: RULES.describe.denied,
+            isInternal: false,
+            partitions: [],
+            configs: {},
+          },
+      );
+    }
     return {
       throttleTimeMs: 0,
       brokers: cluster.brokers.map((broker) => ({

@@ -1,30 +1,52 @@
 import { OffsetCommit } from '@weir/protocol';
+import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
+
+const RULES = API_ACL_RULES.OffsetCommit;
 
 /**
  * OffsetCommit v2–7: a member's commit (checked against its generation) or a simple commit
  * (generation -1, no member id) of an empty group. Acknowledged once the offsets are durable.
+ * Needs READ on the group (else every partition gets GROUP_AUTHORIZATION_FAILED) and on each
+ * topic (else its partitions get TOPIC_AUTHORIZATION_FAILED); denied offsets are not committed.
  */
 export const offsetCommitHandler = defineHandler({
   api: OffsetCommit,
   versions: { min: 2, max: 7 },
-  async handle(request, _context, commands) {
-    const topics = await commands.groups.commitOffsets({
-      groupId: request.groupId,
-      generationId: request.generationIdOrMemberEpoch,
-      memberId: request.memberId,
-      groupInstanceId: request.groupInstanceId,
-      retentionTimeMs: Number(request.retentionTimeMs),
-      topics: request.topics.map((topic) => ({
-        name: topic.name,
-        partitions: topic.partitions.map((partition) => ({
-          partitionIndex: partition.partitionIndex,
-          committedOffset: Number(partition.committedOffset),
-          committedLeaderEpoch: partition.committedLeaderEpoch,
-          committedMetadata: partition.committedMetadata,
-        })),
+  async handle(request, context, commands) {
+    const { access } = context;
+    const refusedGroup = access.allows(RULES.group, request.groupId) ? undefined : RULES.group.denied;
+    const { allowed, denied } =
+      refusedGroup === undefined
+        ? access.split(RULES.topic, request.topics, (topic) => topic.name)
+        : { allowed: [], denied: request.topics };
+    const committed =
+      allowed.length === 0
+        ? []
+        : await commands.groups.commitOffsets({
+            groupId: request.groupId,
+            generationId: request.generationIdOrMemberEpoch,
+            memberId: request.memberId,
+            groupInstanceId: request.groupInstanceId,
+            retentionTimeMs: Number(request.retentionTimeMs),
+            topics: allowed.map((topic) => ({
+              name: topic.name,
+              partitions: topic.partitions.map((partition) => ({
+                partitionIndex: partition.partitionIndex,
+                committedOffset: Number(partition.committedOffset),
+                committedLeaderEpoch: partition.committedLeaderEpoch,
+                committedMetadata: partition.committedMetadata,
+              })),
+            })),
+          });
+    const refusedCode = refusedGroup ?? RULES.topic.denied;
+    const refused = denied.map((topic) => ({
+      name: topic.name,
+      partitions: topic.partitions.map((partition) => ({
+        partitionIndex: partition.partitionIndex,
+        errorCode: refusedCode,
       })),
-    });
-    return { throttleTimeMs: 0, topics };
+    }));
+    return { throttleTimeMs: 0, topics: [...committed, ...refused] };
   },
 });

@@ -1,28 +1,40 @@
-import { Produce } from '@weir/protocol';
-import { defineHandler } from '../handler';
+import { Produce, type RequestOf, readBatchHeader } from '@weir/protocol';
+import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
+import { defineHandler, type RequestContext } from '../handler';
+
+const RULES = API_ACL_RULES.Produce;
 
 /**
  * Produce v3–7. Partitions are appended in request order (which keeps idempotent sequences in
  * order on a pipelined connection) and answered per partition. With acks=0 there is no response
- * at all, but the records are still written.
+ * at all, but the records are still written. A topic the principal may not write gets
+ * TOPIC_AUTHORIZATION_FAILED on each partition and nothing appended.
  */
 export const produceHandler = defineHandler({
   api: Produce,
   versions: { min: 3, max: 7 },
-  async handle(request, _context, commands) {
-    const pending = request.topicData.map((topic) => ({
-      name: topic.name,
-      partitions: topic.partitionData.map((partition) => ({
-        index: partition.index,
-        // Started synchronously in request order: the log queues each append before returning.
-        result: commands.data.produce({
-          topic: topic.name,
-          partition: partition.index,
-          records: partition.records,
-          acks: request.acks,
-        }),
-      })),
-    }));
+  async handle(request, context, commands) {
+    const refusedRequest = refusal(request, context);
+    const pending = request.topicData.map((topic) => {
+      const refused =
+        refusedRequest ?? (context.access.allows(RULES.topic, topic.name) ? undefined : RULES.topic.denied);
+      return {
+        name: topic.name,
+        partitions: topic.partitionData.map((partition) => ({
+          index: partition.index,
+          // Started synchronously in request order: the log queues each append before returning.
+          result:
+            refused !== undefined
+              ? Promise.resolve({ ok: false as const, errorCode: refused })
+              : commands.data.produce({
+                  topic: topic.name,
+                  partition: partition.index,
+                  records: partition.records,
+                  acks: request.acks,
+                }),
+        })),
+      };
+    });
     const responses = [];
     for (const topic of pending) {
       const partitionResponses = [];
@@ -52,3 +64,28 @@ export const produceHandler = defineHandler({
     return { responses, throttleTimeMs: 0 };
   },
 });
+
+/**
+ * The error every partition gets when the producer itself is not allowed: a transactional id the
+ * principal may not write (Kafka refuses the whole request), or idempotent batches without
+ * IDEMPOTENT_WRITE (or WRITE somewhere, which implies it).
+ */
+function refusal(request: RequestOf<typeof Produce>, context: RequestContext): number | undefined {
+  const { access } = context;
+  if (request.transactionalId !== null) {
+    return access.allows(RULES.transactionalId, request.transactionalId)
+      ? undefined
+      : RULES.transactionalId.denied;
+  }
+  if (!request.topicData.some((topic) => topic.partitionData.some((p) => isIdempotent(p.records)))) {
+    return undefined;
+  }
+  return access.allows(RULES.idempotent) ? undefined : RULES.idempotent.denied;
+}
+
+/** Whether a partition's records come from an idempotent producer (a producer id in the batch). */
+function isIdempotent(records: Uint8Array | null): boolean {
+  if (records === null) return false;
+  const header = readBatchHeader(records);
+  return header.ok && header.value.producerId >= 0n;
+}

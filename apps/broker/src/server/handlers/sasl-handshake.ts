@@ -2,15 +2,15 @@ import { SaslHandshake } from '@weir/protocol';
 import { defineHandler } from '../handler';
 
 /**
- * SaslHandshake, v1 only: the client names a mechanism and learns the listener's. Only v1 is
- * served so every exchange that follows is framed as SaslAuthenticate requests; v0's raw SASL
- * frames would need a second framing in the connection. (librdkafka 2.0 enables SASL only when v0
- * is in range too, kafka-compat §1.2; that matters once PLAIN and SCRAM reach client listeners.)
+ * SaslHandshake v0–1: the client names a mechanism and learns the listener's. v1 means the
+ * exchange follows as SaslAuthenticate requests; v0 means raw length-prefixed SASL tokens follow,
+ * which the dispatcher routes to the exchange until it ends. Both versions are advertised because
+ * librdkafka 2.0 enables SASL only when its exact probes of 0 and of 1 both hit (kafka-compat §1.2).
  */
 export const saslHandshakeHandler = defineHandler({
   api: SaslHandshake,
-  versions: { min: 1, max: 1 },
+  versions: { min: 0, max: 1 },
   async handle(request, context) {
-    return context.auth.handshake(request.mechanism);
+    return context.auth.handshake(request.mechanism, context.header.apiVersion);
   },
 });

@@ -1,32 +1,58 @@
 import { TxnOffsetCommit } from '@weir/protocol';
+import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
+
+const RULES = API_ACL_RULES.TxnOffsetCommit;
 
 /**
  * TxnOffsetCommit v0–2: kafkajs sends at most v1, librdkafka v2 (which adds the leader epoch).
  * The offsets are staged in the transaction and become the group's committed offsets only when
- * it commits; an abort drops them.
+ * it commits; an abort drops them. Needs WRITE on the transactional id and READ on the group
+ * (else every partition gets that denial) and READ on each topic (else its partitions get
+ * TOPIC_AUTHORIZATION_FAILED and stage nothing).
  */
 export const txnOffsetCommitHandler = defineHandler({
   api: TxnOffsetCommit,
   versions: { min: 0, max: 2 },
-  async handle(request, _context, commands) {
-    const topics = await commands.transactions.txnOffsetCommit(
-      {
-        transactionalId: request.transactionalId,
-        producerId: request.producerId,
-        producerEpoch: request.producerEpoch,
-      },
-      request.groupId,
-      request.topics.map((topic) => ({
-        name: topic.name,
-        partitions: topic.partitions.map((partition) => ({
-          partitionIndex: partition.partitionIndex,
-          offset: Number(partition.committedOffset),
-          leaderEpoch: partition.committedLeaderEpoch,
-          metadata: partition.committedMetadata,
-        })),
+  async handle(request, context, commands) {
+    const { access } = context;
+    const refusedRequest = !access.allows(RULES.transactionalId, request.transactionalId)
+      ? RULES.transactionalId.denied
+      : !access.allows(RULES.group, request.groupId)
+        ? RULES.group.denied
+        : undefined;
+    const { allowed, denied } =
+      refusedRequest === undefined
+        ? access.split(RULES.topic, request.topics, (topic) => topic.name)
+        : { allowed: [], denied: request.topics };
+    const staged =
+      allowed.length === 0
+        ? []
+        : await commands.transactions.txnOffsetCommit(
+            {
+              transactionalId: request.transactionalId,
+              producerId: request.producerId,
+              producerEpoch: request.producerEpoch,
+            },
+            request.groupId,
+            allowed.map((topic) => ({
+              name: topic.name,
+              partitions: topic.partitions.map((partition) => ({
+                partitionIndex: partition.partitionIndex,
+                offset: Number(partition.committedOffset),
+                leaderEpoch: partition.committedLeaderEpoch,
+                metadata: partition.committedMetadata,
+              })),
+            })),
+          );
+    const refusedCode = refusedRequest ?? RULES.topic.denied;
+    const refused = denied.map((topic) => ({
+      name: topic.name,
+      partitions: topic.partitions.map((partition) => ({
+        partitionIndex: partition.partitionIndex,
+        errorCode: refusedCode,
       })),
-    );
-    return { throttleTimeMs: 0, topics };
+    }));
+    return { throttleTimeMs: 0, topics: [...staged, ...refused] };
   },
 });

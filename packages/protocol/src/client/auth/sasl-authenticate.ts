@@ -59,6 +59,6 @@ export async function authenticateSasl(
         `${exchange.mechanism} at ${address}: ${answer.errorMessage ?? 'no reason given'}.`,
       );
     }
-    authBytes = exchange.next(answer.authBytes);
+    authBytes = await exchange.next(answer.authBytes);
   }
 }

@@ -1,12 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import { ErrorCode } from '../../errors/error-codes';
+import { WeirError } from '../../errors/weir-error';
 import { WeirAbortTransaction } from '../../messages/apis/internal/weir-abort-transaction';
+import { WeirDeleteUser } from '../../messages/apis/internal/weir-delete-user';
 import { WeirDescribeBroker } from '../../messages/apis/internal/weir-describe-broker';
 import { WeirDescribeGroupLags } from '../../messages/apis/internal/weir-describe-group-lags';
 import { WeirDescribePartitions } from '../../messages/apis/internal/weir-describe-partitions';
 import { WeirListTopicSummaries } from '../../messages/apis/internal/weir-list-topic-summaries';
+import { WeirListUsers } from '../../messages/apis/internal/weir-list-users';
 import { WeirScanRecords } from '../../messages/apis/internal/weir-scan-records';
+import { WeirUpsertUser } from '../../messages/apis/internal/weir-upsert-user';
+import { WeirVerifyCredentials } from '../../messages/apis/internal/weir-verify-credentials';
 import type { ApiSchema, RequestOf, ResponseOf } from '../../schema/api';
 import { type AdminItemFailure, AdminItemsError, brokerError } from '../admin-error';
+import { isScramMechanism, scramSaltedPassword } from '../auth/scram';
 import type { Client } from '../client';
 import {
   groupLagFrom,
@@ -27,6 +34,18 @@ import type {
   TopicListPage,
   TopicListQuery,
 } from './internal-admin-types';
+import type {
+  CredentialCheck,
+  UpsertUserRequest,
+  UserAdminApi,
+  UserDescription,
+  UserScramMechanism,
+} from './user-admin-types';
+
+/** Salt bytes of a credential the SDK derives; the broker keeps whatever salt it is given. */
+const SALT_BYTES = 32;
+/** The broker's default iterations, used here to derive when the caller does not choose. */
+const DEFAULT_ITERATIONS = 8192;
 
 /** A response of a Weir-only API: each has a top-level error. */
 interface TopLevelAnswer {
@@ -43,7 +62,7 @@ interface TopLevelAnswer {
  * answer has rows (partitions, groups, scanned partitions) fail with an {@link AdminItemsError}
  * when any row carries an error. The admin does not own the client.
  */
-export class InternalAdmin implements InternalAdminApi {
+export class InternalAdmin implements InternalAdminApi, UserAdminApi {
   readonly #client: Client;
 
   constructor(client: Client) {
@@ -108,6 +127,63 @@ export class InternalAdmin implements InternalAdminApi {
       { transactionalId, reason },
       `Transactional id "${transactionalId}".`,
     );
+  }
+
+  async listUsers(): Promise<UserDescription[]> {
+    const response = await this.#call(WeirListUsers, {}, 'Listing users.');
+    return response.users.map((user) => ({
+      name: user.name,
+      credentials: user.credentials.map((credential) => ({
+        mechanism: credential.mechanism as UserScramMechanism,
+        iterations: credential.iterations,
+      })),
+    }));
+  }
+
+  async upsertUser(request: UpsertUserRequest): Promise<void> {
+    if (!isScramMechanism(request.mechanism)) {
+      throw new WeirError(ErrorCode.UNSUPPORTED_SASL_MECHANISM, {
+        detail: `users have SCRAM-SHA-256 or SCRAM-SHA-512 credentials, not "${request.mechanism}".`,
+      });
+    }
+    const iterations = request.iterations ?? DEFAULT_ITERATIONS;
+    const salt = randomBytes(SALT_BYTES);
+    const saltedPassword = await scramSaltedPassword(request.mechanism, request.password, salt, iterations);
+    await this.#call(
+      WeirUpsertUser,
+      {
+        username: request.username,
+        mechanism: request.mechanism,
+        iterations,
+        password: null,
+        salt,
+        saltedPassword,
+      },
+      `User "${request.username}".`,
+    );
+  }
+
+  async deleteUser(username: string, mechanism?: UserScramMechanism): Promise<void> {
+    await this.#call(WeirDeleteUser, { username, mechanism: mechanism ?? null }, `User "${username}".`);
+  }
+
+  async verifyCredentials(
+    username: string,
+    password: string,
+    remoteAddress?: string,
+  ): Promise<CredentialCheck> {
+    try {
+      const response = await this.#call(
+        WeirVerifyCredentials,
+        { username, password, remoteAddress: remoteAddress ?? null },
+        'Checking credentials.',
+      );
+      return { ok: true, principal: response.principal ?? `User:${username}` };
+    } catch (error) {
+      if (error instanceof WeirError && error.code === ErrorCode.SASL_AUTHENTICATION_FAILED)
+        return { ok: false };
+      throw error;
+    }
   }
 
   /**

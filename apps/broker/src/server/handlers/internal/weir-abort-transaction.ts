@@ -1,15 +1,23 @@
 import { WeirAbortTransaction } from '@weir/protocol';
+import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
 import { defineHandler } from '../../handler';
-import { NO_ERROR, topLevelError } from './top-level-error';
+import { deniedError, NO_ERROR, topLevelError } from './top-level-error';
+
+const RULES = API_ACL_RULES.WeirAbortTransaction;
 
 /**
  * WeirAbortTransaction v0: an operator aborts a hanging transaction. The caller's principal goes
- * into the log with the reason, so every forced abort can be traced to who asked and why.
+ * into the log with the reason, so every forced abort can be traced to who asked and why. Needs
+ * WRITE on the transactional id and ALTER on the cluster: it overrides the producer.
  */
 export const weirAbortTransactionHandler = defineHandler({
   api: WeirAbortTransaction,
   versions: { min: 0, max: 0 },
   async handle(request, context, commands) {
+    const { access } = context;
+    if (!access.allows(RULES.transactionalId, request.transactionalId))
+      return deniedError(RULES.transactionalId);
+    if (!access.allows(RULES.cluster)) return deniedError(RULES.cluster);
     try {
       await commands.transactions.abortTransaction(
         request.transactionalId,

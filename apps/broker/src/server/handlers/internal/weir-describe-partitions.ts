@@ -1,15 +1,22 @@
 import { WeirDescribePartitions } from '@weir/protocol';
+import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
 import { defineHandler } from '../../handler';
-import { NO_ERROR, topLevelError } from './top-level-error';
+import { deniedError, NO_ERROR, topLevelError } from './top-level-error';
+
+const RULES = API_ACL_RULES.WeirDescribePartitions;
 
 /**
  * WeirDescribePartitions v0: every partition of one topic. An unknown topic is the top-level
- * UNKNOWN_TOPIC_OR_PARTITION; an offline partition carries its error on its own row.
+ * UNKNOWN_TOPIC_OR_PARTITION; an offline partition carries its error on its own row. Needs DESCRIBE
+ * on the topic.
  */
 export const weirDescribePartitionsHandler = defineHandler({
   api: WeirDescribePartitions,
   versions: { min: 0, max: 0 },
-  async handle(request, _context, commands) {
+  async handle(request, context, commands) {
+    if (!context.access.allows(RULES.topic, request.topic)) {
+      return { ...deniedError(RULES.topic), partitions: [] };
+    }
     try {
       const rows = commands.partitionInternals.describePartitions(request.topic);
       return {

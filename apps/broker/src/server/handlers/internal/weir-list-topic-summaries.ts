@@ -1,25 +1,36 @@
 import { type TopicSortKey, WeirListTopicSummaries } from '@weir/protocol';
+import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
 import { defineHandler } from '../../handler';
 import { NO_ERROR, topLevelError } from './top-level-error';
 
+const RULES = API_ACL_RULES.WeirListTopicSummaries;
+
 /**
  * WeirListTopicSummaries v0: one page of the topic list. A bad sort key or page bound is the
- * command's INVALID_REQUEST, answered at the top level.
+ * command's INVALID_REQUEST, answered at the top level. Only topics the principal may describe are
+ * listed (and counted), with only the groups it may describe.
  */
 export const weirListTopicSummariesHandler = defineHandler({
   api: WeirListTopicSummaries,
   versions: { min: 0, max: 0 },
-  async handle(request, _context, commands) {
+  async handle(request, context, commands) {
+    const { access } = context;
     try {
-      const page = commands.topicSummaries.listTopicSummaries({
-        search: request.search,
-        includeInternal: request.includeInternal,
-        // Checked by the command; an unknown key is refused there, not here.
-        sortBy: request.sortBy as TopicSortKey,
-        descending: request.descending,
-        offset: request.offset,
-        limit: request.limit,
-      });
+      const page = commands.topicSummaries.listTopicSummaries(
+        {
+          search: request.search,
+          includeInternal: request.includeInternal,
+          // Checked by the command; an unknown key is refused there, not here.
+          sortBy: request.sortBy as TopicSortKey,
+          descending: request.descending,
+          offset: request.offset,
+          limit: request.limit,
+        },
+        {
+          topic: (name) => access.allows(RULES.topic, name),
+          group: (groupId) => access.allows(RULES.group, groupId),
+        },
+      );
       return {
         ...NO_ERROR,
         totalCount: page.totalCount,

@@ -1,16 +1,29 @@
 import { compressionTypeId, WeirScanRecords } from '@weir/protocol';
+import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
 import { defineHandler } from '../../handler';
-import { NO_ERROR, topLevelError } from './top-level-error';
+import { deniedError, NO_ERROR, topLevelError } from './top-level-error';
+
+const RULES = API_ACL_RULES.WeirScanRecords;
 
 /**
  * WeirScanRecords v0: one bounded step of a record scan. Offsets cross the command boundary as
  * numbers (the log's offsets are safe integers); bad bounds and unknown topics or partitions are
- * top-level errors, a partition whose log fails carries its code on its progress row.
+ * top-level errors, a partition whose log fails carries its code on its progress row. Needs READ
+ * on the topic.
  */
 export const weirScanRecordsHandler = defineHandler({
   api: WeirScanRecords,
   versions: { min: 0, max: 0 },
-  async handle(request, _context, commands) {
+  async handle(request, context, commands) {
+    if (!context.access.allows(RULES.topic, request.topic)) {
+      return {
+        ...deniedError(RULES.topic),
+        records: [],
+        partitions: [],
+        scannedRecords: 0,
+        scannedBytes: 0n,
+      };
+    }
     try {
       const outcome = await commands.recordScan.scanRecords({
         topic: request.topic,

@@ -1,0 +1,38 @@
+import { CreateAcls } from '@weir/protocol';
+import { creationFromWire } from '../../security/acl/acl-wire';
+import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
+import { defineHandler } from '../handler';
+
+const RULES = API_ACL_RULES.CreateAcls;
+
+/**
+ * CreateAcls v0–1 (v2 is flexible). One result per creation, in order: invalid ones get
+ * INVALID_REQUEST with the reason, the valid ones are stored together and durable when answered.
+ * Needs ALTER on the cluster; without, every creation gets CLUSTER_AUTHORIZATION_FAILED.
+ */
+export const createAclsHandler = defineHandler({
+  api: CreateAcls,
+  versions: { min: 0, max: 1 },
+  async handle(request, context, commands) {
+    if (!context.access.allows(RULES.cluster)) {
+      return {
+        throttleTimeMs: 0,
+        results: request.creations.map(() => ({ errorCode: RULES.cluster.denied, errorMessage: null })),
+      };
+    }
+    const results = await commands.acls.createAcls(
+      request.creations.map((creation) =>
+        creationFromWire({
+          resourceType: creation.resourceType,
+          resourceName: creation.resourceName,
+          patternType: creation.resourcePatternType,
+          principal: creation.principal,
+          host: creation.host,
+          operation: creation.operation,
+          permissionType: creation.permissionType,
+        }),
+      ),
+    );
+    return { throttleTimeMs: 0, results };
+  },
+});

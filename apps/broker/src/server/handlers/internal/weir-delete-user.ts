@@ -1,0 +1,21 @@
+import { WeirDeleteUser } from '@weir/protocol';
+import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
+import { defineHandler } from '../../handler';
+import { deniedError, NO_ERROR, topLevelError } from './top-level-error';
+
+const RULES = API_ACL_RULES.WeirDeleteUser;
+
+/** WeirDeleteUser v0: removes a user, or one of its credentials. */
+export const weirDeleteUserHandler = defineHandler({
+  api: WeirDeleteUser,
+  versions: { min: 0, max: 0 },
+  async handle(request, context, commands) {
+    if (!context.access.allows(RULES.cluster)) return deniedError(RULES.cluster);
+    try {
+      await commands.users.deleteUser(request.username, request.mechanism ?? undefined);
+      return { ...NO_ERROR };
+    } catch (error) {
+      return topLevelError(error);
+    }
+  },
+});

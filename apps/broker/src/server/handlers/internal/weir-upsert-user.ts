@@ -1,0 +1,29 @@
+import { WeirUpsertUser } from '@weir/protocol';
+import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
+import { defineHandler } from '../../handler';
+import { deniedError, NO_ERROR, topLevelError } from './top-level-error';
+
+const RULES = API_ACL_RULES.WeirUpsertUser;
+
+/** WeirUpsertUser v0: creates a user or replaces one of its SCRAM credentials. */
+export const weirUpsertUserHandler = defineHandler({
+  api: WeirUpsertUser,
+  versions: { min: 0, max: 0 },
+  async handle(request, context, commands) {
+    if (!context.access.allows(RULES.cluster)) return deniedError(RULES.cluster);
+    try {
+      await commands.users.upsertUser({
+        username: request.username,
+        mechanism: request.mechanism,
+        // 0 on the wire asks for the broker's default.
+        ...(request.iterations === 0 ? {} : { iterations: request.iterations }),
+        ...(request.password === null ? {} : { password: request.password }),
+        ...(request.salt === null ? {} : { salt: request.salt }),
+        ...(request.saltedPassword === null ? {} : { saltedPassword: request.saltedPassword }),
+      });
+      return { ...NO_ERROR };
+    } catch (error) {
+      return topLevelError(error);
+    }
+  },
+});

@@ -1,0 +1,28 @@
+import { WeirVerifyCredentials } from '@weir/protocol';
+import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
+import { defineHandler } from '../../handler';
+import { deniedError, topLevelError } from './top-level-error';
+
+const RULES = API_ACL_RULES.WeirVerifyCredentials;
+
+/**
+ * WeirVerifyCredentials v0: the console's login check. Failures are slowed down per end-user
+ * address when the caller passes it, else per username: every login reaches the broker from the
+ * console's one address, so counting by the connection's address would let one guesser slow
+ * everybody down.
+ */
+export const weirVerifyCredentialsHandler = defineHandler({
+  api: WeirVerifyCredentials,
+  versions: { min: 0, max: 0 },
+  async handle(request, context, commands) {
+    if (!context.access.allows(RULES.cluster)) return { ...deniedError(RULES.cluster), principal: null };
+    const source =
+      request.remoteAddress === null ? `user:${request.username}` : `address:${request.remoteAddress}`;
+    try {
+      const principal = await commands.users.verifyCredentials(request.username, request.password, source);
+      return { errorCode: 0, errorMessage: null, principal };
+    } catch (error) {
+      return { ...topLevelError(error), principal: null };
+    }
+  },
+});

@@ -1,0 +1,209 @@
+import {
+  type AclBinding,
+  type AclOperation,
+  type AclResourceType,
+  type ApiSchema,
+  Client,
+  encodeRecordBatch,
+  MATCH_ALL_ACLS,
+  type RequestOf,
+} from '@weir/protocol';
+import type { Broker } from '../src/broker';
+import { RequestAccess } from '../src/security/acl/request-access';
+import type { ApiHandler, RequestContext } from '../src/server/handler';
+import type { RunningBroker } from './broker-harness';
+
+/** The principals of the authorization matrix, as S2's SASL users (and anonymous) present them. */
+export type PrincipalKind = 'anonymous' | 'no-acl' | 'granted' | 'super';
+
+export const PASSWORDS = {
+  admin: 'admin-acl-secret-5e2b',
+  nobody: 'nobody-secret-1f3a',
+  granted: 'granted-secret-9c4d',
+};
+
+/** The principal each kind authenticates as. */
+export const PRINCIPAL_OF: Readonly<Record<PrincipalKind, string>> = {
+  anonymous: 'User:ANONYMOUS',
+  'no-acl': 'User:nobody',
+  granted: 'User:granted',
+  super: 'User:admin',
+};
+
+/** The secure profile over SASL: ACLs required, the bootstrap admin a super user. */
+export function secureSaslConfig() {
+  return {
+    listeners: { client: { securityProtocol: 'SASL_PLAINTEXT' as const } },
+    security: {
+      bootstrapAdmin: { username: 'admin', password: PASSWORDS.admin },
+      superUsers: ['User:admin'],
+      allowEveryoneIfNoAclFound: false,
+      authFailureDelayMs: 0,
+    },
+  };
+}
+
+/** The secure profile on a PLAINTEXT listener, where everybody is User:ANONYMOUS. */
+export function securePlaintextConfig() {
+  return { security: { allowEveryoneIfNoAclFound: false } };
+}
+
+/** A client of the broker as one principal: SASL PLAIN for users, nothing for anonymous. */
+export function clientAs(running: RunningBroker, kind: PrincipalKind): Client {
+  const username = kind === 'no-acl' ? 'nobody' : kind === 'super' ? 'admin' : 'granted';
+  return new Client({
+    bootstrapServers: [running.bootstrap],
+    clientId: `acl-${kind}`,
+    ...(kind === 'anonymous'
+      ? {}
+      : { sasl: { mechanism: 'PLAIN' as const, username, password: PASSWORDS[username] } }),
+    retry: { maxAttempts: 1, initialBackoffMs: 10 },
+  });
+}
+
+/** An ALLOW for User:granted from any host. */
+export function grant(
+  resourceType: AclResourceType,
+  resourceName: string,
+  operation: AclOperation,
+  patternType: 'LITERAL' | 'PREFIXED' = 'LITERAL',
+): AclBinding {
+  return {
+    resourceType,
+    resourceName,
+    patternType,
+    principal: PRINCIPAL_OF.granted,
+    host: '*',
+    operation,
+    permission: 'ALLOW',
+  };
+}
+
+export const cluster = (operation: AclOperation) => grant('CLUSTER', 'kafka-cluster', operation);
+
+/** Three records, optionally from an idempotent producer. */
+export function batch(producerId = -1n): Buffer {
+  return encodeRecordBatch({
+    records: [0, 1, 2].map((index) => ({
+      key: Buffer.from(`k${index}`),
+      value: Buffer.from(`v${index}`),
+      timestampMs: Date.now(),
+    })),
+    producerId,
+    producerEpoch: producerId >= 0n ? 0 : -1,
+    baseSequence: producerId >= 0n ? 0 : -1,
+  });
+}
+
+/**
+ * The world every matrix row acts on, made through the commands (no authorization involved):
+ * topics `data` (3 records, group `grp` committed at 1), `victim` and `grow`; group `doomed`;
+ * users for the SASL principals.
+ */
+export async function seedWorld(broker: Broker): Promise<void> {
+  const { commands } = broker;
+  await commands.users.ensureUser('nobody', PASSWORDS.nobody);
+  await commands.users.ensureUser('granted', PASSWORDS.granted);
+  await commands.topics.createTopics(
+    ['data', 'victim', 'grow'].map((name) => ({
+      name,
+      partitionCount: 1,
+      replicationFactor: -1,
+      assignments: [],
+      configs: {},
+    })),
+    false,
+  );
+  await commands.data.produce({ topic: 'data', partition: 0, records: batch(), acks: -1 });
+  for (const groupId of ['grp', 'doomed']) {
+    await commands.groups.commitOffsets({
+      groupId,
+      generationId: -1,
+      memberId: '',
+      groupInstanceId: null,
+      retentionTimeMs: -1,
+      topics: [
+        {
+          name: 'data',
+          partitions: [
+            { partitionIndex: 0, committedOffset: 1, committedLeaderEpoch: -1, committedMetadata: '' },
+          ],
+        },
+      ],
+    });
+  }
+}
+
+/**
+ * Everything a request could change, read through the commands: topics with their partition
+ * counts, configs and offsets; groups with their state and committed offsets; ACLs; users;
+ * transactions. Two equal snapshots around a denied request show it changed nothing.
+ */
+export function worldSnapshot(broker: Broker): string {
+  const { commands } = broker;
+  const topics = commands.topics.listTopics({ includeInternal: false }).map((topic) => ({
+    name: topic.name,
+    partitions: topic.partitions.length,
+    configs: topic.configs,
+  }));
+  const logs = broker
+    .partitionStats()
+    .filter((stats) => !stats.topic.startsWith('__'))
+    .map((stats) => [stats.topic, stats.partition, stats.logStartOffset, stats.logEndOffset]);
+  const groups = commands.groups.listGroups().groups.map((group) => ({
+    ...group,
+    offsets: commands.groups.fetchOffsets(group.groupId, null),
+  }));
+  return JSON.stringify(
+    {
+      topics,
+      logs: logs.sort(),
+      groups: groups.sort((left, right) => left.groupId.localeCompare(right.groupId)),
+      acls: commands.acls.describeAcls(MATCH_ALL_ACLS),
+      users: commands.users.listUsers(),
+      transactions: commands.transactions.listTransactions([], []),
+    },
+    (_key, value) => (typeof value === 'bigint' ? value.toString() : value),
+  );
+}
+
+/**
+ * A request context as the dispatcher builds it, for principals the internal listener cannot carry
+ * yet (its connections are all User:weir-internal until acting-as-user exists): the internal APIs'
+ * rows of the matrix call their handlers with it.
+ */
+export function contextFor(broker: Broker, principal: string, apiKey: number): RequestContext {
+  return {
+    header: { apiKey, apiVersion: 0, correlationId: 1, clientId: 'acl-matrix' },
+    principal,
+    listenerName: 'internal',
+    auth: undefined as never,
+    clientHost: '127.0.0.1',
+    signal: new AbortController().signal,
+    access: new RequestAccess(broker.commands.acls.authorizer, principal, '127.0.0.1'),
+  };
+}
+
+/** Calls a handler directly as `principal`. */
+export function handleAs<A extends ApiSchema>(
+  broker: Broker,
+  principal: string,
+  handler: ApiHandler<A>,
+  request: RequestOf<A>,
+): Promise<unknown> {
+  return handler.handle(request, contextFor(broker, principal, handler.api.apiKey), broker.commands);
+}
+
+/** Every error code in a response, wherever it sits (`errorCode`, `partitionErrorCode`). */
+export function errorCodesIn(value: unknown, found: number[] = []): number[] {
+  if (Array.isArray(value)) {
+    for (const item of value) errorCodesIn(item, found);
+  } else if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
+    for (const [key, field] of Object.entries(value)) {
+      if ((key === 'errorCode' || key === 'partitionErrorCode') && typeof field === 'number')
+        found.push(field);
+      else if (typeof field === 'object') errorCodesIn(field, found);
+    }
+  }
+  return found;
+}
