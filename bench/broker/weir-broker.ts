@@ -1,5 +1,5 @@
 import { Broker } from '@weir/broker/src/broker';
-import { brokerConfigSchema } from '@weir/broker/src/config/broker-config';
+import { type BrokerConfigInput, brokerConfigSchema } from '@weir/broker/src/config/broker-config';
 import { type BrokerMetrics, createBrokerMetrics } from '@weir/broker/src/http/metrics';
 import { createLogger } from '@weir/broker/src/logger';
 
@@ -9,7 +9,16 @@ export interface WeirBrokerInput {
   flushMs: number;
   /** group.initial.rebalance.delay.ms; default 0 so kafkajs's consumer starts at once. */
   initialRebalanceDelayMs?: number;
+  /**
+   * Merged into the client listener (securityProtocol, saslMechanisms, tls with file paths), which
+   * stays on an ephemeral loopback port; for the security benchmark.
+   */
+  clientListener?: Omit<ClientListenerInput, 'host' | 'port' | 'advertisedHost'>;
+  /** The `security` section (bootstrapAdmin, authFailureDelayMs, …). */
+  security?: BrokerConfigInput['security'];
 }
+
+type ClientListenerInput = NonNullable<NonNullable<BrokerConfigInput['listeners']>['client']>;
 
 /**
  * A Weir broker in its own process, as `weir broker start` builds it (same config schema, logger
@@ -21,10 +30,14 @@ export interface WeirBrokerInput {
 export async function weirBroker(input: WeirBrokerInput, metrics: BrokerMetrics = createBrokerMetrics()) {
   const config = brokerConfigSchema.parse({
     dataDir: input.dataDir,
-    listeners: { client: { host: '127.0.0.1', port: 0 }, internal: { host: '127.0.0.1', port: 0 } },
+    listeners: {
+      client: { ...input.clientListener, host: '127.0.0.1', port: 0 },
+      internal: { host: '127.0.0.1', port: 0 },
+    },
     log: { flushMs: input.flushMs },
     groups: { initialRebalanceDelayMs: input.initialRebalanceDelayMs ?? 0 },
     logging: { level: 'warn' },
+    ...(input.security === undefined ? {} : { security: input.security }),
   });
   const broker = new Broker(config, {
     logger: createLogger({ level: 'warn', destination: process.stderr }),

@@ -13,10 +13,53 @@ export type ExitReporter = (exitCode: number) => void;
  * fill in when the flag is absent, and the injected environment is read in `bootstrapServersFrom`.
  */
 export function addGlobalOptions(program: Command): Command {
-  return program.option(
-    '-b, --bootstrap-server <host:port,...>',
-    `brokers to connect to (default: $${BOOTSTRAP_SERVER_ENV_VAR}, else ${DEFAULT_BOOTSTRAP_SERVER})`,
-  );
+  return program
+    .option(
+      '-b, --bootstrap-server <host:port,...>',
+      `brokers to connect to (default: $${BOOTSTRAP_SERVER_ENV_VAR}, else ${DEFAULT_BOOTSTRAP_SERVER})`,
+    )
+    .option(
+      '--security-protocol <protocol>',
+      `PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL (default: $${CLIENT_ENV_PREFIX}SECURITY_PROTOCOL, else PLAINTEXT)`,
+    )
+    .option('--sasl-mechanism <mechanism>', 'PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 (default SCRAM-SHA-512)')
+    .option(
+      '--sasl-username <name>',
+      `the SASL user (default: $${CLIENT_ENV_PREFIX}SASL_USERNAME); the password comes from $${CLIENT_ENV_PREFIX}SASL_PASSWORD`,
+    )
+    .option('--tls-ca <file>', 'PEM file of the CAs that sign the broker certificate')
+    .option('--tls-cert <file>', 'PEM client certificate, for brokers that ask for one')
+    .option('--tls-key <file>', 'PEM key of --tls-cert');
+}
+
+/**
+ * Client commands' own environment variables (`WEIR_CLIENT_SASL_PASSWORD`, …). They share the
+ * `WEIR_` prefix of broker settings, so the broker's configuration loader must not see them.
+ */
+export const CLIENT_ENV_PREFIX = 'WEIR_CLIENT_';
+
+/** The connection-security flags as a command sees them. */
+export interface SecurityFlags {
+  readonly securityProtocol?: string;
+  readonly saslMechanism?: string;
+  readonly saslUsername?: string;
+  readonly tlsCa?: string;
+  readonly tlsCert?: string;
+  readonly tlsKey?: string;
+}
+
+export function securityFlags(command: Command): SecurityFlags {
+  const options = command.optsWithGlobals();
+  const pick = (name: string): string | undefined =>
+    typeof options[name] === 'string' ? (options[name] as string) : undefined;
+  return {
+    securityProtocol: pick('securityProtocol'),
+    saslMechanism: pick('saslMechanism'),
+    saslUsername: pick('saslUsername'),
+    tlsCa: pick('tlsCa'),
+    tlsCert: pick('tlsCert'),
+    tlsKey: pick('tlsKey'),
+  };
 }
 
 /** The global `--bootstrap-server` as a command sees it (commander keeps it on the program). */
@@ -28,5 +71,5 @@ export function bootstrapFlag(command: Command): string | undefined {
 /** The environment without the client commands' own variables, for the broker configuration loader. */
 export function withoutClientVariables(env: Environment): Environment {
   const { [BOOTSTRAP_SERVER_ENV_VAR]: _clientOnly, ...rest } = env;
-  return rest;
+  return Object.fromEntries(Object.entries(rest).filter(([name]) => !name.startsWith(CLIENT_ENV_PREFIX)));
 }

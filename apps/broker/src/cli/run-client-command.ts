@@ -1,7 +1,7 @@
 import type { Admin, Client } from '@weir/protocol';
 import type { Command } from 'commander';
 import type { ClientCliDeps } from './client-cli-deps';
-import { bootstrapFlag } from './global-options';
+import { bootstrapFlag, securityFlags } from './global-options';
 
 /**
  * Runs a client command from its commander action. The SDK and the command's module are imported
@@ -14,7 +14,7 @@ export async function runClientCommand(
   work: (client: Client) => Promise<number | undefined>,
 ): Promise<number> {
   const { withClient } = await import('./with-client');
-  return withClient(bootstrapFlag(command), deps, work);
+  return withClient(bootstrapFlag(command), deps, work, securityFlags(command));
 }
 
 /** {@link runClientCommand} for commands that only need an {@link Admin}. */
