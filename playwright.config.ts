@@ -55,18 +55,32 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    // A real broker plus the production console build (see e2e/serve-console.ts). Next.js prints
-    // its "Ready" banner before it notices a missing build, so the guard stops the run up front
-    // with the command that fixes it.
-    command: `test -f apps/console/.next/BUILD_ID || { echo '${missingBuildMessage}' >&2; exit 1; }; exec npx --no-install tsx e2e/serve-console.ts`,
-    env: { NEXT_TELEMETRY_DISABLED: '1' },
-    wait: { stdout: consoleReadyPattern },
-    // SIGTERM lets the script stop the console by its PID and remove the broker's data directory.
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      // A real broker plus the production console build (see e2e/serve-console.ts). Next.js prints
+      // its "Ready" banner before it notices a missing build, so the guard stops the run up front
+      // with the command that fixes it.
+      command: `test -f apps/console/.next/BUILD_ID || { echo '${missingBuildMessage}' >&2; exit 1; }; exec npx --no-install tsx e2e/serve-console.ts`,
+      env: { NEXT_TELEMETRY_DISABLED: '1' },
+      wait: { stdout: consoleReadyPattern },
+      // SIGTERM lets the script stop the console by its PID and remove the broker's data directory.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      // The same with the secure profile and the console in login mode, for login.spec.ts; it
+      // writes its URL to .test-results/e2e-login.json before printing this line.
+      command: `test -f apps/console/.next/BUILD_ID || { echo '${missingBuildMessage}' >&2; exit 1; }; exec npx --no-install tsx e2e/serve-console.ts --login`,
+      env: { NEXT_TELEMETRY_DISABLED: '1' },
+      wait: { stdout: /WEIR_LOGIN_CONSOLE_URL=http/ },
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
 });

@@ -9,33 +9,97 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { startBroker } from '../apps/broker/test/broker-harness';
+import { Admin, Client, InternalAdmin } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '../apps/broker/test/broker-harness';
 import { type ClusterInfo, clusterInfoPath } from './support/e2e-cluster';
+import { LOGIN_USERS, loginInfoPath } from './support/login-users';
 
 const consoleDir = join(import.meta.dirname, '..', 'apps', 'console');
 const nextBin = createRequire(join(consoleDir, 'package.json')).resolve('next/dist/bin/next');
 
+/*
+ * `--login`: the secure profile instead (SASL_PLAINTEXT client listener, ACLs required, the
+ * bootstrap admin a super user, a read-only user with DESCRIBE/READ on topics) and the console in
+ * login mode. Its URL is printed as `WEIR_LOGIN_CONSOLE_URL=…` once Next is ready, for
+ * playwright.config.ts to hand to login.spec.ts.
+ */
+const loginMode = process.argv.includes('--login');
+
+async function startSecureBroker(): Promise<RunningBroker> {
+  const running = await startBroker({
+    listeners: { client: { securityProtocol: 'SASL_PLAINTEXT' } },
+    security: {
+      bootstrapAdmin: { username: LOGIN_USERS.admin.username, password: LOGIN_USERS.admin.password },
+      superUsers: [`User:${LOGIN_USERS.admin.username}`],
+      allowEveryoneIfNoAclFound: false,
+    },
+  });
+  const client = new Client({
+    bootstrapServers: [running.internalBootstrap],
+    clientId: 'e2e-login-setup',
+    sasl: { mechanism: 'WEIR-TOKEN', token: running.internalToken },
+  });
+  try {
+    const { username, password } = LOGIN_USERS.reader;
+    await new InternalAdmin(client).upsertUser({ username, mechanism: 'SCRAM-SHA-256', password });
+    const admin = new Admin(client);
+    await admin.createTopics([{ name: 'orders', partitions: 1 }]);
+    await admin.createAcls(
+      (['DESCRIBE', 'READ'] as const).map((operation) => ({
+        resourceType: 'TOPIC' as const,
+        resourceName: '*',
+        patternType: 'LITERAL' as const,
+        principal: `User:${username}`,
+        host: '*',
+        operation,
+        permission: 'ALLOW' as const,
+      })),
+    );
+  } finally {
+    await client.close();
+  }
+  return running;
+}
+
 async function main(): Promise<void> {
-  const running = await startBroker();
-  const info: ClusterInfo = { bootstrap: running.bootstrap, internalBootstrap: running.internalBootstrap };
-  mkdirSync(dirname(clusterInfoPath), { recursive: true });
-  writeFileSync(clusterInfoPath, `${JSON.stringify(info, null, 2)}\n`);
+  const running = loginMode ? await startSecureBroker() : await startBroker();
+  if (!loginMode) {
+    const info: ClusterInfo = { bootstrap: running.bootstrap, internalBootstrap: running.internalBootstrap };
+    mkdirSync(dirname(clusterInfoPath), { recursive: true });
+    writeFileSync(clusterInfoPath, `${JSON.stringify(info, null, 2)}\n`);
+  }
 
   const consoleProcess: ChildProcess = spawn(
     process.execPath,
     [nextBin, 'start', '--hostname', '127.0.0.1', '--port', '0'],
     {
       cwd: consoleDir,
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', loginMode ? 'pipe' : 'inherit', 'inherit'],
       env: {
         ...process.env,
         NEXT_TELEMETRY_DISABLED: '1',
         WEIR_CONSOLE_BROKER: running.internalBootstrap,
         WEIR_CONSOLE_INTERNAL_TOKEN: running.internalToken,
         WEIR_CONSOLE_LOG_LEVEL: 'warn',
+        WEIR_CONSOLE_AUTH: loginMode ? 'login' : 'none',
       },
     },
   );
+  if (loginMode) {
+    let banner = '';
+    let announced = false;
+    consoleProcess.stdout?.on('data', (chunk: Buffer) => {
+      if (announced) return;
+      banner += chunk.toString('utf8');
+      const match = /Local:\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Ready in/.exec(banner);
+      if (match !== null) {
+        announced = true;
+        mkdirSync(dirname(loginInfoPath), { recursive: true });
+        writeFileSync(loginInfoPath, `${JSON.stringify({ consoleUrl: match[1] })}\n`);
+        process.stdout.write(`WEIR_LOGIN_CONSOLE_URL=${match[1]}\n`);
+      }
+    });
+  }
 
   let stopping: Promise<void> | undefined;
   const stop = (exitCode: number) => {

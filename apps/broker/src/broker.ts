@@ -179,9 +179,10 @@ export class Broker {
       this.#store,
       new Authorizer({ ...authorization, superUsers: config.security.superUsers }),
     );
-    // The internal listener's token principal is the console and the other brokers, which act for
-    // their own users (acting-as-user comes later): a super user there, and only there, so a SASL
-    // user who happens to be called "weir-internal" gains nothing on the client listener.
+    // The internal listener's bare token principal is the console and the other brokers: a super
+    // user there, and only there, so a SASL user who happens to be called "weir-internal" gains
+    // nothing on the client listener. A connection acting for a user (WEIR-TOKEN authzid) has that
+    // user as its principal, so the ordinary policy below applies to it.
     const internalAuthorizer = new Authorizer({
       ...authorization,
       superUsers: [...config.security.superUsers, INTERNAL_PRINCIPAL],

@@ -102,7 +102,9 @@ describe('weir client commands on a SASL_SSL listener', () => {
     const refused = await alice(['topic', 'delete', 'orders', '--yes']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('TOPIC_AUTHORIZATION_FAILED');
-    expect(running.broker.commands.topics.listTopics({ includeInternal: false }).map((topic) => topic.name)).toContain('orders');
+    expect(
+      running.broker.commands.topics.listTopics({ includeInternal: false }).map((topic) => topic.name),
+    ).toContain('orders');
   });
 
   it('refuses a wrong password, and names what is missing', async () => {

@@ -15,6 +15,7 @@ const envSchema = z.object({
   WEIR_CONSOLE_BROKER: bootstrapSchema.default('127.0.0.1:9093'),
   WEIR_CONSOLE_INTERNAL_TOKEN: z.string().min(1).optional(),
   WEIR_CONSOLE_INTERNAL_TOKEN_FILE: z.string().min(1).optional(),
+  WEIR_CONSOLE_AUTH: z.enum(['none', 'login']).default('none'),
   WEIR_CONSOLE_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -33,7 +34,15 @@ export interface ConsoleEnv {
   readonly brokerBootstrap: readonly string[];
   readonly token: TokenSource;
   readonly logLevel: LogLevel;
+  /**
+   * `none`: everyone who reaches the console acts as the console (a broker whose client listener
+   * has no SASL). `login`: people log in with a broker user and the console acts for them, so the
+   * broker's ACLs apply to each request.
+   */
+  readonly auth: ConsoleAuthMode;
 }
+
+export type ConsoleAuthMode = 'none' | 'login';
 
 /** A configuration problem that names the variable to fix. */
 export class ConsoleConfigError extends Error {
@@ -65,6 +74,7 @@ export function parseEnv(source: Readonly<Record<string, string | undefined>>): 
     brokerBootstrap: values.WEIR_CONSOLE_BROKER.split(','),
     token,
     logLevel: values.WEIR_CONSOLE_LOG_LEVEL,
+    auth: values.WEIR_CONSOLE_AUTH,
   };
 }
 

@@ -25,4 +25,10 @@ describe('console environment', () => {
     expect(() => parseEnv({ WEIR_CONSOLE_BROKER: 'no-port' })).toThrow(ConsoleConfigError);
     expect(() => parseEnv({ WEIR_CONSOLE_BROKER: 'no-port' })).toThrow(/WEIR_CONSOLE_BROKER/);
   });
+
+  it('runs without login unless WEIR_CONSOLE_AUTH=login, and refuses other modes', () => {
+    expect(parseEnv({}).auth).toBe('none');
+    expect(parseEnv({ WEIR_CONSOLE_AUTH: 'login' }).auth).toBe('login');
+    expect(() => parseEnv({ WEIR_CONSOLE_AUTH: 'maybe' })).toThrow(/WEIR_CONSOLE_AUTH/);
+  });
 });

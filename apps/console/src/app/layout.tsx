@@ -1,6 +1,9 @@
 import { AppShell, ThemeScript } from '@weir/ui';
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
+import { currentViewer } from '../server/auth/viewer';
 import { ConsoleHeader } from './_components/console-header';
 import { ConsoleNavigation } from './_components/console-navigation';
 import { Providers } from './_components/providers';
@@ -13,7 +16,12 @@ export const metadata: Metadata = {
 
 // `suppressHydrationWarning` is needed because the theme script adds the `dark` class to <html>
 // before React hydrates; it applies to this element's attributes only, not to its children.
-export default function RootLayout({ children }: { children: ReactNode }) {
+// In login mode a page without a live session goes to /login, which renders without the shell.
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const viewer = await currentViewer();
+  const loggedOut = viewer.mode === 'login' && viewer.username === null;
+  const path = (await headers()).get('x-weir-path');
+  if (loggedOut && path !== null && path !== '/login') redirect('/login');
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
@@ -21,9 +29,16 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       </head>
       <body className="antialiased">
         <Providers>
-          <AppShell header={<ConsoleHeader />} navigation={<ConsoleNavigation />}>
-            {children}
-          </AppShell>
+          {loggedOut ? (
+            <main>{children}</main>
+          ) : (
+            <AppShell
+              header={<ConsoleHeader username={viewer.username} />}
+              navigation={<ConsoleNavigation />}
+            >
+              {children}
+            </AppShell>
+          )}
         </Providers>
       </body>
     </html>

@@ -23,6 +23,8 @@ export interface BrokerClientsOptions {
    */
   readonly token: () => string | null;
   readonly createInternalAdmin: InternalAdminFactory;
+  /** Act on behalf of this principal (`User:<name>`, WEIR-TOKEN's authzid): its ACLs apply. */
+  readonly actAs?: string;
   readonly clientId?: string;
   readonly requestTimeoutMs?: number;
 }
@@ -36,6 +38,10 @@ export interface BrokerClients {
   readonly address: string;
   admin(): Admin;
   internal(): InternalAdminApi;
+  /** The SDK client itself, for requests the admins do not wrap. */
+  client(): Client;
+  /** SASL users (internal listener APIs). */
+  users(): Pick<InternalAdmin, 'listUsers' | 'upsertUser' | 'deleteUser'>;
   /** One idempotent producer per compression codec (the SDK sets compression per producer). */
   producer(compression: CompressionType): Producer;
   close(): Promise<void>;
@@ -46,6 +52,7 @@ interface Connected {
   readonly admin: Admin;
   readonly internal: InternalAdminApi;
   readonly producers: Map<CompressionType, Producer>;
+  users?: InternalAdmin;
 }
 
 export function createBrokerClients(options: BrokerClientsOptions): BrokerClients {
@@ -59,7 +66,15 @@ export function createBrokerClients(options: BrokerClientsOptions): BrokerClient
       requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
       // The console never creates topics by looking at them.
       allowAutoTopicCreation: false,
-      ...(token === null ? {} : { sasl: { mechanism: 'WEIR-TOKEN', token } }),
+      ...(token === null
+        ? {}
+        : {
+            sasl: {
+              mechanism: 'WEIR-TOKEN',
+              token,
+              ...(options.actAs === undefined ? {} : { actAs: options.actAs }),
+            },
+          }),
     };
     const client = new Client(clientOptions);
     connected = {
@@ -74,6 +89,12 @@ export function createBrokerClients(options: BrokerClientsOptions): BrokerClient
     address: options.bootstrap.join(','),
     admin: () => connect().admin,
     internal: () => connect().internal,
+    client: () => connect().client,
+    users() {
+      const current = connect();
+      current.users ??= new InternalAdmin(current.client);
+      return current.users;
+    },
     producer(compression) {
       const { client, producers } = connect();
       let producer = producers.get(compression);

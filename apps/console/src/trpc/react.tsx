@@ -5,6 +5,7 @@ import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { type ReactNode, useState } from 'react';
 import type { AppRouter } from '../server/api/root';
+import { csrfHeaders } from './csrf';
 import { getQueryClient } from './query-client';
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
@@ -25,7 +26,7 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
         splitLink({
           condition: (operation) => operation.type === 'subscription',
           true: httpSubscriptionLink({ url: trpcPath }),
-          false: httpBatchLink({ url: trpcPath }),
+          false: httpBatchLink({ url: trpcPath, headers: csrfHeaders }),
         }),
       ],
     }),

@@ -6,10 +6,16 @@ export const WEIR_TOKEN_MECHANISM = 'WEIR-TOKEN';
 /** Who a connection that presented the internal listener's token acts as. */
 export const INTERNAL_PRINCIPAL = 'User:weir-internal';
 
+const REFUSED = `Authentication failed during authentication due to invalid credentials with SASL mechanism ${WEIR_TOKEN_MECHANISM}`;
+
 /**
- * WEIR-TOKEN: one round whose bytes are the shared token in UTF-8. Both sides are hashed before the
- * comparison so that it takes the same time whatever the token's length and wherever the first
- * difference is; neither the token nor what was sent ever goes into an answer or a log.
+ * WEIR-TOKEN: one round whose bytes are the shared token in UTF-8, or `authzid NUL token` (as SASL
+ * PLAIN's authorization id) when the holder acts on behalf of a user: the console acting for its
+ * logged-in user names `User:<name>`, and the connection's principal becomes that user, so the
+ * ACL policy applies to it as to any client (the super-user rule of the internal listener stays
+ * for the bare token's principal only; acting as that principal is refused). Both sides are hashed
+ * before the comparison so that it takes the same time whatever the token's length and wherever
+ * the first difference is; neither the token nor what was sent ever goes into an answer or a log.
  *
  * @param expectedToken the token in force, read at each attempt because a generated one is only
  *   known once the broker has started (undefined refuses everyone).
@@ -20,19 +26,39 @@ export function weirTokenMechanism(expectedToken: () => string | undefined): Sas
     start: () => ({
       step: async (authBytes: Buffer): Promise<SaslStepResult> => {
         const expected = expectedToken();
+        const separator = authBytes.indexOf(0);
+        const token = separator < 0 ? authBytes : authBytes.subarray(separator + 1);
         if (
-          expected !== undefined &&
-          timingSafeEqual(sha256(authBytes), sha256(Buffer.from(expected, 'utf8')))
+          expected === undefined ||
+          !timingSafeEqual(sha256(token), sha256(Buffer.from(expected, 'utf8')))
         ) {
+          return { kind: 'rejected', errorMessage: REFUSED };
+        }
+        if (separator < 0) {
           return { kind: 'authenticated', principal: INTERNAL_PRINCIPAL, finalBytes: Buffer.alloc(0) };
         }
-        return {
-          kind: 'rejected',
-          errorMessage: `Authentication failed during authentication due to invalid credentials with SASL mechanism ${WEIR_TOKEN_MECHANISM}`,
-        };
+        const authzid = authBytes.subarray(0, separator).toString('utf8');
+        if (!isActingPrincipal(authzid)) {
+          return {
+            kind: 'rejected',
+            errorMessage: `Authentication failed: the authorization id must be User:<name> and not ${INTERNAL_PRINCIPAL}`,
+          };
+        }
+        return { kind: 'authenticated', principal: authzid, finalBytes: Buffer.alloc(0) };
       },
     }),
   };
+}
+
+/** A user principal other than the token's own: `User:` and a name without control characters. */
+function isActingPrincipal(authzid: string): boolean {
+  return (
+    authzid.startsWith('User:') &&
+    authzid.length > 'User:'.length &&
+    authzid !== INTERNAL_PRINCIPAL &&
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+    !/[\u0000-\u001f\u007f]/.test(authzid)
+  );
 }
 
 function sha256(bytes: Buffer): Buffer {

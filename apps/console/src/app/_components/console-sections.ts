@@ -15,8 +15,8 @@ export const consoleSections: readonly ConsoleSection[] = [
   { label: 'Consumer groups', href: '/groups' },
   { label: 'Brokers', href: '/brokers' },
   { label: 'Transactions', href: '/transactions' },
-  { label: 'ACLs', href: '/acls', comingWith: 'Coming with ACL management' },
-  { label: 'Users', href: '/users', comingWith: 'Coming with SCRAM user management' },
+  { label: 'ACLs', href: '/acls' },
+  { label: 'Users', href: '/users' },
 ];
 
 /** The section a path belongs to: the longest matching prefix, so /topics/x highlights Topics. */

@@ -1,6 +1,8 @@
 import 'server-only';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { createOpenApiFetchHandler } from 'trpc-to-openapi';
+import { authenticateRequest, type ConsoleAuth } from '../auth/console-auth';
+import { handleRestSession } from '../auth/session-routes';
 import type { GatewayServices } from '../gateway-services';
 import { REST_BASE_PATH } from './openapi';
 import { appRouter, restRouter } from './root';
@@ -14,7 +16,29 @@ import { createContextInner } from './trpc';
 
 export const TRPC_BASE_PATH = '/api/trpc';
 
-export function handleTrpcRequest(request: Request, services: GatewayServices): Promise<Response> {
+/**
+ * The services a request runs with: in login mode its session's (the broker clients acting for the
+ * user), else the shared ones; a Response when it is refused (401 without a session, 403 without
+ * the CSRF header on a change).
+ */
+function servicesOf(
+  request: Request,
+  services: GatewayServices,
+  auth: ConsoleAuth | undefined,
+): GatewayServices | Response {
+  const outcome = authenticateRequest(request, auth);
+  if (!outcome.ok) return outcome.response;
+  if (outcome.identity.kind === 'open' || auth === undefined) return services;
+  return auth.servicesFor(outcome.identity.session, services);
+}
+
+export async function handleTrpcRequest(
+  request: Request,
+  shared: GatewayServices,
+  auth?: ConsoleAuth,
+): Promise<Response> {
+  const services = servicesOf(request, shared, auth);
+  if (services instanceof Response) return services;
   return fetchRequestHandler({
     endpoint: TRPC_BASE_PATH,
     req: request,
@@ -28,7 +52,16 @@ export function handleTrpcRequest(request: Request, services: GatewayServices): 
   });
 }
 
-export function handleRestRequest(request: Request, services: GatewayServices): Promise<Response> {
+export async function handleRestRequest(
+  request: Request,
+  shared: GatewayServices,
+  auth?: ConsoleAuth,
+): Promise<Response> {
+  if (new URL(request.url).pathname.replace(/\/$/, '') === `${REST_BASE_PATH}/sessions`) {
+    return handleRestSession(request, auth);
+  }
+  const services = servicesOf(request, shared, auth);
+  if (services instanceof Response) return services;
   return createOpenApiFetchHandler({
     endpoint: REST_BASE_PATH,
     req: request,

@@ -2,6 +2,7 @@ import { brokersRouter } from './routers/brokers';
 import { clusterRouter } from './routers/cluster';
 import { groupsRouter } from './routers/groups';
 import { messagesRouter } from './routers/messages';
+import { aclsRouter, usersRouter } from './routers/security';
 import { topicsRouter } from './routers/topics';
 import { transactionsRouter } from './routers/transactions';
 import { REST_TRANSPORT, TRPC_TRANSPORT, type Transport } from './transport';
@@ -15,6 +16,8 @@ function createAppRouter(transport: Transport) {
     messages: messagesRouter(transport),
     groups: groupsRouter(transport),
     transactions: transactionsRouter(transport),
+    acls: aclsRouter(transport),
+    users: usersRouter(transport),
   });
 }
 

@@ -2,6 +2,8 @@ import 'server-only';
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError, type z } from 'zod';
+import { processConsoleAuth } from '../auth/process-auth';
+import { SESSION_COOKIE } from '../auth/sessions';
 import { type GatewayServices, processGatewayServices } from '../gateway-services';
 import { brokerErrorData, toTrpcError } from './errors';
 import type { Transport } from './transport';
@@ -19,9 +21,18 @@ export function createContextInner(options: { services: GatewayServices }): Gate
   return { services: options.services };
 }
 
-/** The context of a request to this process (route handlers, server components). */
-export function createContext(): GatewayContext {
-  return createContextInner({ services: processGatewayServices() });
+/**
+ * The context of a server component's calls: in login mode, the session's (the broker clients
+ * acting for the user); without a live session the calls fail as UNAUTHORIZED.
+ */
+export async function createContext(): Promise<GatewayContext> {
+  const services = processGatewayServices();
+  const auth = processConsoleAuth();
+  if (auth.mode === 'none') return createContextInner({ services });
+  const { cookies } = await import('next/headers');
+  const session = auth.sessions.touch((await cookies()).get(SESSION_COOKIE)?.value);
+  if (session === undefined) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Log in first.' });
+  return createContextInner({ services: auth.servicesFor(session, services) });
 }
 
 /** A field-level input problem, named by its dotted path. */

@@ -8,6 +8,7 @@ import type {
   ResetOffsetsInput,
   ResetOffsetsResult,
 } from '../api/schemas/groups';
+import type { AclPolicyView } from './permissions/acl-policy';
 import { groupAllowedActions, requireGroupAction } from './permissions/group-permissions';
 
 function toGroupRow(group: GroupLagSummary): GroupRow {
@@ -100,6 +101,7 @@ export async function describeGroup(
   internal: Pick<InternalAdminApi, 'describeGroupLags' | 'describePartitions'>,
   groupId: string,
   now: () => number,
+  acl?: AclPolicyView | null,
 ): Promise<GroupDetail> {
   const [[description], lags] = await Promise.all([
     admin.describeGroups([groupId]),
@@ -145,7 +147,7 @@ export async function describeGroup(
       lag: partition.lag.toString(),
       memberId: partition.memberId,
     })),
-    allowedActions: groupAllowedActions({ groupId, memberCount: description.members.length }),
+    allowedActions: groupAllowedActions({ groupId, memberCount: description.members.length }, acl),
   };
 }
 

@@ -10,6 +10,7 @@ import type {
   TopicPresetId,
   TopicSummary,
 } from '../api/schemas/topics';
+import type { AclPolicyView } from './permissions/acl-policy';
 import { requireTopicAction, topicAllowedActions } from './permissions/topic-permissions';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -44,7 +45,7 @@ function presetConfigs(id: TopicPresetId): Readonly<Record<string, string>> {
   return TOPIC_PRESETS.find((preset) => preset.id === id)?.configs ?? {};
 }
 
-export function toTopicSummary(topic: SdkTopicSummary): TopicSummary {
+export function toTopicSummary(topic: SdkTopicSummary, acl?: AclPolicyView | null): TopicSummary {
   return {
     name: topic.name,
     internal: topic.internal,
@@ -53,7 +54,7 @@ export function toTopicSummary(topic: SdkTopicSummary): TopicSummary {
     sizeBytes: topic.sizeBytes.toString(),
     messageCount: topic.messageCount.toString(),
     groups: topic.groups.map((group) => ({ groupId: group.groupId, lag: group.lag.toString() })),
-    allowedActions: topicAllowedActions(topic),
+    allowedActions: topicAllowedActions(topic, acl),
   };
 }
 
@@ -61,6 +62,7 @@ export async function listTopics(
   internal: Pick<InternalAdminApi, 'listTopicSummaries'>,
   input: TopicListInput,
   now: () => number,
+  acl?: AclPolicyView | null,
 ): Promise<TopicList> {
   const page = await internal.listTopicSummaries({
     ...(input.search === undefined ? {} : { search: input.search }),
@@ -70,7 +72,11 @@ export async function listTopics(
     offset: input.offset,
     limit: input.limit,
   });
-  return { asOfMs: now(), totalCount: page.totalCount, topics: page.topics.map(toTopicSummary) };
+  return {
+    asOfMs: now(),
+    totalCount: page.totalCount,
+    topics: page.topics.map((topic) => toTopicSummary(topic, acl)),
+  };
 }
 
 /** A topic's summary row and its partitions as the broker holds them. */
@@ -78,6 +84,7 @@ export async function describeTopic(
   internal: Pick<InternalAdminApi, 'listTopicSummaries' | 'describePartitions'>,
   topic: string,
   now: () => number,
+  acl?: AclPolicyView | null,
 ): Promise<TopicDetail> {
   const [partitions, page] = await Promise.all([
     internal.describePartitions(topic),
@@ -89,7 +96,7 @@ export async function describeTopic(
   }
   return {
     asOfMs: now(),
-    ...toTopicSummary(summary),
+    ...toTopicSummary(summary, acl),
     partitions: partitions.map((partition) => ({
       partition: partition.partition,
       leaderId: partition.leaderId,

@@ -19,6 +19,8 @@ import {
   type TransactionPartition,
   type TransactionRow,
 } from '../api/schemas/transactions';
+import { type AclPolicyView, withAcls } from './permissions/acl-policy';
+import { ALLOWED } from './permissions/action-permission';
 
 /*
  * The transactions inspector. The coordinator answers what each transactional id is doing
@@ -151,10 +153,18 @@ async function readTopicState(
   }
 }
 
-function abortPermission(row: TransactionRow): ActionPermissionView {
-  return row.open
-    ? { allowed: true, reason: null }
-    : { allowed: false, reason: `Only an open transaction can be aborted; this one is ${row.state}.` };
+/**
+ * Only an open transaction can be aborted; in login mode the principal also needs what the broker
+ * checks for WeirAbortTransaction: WRITE on the transactional id and ALTER on the cluster.
+ */
+function abortPermission(row: TransactionRow, acl?: AclPolicyView | null): ActionPermissionView {
+  if (!row.open) {
+    return { allowed: false, reason: `Only an open transaction can be aborted; this one is ${row.state}.` };
+  }
+  return withAcls(ALLOWED, acl, [
+    ['WRITE', 'TRANSACTIONAL_ID', row.transactionalId],
+    ['ALTER', 'CLUSTER', 'kafka-cluster'],
+  ]);
 }
 
 export async function describeTransaction(
@@ -162,6 +172,7 @@ export async function describeTransaction(
   internal: Pick<InternalAdminApi, 'describePartitions'>,
   transactionalId: string,
   now: () => number,
+  acl?: AclPolicyView | null,
 ): Promise<TransactionDetail> {
   const [description] = await admin.describeTransactions([transactionalId]);
   const view = description!;
@@ -204,7 +215,7 @@ export async function describeTransaction(
           firstOffset !== null && offsets !== undefined && offsets.lastStableOffset === firstOffset,
       };
     });
-  return { ...row, asOfMs, partitions, allowedActions: { abort: abortPermission(row) } };
+  return { ...row, asOfMs, partitions, allowedActions: { abort: abortPermission(row, acl) } };
 }
 
 /**

@@ -22,10 +22,15 @@ export interface SaslClientExchange {
 export function saslClientExchange(options: SaslOptions): SaslClientExchange {
   switch (options.mechanism) {
     case 'WEIR-TOKEN':
-      // One round: the token itself; the broker's success reply carries nothing to answer.
+      // One round: the token itself, after `authzid NUL` when acting for a user; the broker's
+      // success reply carries nothing to answer.
       return {
         mechanism: options.mechanism,
-        initialBytes: () => Buffer.from(options.token, 'utf8'),
+        initialBytes: () =>
+          Buffer.from(
+            options.actAs === undefined ? options.token : `${options.actAs}\0${options.token}`,
+            'utf8',
+          ),
         next: async () => undefined,
       };
     case 'PLAIN':

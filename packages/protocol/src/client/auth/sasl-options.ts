@@ -9,6 +9,11 @@ export type SaslOptions =
       readonly mechanism: 'WEIR-TOKEN';
       /** The internal listener's token (`listeners.internal.token` on the broker). */
       readonly token: string;
+      /**
+       * Act on behalf of this principal (`User:<name>`): the broker makes it the connection's
+       * principal and applies its ACLs, as the console does for its logged-in user.
+       */
+      readonly actAs?: string;
     }
   | {
       readonly mechanism: 'PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512';

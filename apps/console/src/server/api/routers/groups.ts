@@ -30,9 +30,15 @@ export function groupsRouter(transport: Transport) {
       groupRefInputSchema,
     )
       .output(groupDetailSchema)
-      .query(({ ctx, input }) => {
+      .query(async ({ ctx, input }) => {
         const { broker, now } = ctx.services;
-        return describeGroup(broker.admin(), broker.internal(), input.groupId, now);
+        return describeGroup(
+          broker.admin(),
+          broker.internal(),
+          input.groupId,
+          now,
+          await ctx.services.aclPolicy?.(),
+        );
       }),
 
     resetOffsets: restProcedure(

@@ -40,7 +40,9 @@ export function topicsRouter(transport: Transport) {
       topicListInputSchema,
     )
       .output(topicListSchema)
-      .query(({ ctx, input }) => listTopics(ctx.services.broker.internal(), input, ctx.services.now)),
+      .query(async ({ ctx, input }) =>
+        listTopics(ctx.services.broker.internal(), input, ctx.services.now, await ctx.services.aclPolicy?.()),
+      ),
 
     presets: restProcedure(
       transport,
@@ -59,8 +61,13 @@ export function topicsRouter(transport: Transport) {
       topicRefInputSchema,
     )
       .output(topicDetailSchema)
-      .query(({ ctx, input }) =>
-        describeTopic(ctx.services.broker.internal(), input.topic, ctx.services.now),
+      .query(async ({ ctx, input }) =>
+        describeTopic(
+          ctx.services.broker.internal(),
+          input.topic,
+          ctx.services.now,
+          await ctx.services.aclPolicy?.(),
+        ),
       ),
 
     create: restProcedure(

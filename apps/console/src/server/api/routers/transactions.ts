@@ -47,9 +47,15 @@ export function transactionsRouter(transport: Transport) {
       transactionRefInputSchema,
     )
       .output(transactionDetailSchema)
-      .query(({ ctx, input }) => {
+      .query(async ({ ctx, input }) => {
         const { broker, now } = ctx.services;
-        return describeTransaction(broker.admin(), broker.internal(), input.transactionalId, now);
+        return describeTransaction(
+          broker.admin(),
+          broker.internal(),
+          input.transactionalId,
+          now,
+          await ctx.services.aclPolicy?.(),
+        );
       }),
 
     abort: restProcedure(

@@ -1,4 +1,5 @@
 import { ErrorCode, WeirError } from '@weir/protocol';
+import { type AclPolicyView, withAcls } from './acl-policy';
 import { type ActionPermission, ALLOWED, denied, requireAllowed } from './action-permission';
 
 /** What the policy knows about a group. */
@@ -18,10 +19,16 @@ function members(count: number): string {
 /**
  * The group policy. Kafka only lets the offsets of an empty group change (a live member would
  * overwrite them with its next commit) and only deletes an empty group, so both wait for the
- * consumers to stop.
+ * consumers to stop; in login mode the principal's ACLs narrow them further.
  */
-export function groupAllowedActions(group: GroupFacts): GroupAllowedActions {
-  if (group.memberCount === 0) return { resetOffsets: ALLOWED, delete: ALLOWED };
+export function groupAllowedActions(group: GroupFacts, acl?: AclPolicyView | null): GroupAllowedActions {
+  if (group.memberCount === 0) {
+    // OffsetCommit needs READ on the group (and on each topic, which the broker checks per topic).
+    return {
+      resetOffsets: withAcls(ALLOWED, acl, [['READ', 'GROUP', group.groupId]]),
+      delete: withAcls(ALLOWED, acl, [['DELETE', 'GROUP', group.groupId]]),
+    };
+  }
   const has = `${group.groupId} has ${members(group.memberCount)}`;
   return {
     resetOffsets: denied(`${has}; offsets can only be reset while it is empty. Stop its consumers first.`),

@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
-import type { Admin } from '@weir/protocol';
+import type { AclOperation, Admin } from '@weir/protocol';
+import { type AclPolicyView, withAcls } from './acl-policy';
 import { type ActionPermission, ALLOWED, denied, requireAllowed } from './action-permission';
 
 /** What the policy knows about a topic. */
@@ -16,12 +17,34 @@ const INTERNAL =
   'is an internal topic: it holds the broker’s own state (group offsets, transactions), which the broker manages.';
 
 /**
- * The topic policy. Internal topics are read-only from the console: deleting them, trimming their
+ * The topic policy, narrowed in login mode by what the principal's ACLs allow. Internal topics are read-only from the console: deleting them, trimming their
  * records, re-partitioning them (a group's coordinator is chosen by hashing over their partition
  * count) or writing into them would corrupt the state they hold. Their configs stay editable, as
  * in Kafka.
  */
-export function topicAllowedActions(topic: TopicFacts): TopicAllowedActions {
+export function topicAllowedActions(topic: TopicFacts, acl?: AclPolicyView | null): TopicAllowedActions {
+  const verdicts = topicPolicy(topic);
+  if (acl === undefined || acl === null) return verdicts;
+  const narrowed = {} as Record<TopicAction, ActionPermission>;
+  for (const action of Object.keys(verdicts) as TopicAction[]) {
+    narrowed[action] = withAcls(verdicts[action], acl, [[TOPIC_OPERATION[action], 'TOPIC', topic.name]]);
+  }
+  return narrowed;
+}
+
+/**
+ * The ACL operation each action needs on the topic (as the broker checks it): DeleteTopics and
+ * DeleteRecords DELETE, CreatePartitions ALTER, IncrementalAlterConfigs ALTER_CONFIGS, Produce WRITE.
+ */
+const TOPIC_OPERATION: Record<TopicAction, AclOperation> = {
+  delete: 'DELETE',
+  deleteRecords: 'DELETE',
+  addPartitions: 'ALTER',
+  editConfigs: 'ALTER_CONFIGS',
+  produce: 'WRITE',
+};
+
+function topicPolicy(topic: TopicFacts): TopicAllowedActions {
   if (!topic.internal) {
     return {
       delete: ALLOWED,

@@ -1,11 +1,12 @@
 import { handleRestRequest } from '../../../../server/api/http';
+import { processConsoleAuth } from '../../../../server/auth/process-auth';
 import { processGatewayServices } from '../../../../server/gateway-services';
 
 // Broker state is read per request; nothing here may be cached or prerendered.
 export const dynamic = 'force-dynamic';
 
 function handler(request: Request): Promise<Response> {
-  return handleRestRequest(request, processGatewayServices());
+  return handleRestRequest(request, processGatewayServices(), processConsoleAuth());
 }
 
 export { handler as DELETE, handler as GET, handler as PATCH, handler as POST, handler as PUT };

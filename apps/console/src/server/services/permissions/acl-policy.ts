@@ -1,0 +1,90 @@
+import type { AclBinding, AclOperation, AclResourceType } from '@weir/protocol';
+import { type ActionPermission, ALLOWED, denied } from './action-permission';
+
+/*
+ * What a logged-in principal may do, evaluated in the console from the broker's answers (its ACLs
+ * and whether the principal is unrestricted), mirroring the broker's authorizer: super users may
+ * do everything; otherwise the ACLs that apply to the resource (LITERAL of its name or `*`,
+ * PREFIXED of a prefix of it) decide: a matching DENY wins, then a matching ALLOW (ALL matches every
+ * operation, READ/WRITE/DELETE/ALTER imply DESCRIBE, ALTER_CONFIGS implies DESCRIBE_CONFIGS); a
+ * resource no ACL applies to is allowed only when the broker allows everyone there. It only decides
+ * what the UI offers: the requests run as the user, so the broker refuses anyway.
+ */
+
+/** The broker's answers the verdicts are computed from, read once per request. */
+export interface AclPolicyView {
+  /** `User:<name>`. */
+  readonly principal: string;
+  /** A super user (or allowed where no ACL applies): everything is offered. */
+  readonly unrestricted: boolean;
+  /** Whether a resource no ACL applies to is allowed (allow.everyone.if.no.acl.found). */
+  readonly allowEveryoneIfNoAclFound: boolean;
+  /** Every ACL of the cluster (needed to know when none applies to a resource). */
+  readonly bindings: readonly AclBinding[];
+}
+
+const IMPLIED_BY: Partial<Record<AclOperation, readonly AclOperation[]>> = {
+  DESCRIBE: ['DESCRIBE', 'READ', 'WRITE', 'DELETE', 'ALTER'],
+  DESCRIBE_CONFIGS: ['DESCRIBE_CONFIGS', 'ALTER_CONFIGS'],
+};
+
+function matchesResource(acl: AclBinding, type: AclResourceType, name: string): boolean {
+  if (acl.resourceType !== type) return false;
+  if (acl.patternType === 'LITERAL') return acl.resourceName === name || acl.resourceName === '*';
+  return acl.patternType === 'PREFIXED' && name.startsWith(acl.resourceName);
+}
+
+/**
+ * Host-specific ACLs are left out: the console does not know which host the broker sees its
+ * connections from as the user's (its own), and a DENY for one host should not hide actions that
+ * the broker would allow (it refuses anyway when it applies).
+ */
+function appliesTo(acl: AclBinding, principal: string): boolean {
+  return (acl.principal === principal || acl.principal === 'User:*') && acl.host === '*';
+}
+
+const covers = (granted: AclOperation, wanted: AclOperation) => granted === wanted || granted === 'ALL';
+
+/** Whether the principal may do `operation` on the resource, by Kafka's rules. */
+export function aclAllows(
+  view: AclPolicyView,
+  operation: AclOperation,
+  type: AclResourceType,
+  name: string,
+): boolean {
+  if (view.unrestricted) return true;
+  const matching = view.bindings.filter((acl) => matchesResource(acl, type, name));
+  if (matching.length === 0) return view.allowEveryoneIfNoAclFound;
+  const applicable = matching.filter((acl) => appliesTo(acl, view.principal));
+  if (applicable.some((acl) => acl.permission === 'DENY' && covers(acl.operation, operation))) return false;
+  const allowing = IMPLIED_BY[operation] ?? [operation];
+  return applicable.some(
+    (acl) => acl.permission === 'ALLOW' && allowing.some((wanted) => covers(acl.operation, wanted)),
+  );
+}
+
+const TYPE_WORD: Record<AclResourceType, string> = {
+  TOPIC: 'topic',
+  GROUP: 'group',
+  CLUSTER: 'the cluster',
+  TRANSACTIONAL_ID: 'transactional id',
+};
+
+/**
+ * Narrows a verdict by the ACLs: an action the policy allows stays allowed only if every operation
+ * it needs is; the reason names the missing one. Without a view (no login) the verdict stands.
+ */
+export function withAcls(
+  permission: ActionPermission,
+  view: AclPolicyView | null | undefined,
+  needs: readonly (readonly [AclOperation, AclResourceType, string])[],
+): ActionPermission {
+  if (!permission.allowed || view === null || view === undefined) return permission;
+  for (const [operation, type, name] of needs) {
+    if (!aclAllows(view, operation, type, name)) {
+      const what = type === 'CLUSTER' ? TYPE_WORD[type] : `${TYPE_WORD[type]} ${name}`;
+      return denied(`${view.principal} may not ${operation} on ${what}: its ACLs do not allow it.`);
+    }
+  }
+  return ALLOWED;
+}
