@@ -1,8 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { GroupConsumer } from '../../src/client/group/group-consumer';
 import { cooperativeStickyAssignor } from '../../src/client/group/sticky-assignor';
-import { WeirError } from '../../src/errors/weir-error';
-import { partitionsOf, until, useGroupTestKit } from './group-test-kit';
+import { countIdsWhileRunning, partitionsOf, until, useGroupTestKit } from './group-test-kit';
 
 // Incremental cooperative rebalancing (KIP-429) with the cooperative-sticky assignor: members keep
 // what they keep, revoke only what moves, and nothing is lost.
@@ -64,19 +63,8 @@ describe('GroupConsumer with cooperative-sticky', () => {
     await kit.admin.createTopics([{ name: topic, partitions: 6 }]);
     const seen = new Map<number, number>();
     let stop = false;
-    const run = async (consumer: GroupConsumer): Promise<void> => {
-      consumer.subscribe([topic]);
-      while (!stop && consumer.state !== 'closing' && consumer.state !== 'closed') {
-        const records = await consumer.poll({ maxWaitMs: 100 });
-        for (const record of records) {
-          const id = Number(record.value!.toString());
-          seen.set(id, (seen.get(id) ?? 0) + 1);
-        }
-        await consumer.commit().catch((error: unknown) => {
-          if (!(error instanceof WeirError)) throw error;
-        });
-      }
-    };
+    const run = (consumer: GroupConsumer): Promise<void> =>
+      countIdsWhileRunning(consumer, topic, seen, () => stop);
     const first = member('cooperative-no-loss-group');
     const loops = [run(first)];
     let nextId = 0;

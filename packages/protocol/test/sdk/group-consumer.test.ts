@@ -5,7 +5,7 @@ import { roundRobinAssignor } from '../../src/client/group/round-robin-assignor'
 import type { ConsumerRecord } from '../../src/client/message';
 import { ErrorCode } from '../../src/errors/error-codes';
 import { WeirError } from '../../src/errors/weir-error';
-import { partitionsOf, until, useGroupTestKit } from './group-test-kit';
+import { countIdsWhileRunning, partitionsOf, until, useGroupTestKit } from './group-test-kit';
 
 vi.setConfig({ testTimeout: 40_000 });
 
@@ -75,20 +75,8 @@ describe('GroupConsumer', () => {
     await kit.admin.createTopics([{ name: topic, partitions: 6 }]);
     const seen = new Map<number, number>();
     let stop = false;
-    const run = async (consumer: GroupConsumer): Promise<void> => {
-      consumer.subscribe([topic]);
-      while (!stop && consumer.state !== 'closing' && consumer.state !== 'closed') {
-        const records = await consumer.poll({ maxWaitMs: 100 });
-        for (const record of records) {
-          const id = Number(record.value!.toString());
-          seen.set(id, (seen.get(id) ?? 0) + 1);
-        }
-        // A rebalance may end the generation between poll and commit; those records come again.
-        await consumer.commit().catch((error: unknown) => {
-          if (!(error instanceof WeirError)) throw error;
-        });
-      }
-    };
+    const run = (consumer: GroupConsumer): Promise<void> =>
+      countIdsWhileRunning(consumer, topic, seen, () => stop);
     const first = member('no-loss-group');
     const loops = [run(first)];
     let nextId = 0;

@@ -6,6 +6,7 @@ import type { Assignor } from '../../src/client/group/assignor';
 import { GroupConsumer } from '../../src/client/group/group-consumer';
 import type { GroupConsumerOptions } from '../../src/client/group/group-consumer-options';
 import { Producer } from '../../src/client/producer';
+import { WeirError } from '../../src/errors/weir-error';
 
 /** A broker, a client, an admin and a producer shared by one file's group tests, closed after it. */
 export interface GroupTestKit {
@@ -83,3 +84,28 @@ export const partitionsOf = (consumer: GroupConsumer): number[] =>
     .assignment()
     .map((entry) => entry.partition)
     .sort((a, b) => a - b);
+
+/**
+ * Subscribes `consumer` to `topic` and, until `stopped()` or the consumer closes, counts every id
+ * it receives (values are decimal ids) in `seen`, committing after each poll. A rebalance may end
+ * the generation between poll and commit; those records come again, so only WeirErrors are
+ * tolerated there.
+ */
+export async function countIdsWhileRunning(
+  consumer: GroupConsumer,
+  topic: string,
+  seen: Map<number, number>,
+  stopped: () => boolean,
+): Promise<void> {
+  consumer.subscribe([topic]);
+  while (!stopped() && consumer.state !== 'closing' && consumer.state !== 'closed') {
+    const records = await consumer.poll({ maxWaitMs: 100 });
+    for (const record of records) {
+      const id = Number(record.value!.toString());
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+    }
+    await consumer.commit().catch((error: unknown) => {
+      if (!(error instanceof WeirError)) throw error;
+    });
+  }
+}
