@@ -36,6 +36,7 @@ export { InitProducerId } from './messages/apis/init-producer-id';
 export { WeirAbortTransaction } from './messages/apis/internal/weir-abort-transaction';
 export { WeirDeleteUser } from './messages/apis/internal/weir-delete-user';
 export { WeirDescribeBroker } from './messages/apis/internal/weir-describe-broker';
+export { WeirDescribeEffectivePermissions } from './messages/apis/internal/weir-describe-effective-permissions';
 export { WeirDescribeGroupLags } from './messages/apis/internal/weir-describe-group-lags';
 export { WeirDescribePartitions } from './messages/apis/internal/weir-describe-partitions';
 export { WeirListTopicSummaries } from './messages/apis/internal/weir-list-topic-summaries';
@@ -221,6 +222,14 @@ export type {
   StartOffset,
 } from './client/consumer';
 export { Consumer } from './client/consumer';
+export {
+  type EffectivePermissions,
+  type EffectivePermissionsApi,
+  OPERATIONS_BY_RESOURCE_TYPE,
+  type OperationVerdict,
+  type PermissionReason,
+  type ResourcePermissions,
+} from './client/internal/effective-permission-types';
 export { InternalAdmin } from './client/internal/internal-admin';
 export type {
   BrokerHealthCheck,

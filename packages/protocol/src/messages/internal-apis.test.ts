@@ -11,7 +11,7 @@ import {
 import { apiByKey } from './registry';
 
 describe("Weir's internal APIs", () => {
-  it('use keys 32000–32009, version 0 only, flexible', () => {
+  it('use keys 32000–32010, version 0 only, flexible', () => {
     expect(INTERNAL_APIS.map((api) => [api.apiKey, api.name])).toEqual([
       [32000, 'WeirDescribeBroker'],
       [32001, 'WeirListTopicSummaries'],
@@ -23,6 +23,7 @@ describe("Weir's internal APIs", () => {
       [32007, 'WeirUpsertUser'],
       [32008, 'WeirDeleteUser'],
       [32009, 'WeirVerifyCredentials'],
+      [32010, 'WeirDescribeEffectivePermissions'],
     ]);
     for (const api of INTERNAL_APIS) {
       expect(api.apiKey).toBeGreaterThanOrEqual(WEIR_API_KEY_MIN);

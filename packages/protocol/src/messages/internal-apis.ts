@@ -2,6 +2,7 @@ import type { ApiSchema } from '../schema/api';
 import { WeirAbortTransaction } from './apis/internal/weir-abort-transaction';
 import { WeirDeleteUser } from './apis/internal/weir-delete-user';
 import { WeirDescribeBroker } from './apis/internal/weir-describe-broker';
+import { WeirDescribeEffectivePermissions } from './apis/internal/weir-describe-effective-permissions';
 import { WeirDescribeGroupLags } from './apis/internal/weir-describe-group-lags';
 import { WeirDescribePartitions } from './apis/internal/weir-describe-partitions';
 import { WeirListTopicSummaries } from './apis/internal/weir-list-topic-summaries';
@@ -29,6 +30,7 @@ export const INTERNAL_APIS: readonly ApiSchema[] = [
   WeirUpsertUser,
   WeirDeleteUser,
   WeirVerifyCredentials,
+  WeirDescribeEffectivePermissions,
 ];
 
 for (const api of INTERNAL_APIS) {
