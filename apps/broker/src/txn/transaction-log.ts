@@ -1,4 +1,4 @@
-import { decodeRecordBatch, encodeRecordBatch, isControlBatch, iterateBatches } from '@weir/protocol';
+import { InternalTopicRecords, type ReplayReport } from '../topics/internal-topic-records';
 import type { TopicManager } from '../topics/topic-manager';
 import {
   decodeTransactionRecord,
@@ -19,8 +19,6 @@ const TRANSACTION_TOPIC_CONFIGS: Record<string, string> = {
   'segment.bytes': String(100 * 1024 * 1024),
 };
 
-const READ_CHUNK_BYTES = 1024 * 1024;
-
 /** Where the coordinator persists its records: one `__transaction_state` partition per id. */
 export interface TransactionStore {
   /** 0 until the topic exists. */
@@ -39,10 +37,7 @@ export interface TransactionStore {
 export interface TransactionLogSource {
   readonly partitionCount: number;
   /** Hands every record of a partition to `onRecord` in log order; throws when the log is unreadable. */
-  replay(
-    partition: number,
-    onRecord: (record: TransactionRecord) => void,
-  ): Promise<{ records: number; skipped: number }>;
+  replay(partition: number, onRecord: (record: TransactionRecord) => void): Promise<ReplayReport>;
 }
 
 /** {@link TransactionStore} over the broker's own partition logs. */
@@ -50,13 +45,19 @@ export class TransactionLog implements TransactionStore, TransactionLogSource {
   #partitionCount = 0;
   #configuredPartitions = 1;
   #creating: Promise<void> | undefined;
-  /** Appends not yet finished, so shutdown can wait for them before the logs close. */
-  readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #records: InternalTopicRecords<TransactionRecord>;
 
   constructor(
     private readonly topics: TopicManager,
-    private readonly clock: { nowMs(): number },
-  ) {}
+    clock: { nowMs(): number },
+  ) {
+    this.#records = new InternalTopicRecords(
+      topics,
+      TRANSACTION_STATE_TOPIC,
+      { encode: encodeTransactionRecord, decode: decodeTransactionRecord },
+      clock,
+    );
+  }
 
   get partitionCount(): number {
     return this.#partitionCount;
@@ -101,77 +102,20 @@ export class TransactionLog implements TransactionStore, TransactionLogSource {
     this.#partitionCount = created.partitionCount;
   }
 
-  async write(
+  write(
     partition: number,
     records: readonly TransactionRecord[],
     options: { durable: boolean },
   ): Promise<void> {
-    if (records.length === 0) return;
-    const log = this.topics.partitionLog(TRANSACTION_STATE_TOPIC, partition);
-    const timestampMs = this.clock.nowMs();
-    const batch = records.map((record) => ({ ...encodeTransactionRecord(record), timestampMs }));
-    const written = log.append(encodeRecordBatch({ records: batch }), { origin: 'coordinator', ...options });
-    const tracked: Promise<unknown> = written.then(
-      () => this.#inFlight.delete(tracked),
-      () => this.#inFlight.delete(tracked),
-    );
-    this.#inFlight.add(tracked);
-    await written;
+    return this.#records.write(partition, records, options);
   }
 
   /** Resolves once every append started so far has finished (successfully or not). */
-  async drain(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  drain(): Promise<void> {
+    return this.#records.drain();
   }
 
-  async replay(
-    partition: number,
-    onRecord: (record: TransactionRecord) => void,
-  ): Promise<{ records: number; skipped: number }> {
-    const log = this.topics.partitionLog(TRANSACTION_STATE_TOPIC, partition);
-    const endOffset = log.highWatermark;
-    let offset = log.logStartOffset;
-    const report = { records: 0, skipped: 0 };
-    while (offset < endOffset) {
-      const { records } = await log.read(offset, { maxBytes: READ_CHUNK_BYTES, maxOffset: endOffset });
-      if (records.length === 0) break;
-      const before = offset;
-      for (const item of iterateBatches(records)) {
-        if (item.kind !== 'batch') {
-          throw new Error(`${TRANSACTION_STATE_TOPIC}-${partition}: unreadable batch at offset ${offset}`);
-        }
-        const decoded = decodeRecordBatch(item.bytes);
-        if (!decoded.ok) throw decoded.error;
-        const batch = decoded.value;
-        const nextOffset = Number(batch.baseOffset) + batch.lastOffsetDelta + 1;
-        if (!isControlBatch(batch.attributes)) {
-          for (const record of batch.records) {
-            if (Number(record.offset) < offset) continue;
-            const applied = decodeOne(record.key, record.value);
-            if (applied) {
-              report.records += 1;
-              onRecord(applied);
-            } else {
-              report.skipped += 1;
-            }
-          }
-        }
-        offset = Math.max(offset, nextOffset);
-      }
-      // A read always returns the batch containing `offset`, so no progress means a broken log.
-      if (offset === before) {
-        throw new Error(`${TRANSACTION_STATE_TOPIC}-${partition}: no progress at offset ${offset}`);
-      }
-    }
-    return report;
-  }
-}
-
-function decodeOne(key: Buffer | null, value: Buffer | null): TransactionRecord | undefined {
-  if (key === null) return undefined;
-  try {
-    return decodeTransactionRecord(key, value);
-  } catch {
-    return undefined;
+  replay(partition: number, onRecord: (record: TransactionRecord) => void): Promise<ReplayReport> {
+    return this.#records.replay(partition, onRecord);
   }
 }
