@@ -1,25 +1,10 @@
 import { ErrorCode } from '../errors/error-codes';
-import { errorForCode, WeirError } from '../errors/weir-error';
-import { AlterConfigs } from '../messages/apis/alter-configs';
-import { CreatePartitions } from '../messages/apis/create-partitions';
-import { CreateTopics } from '../messages/apis/create-topics';
-import { DeleteRecords } from '../messages/apis/delete-records';
-import { DeleteTopics } from '../messages/apis/delete-topics';
-import { DescribeConfigs } from '../messages/apis/describe-configs';
-import { IncrementalAlterConfigs } from '../messages/apis/incremental-alter-configs';
-import type { ResponseOf } from '../schema/api';
 import { createAcls, deleteAcls, describeAcls } from './acl/acl-admin';
 import type { AclBinding, AclBindingFilter } from './acl/acl-types';
-import { type AdminItemFailure, AdminItemsError, brokerError } from './admin-error';
 import type {
   AdminTimeoutOptions,
   AlterConfigsRequest,
-  ConfigEntry,
-  ConfigOperation,
-  ConfigResource,
   ConfigResourceDescription,
-  ConfigResourceType,
-  ConfigSource,
   DeletedRecords,
   DeleteRecordsRequest,
   DescribeConfigsRequest,
@@ -30,8 +15,9 @@ import type {
   TopicDescription,
   ValidateOnlyOptions,
 } from './admin-types';
-import type { Client, RequestTarget } from './client';
+import type { Client } from './client';
 import type { ClusterMetadata } from './cluster-metadata';
+import { alterConfigs, describeConfigs, incrementalAlterConfigs } from './config-admin';
 import {
   deleteGroups,
   describeGroups,
@@ -47,8 +33,9 @@ import {
   resetGroupOffsets,
 } from './group/group-admin';
 import type { CommittedOffset } from './group/group-offsets';
-import { askPartitionLeaders, type PartitionAnswer, partitionKey } from './leader-requests';
-import { listOffsets, type OffsetQuery, type PartitionOffset } from './list-offsets';
+import type { OffsetQuery, PartitionOffset } from './list-offsets';
+import { deleteRecords, listPartitionOffsets, topicOffsets } from './record-admin';
+import { createPartitions, createTopics, deleteTopics, describeTopics } from './topic-admin';
 import {
   describeProducers,
   describeTransactions,
@@ -58,44 +45,6 @@ import {
   type TransactionListFilters,
   type TransactionListing,
 } from './transaction/transaction-admin';
-
-/** Kafka's resource type ids (`ConfigResource.Type`). */
-const RESOURCE_TYPE_IDS: Readonly<Record<ConfigResourceType, number>> = { topic: 2, broker: 4 };
-/** Kafka's `ConfigSource` ids, by position. */
-const CONFIG_SOURCES: readonly ConfigSource[] = [
-  'unknown',
-  'topic',
-  'dynamic-broker',
-  'dynamic-default-broker',
-  'static-broker',
-  'default',
-  'dynamic-broker-logger',
-];
-const DEFAULT_CONFIG_SOURCE = 5;
-/** IncrementalAlterConfigs operation ids. */
-const CONFIG_OPERATION_IDS: Readonly<Record<ConfigOperation, number>> = {
-  set: 0,
-  delete: 1,
-  append: 2,
-  subtract: 3,
-};
-
-/** An answer about one named item (topic) of a controller request. */
-interface NamedAnswer {
-  readonly name: string;
-  readonly errorCode: number;
-  readonly errorMessage?: string | null;
-}
-
-/** An answer about one config resource. */
-interface ResourceAnswer {
-  readonly errorCode: number;
-  readonly errorMessage: string | null;
-  readonly resourceType: number;
-  readonly resourceName: string;
-}
-
-type DescribedResource = ResponseOf<typeof DescribeConfigs>['results'][number];
 
 /**
  * Cluster administration: topics, partitions, offsets, records and configurations, as the console
@@ -128,316 +77,73 @@ export class Admin {
       .sort();
   }
 
+  // ---- topics, offsets and records (implemented in ./topic-admin.ts and ./record-admin.ts) ----
+
   /** Partitions with leader, replicas and in-sync replicas, per topic, in the order asked. */
-  async describeTopics(names: readonly string[]): Promise<TopicDescription[]> {
-    unique('describeTopics', names);
-    const snapshot = await this.#client.refreshMetadata(names);
-    const failures: AdminItemFailure[] = [];
-    const descriptions: TopicDescription[] = [];
-    for (const name of names) {
-      const topic = snapshot.topics.find((candidate) => candidate.name === name);
-      const code = topic === undefined ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : topic.errorCode;
-      if (topic === undefined || code !== ErrorCode.NONE) {
-        failures.push({ item: name, error: errorForCode(code, `Topic "${name}".`) });
-        continue;
-      }
-      descriptions.push({ name: topic.name, isInternal: topic.isInternal, partitions: topic.partitions });
-    }
-    if (failures.length > 0) throw new AdminItemsError('describeTopics', failures, names.length);
-    return descriptions;
+  describeTopics(names: readonly string[]): Promise<TopicDescription[]> {
+    return describeTopics(this.#client, names);
   }
 
   /** Creates topics at the controller. */
-  async createTopics(
+  createTopics(
     topics: readonly NewTopic[],
     options: ValidateOnlyOptions & AdminTimeoutOptions = {},
   ): Promise<void> {
-    await this.#controllerItems('createTopics', topics, async (open) => {
-      const response = await this.#client.send('controller', CreateTopics, {
-        topics: open.map((topic) => ({
-          name: topic.name,
-          // -1 asks for the broker's default (CreateTopics v4+), as the Java admin client does.
-          numPartitions: topic.partitions ?? -1,
-          replicationFactor: topic.replicationFactor ?? -1,
-          assignments: [],
-          configs: Object.entries(topic.configs ?? {}).map(([name, value]) => ({ name, value })),
-        })),
-        timeoutMs: options.timeoutMs ?? this.#client.requestTimeoutMs,
-        validateOnly: options.validateOnly ?? false,
-      });
-      return response.topics;
-    });
+    return createTopics(this.#client, topics, options);
   }
 
   /** Deletes topics at the controller. */
-  async deleteTopics(names: readonly string[], options: AdminTimeoutOptions = {}): Promise<void> {
-    await this.#controllerItems(
-      'deleteTopics',
-      names.map((name) => ({ name })),
-      async (open) => {
-        const response = await this.#client.send('controller', DeleteTopics, {
-          topicNames: open.map((topic) => topic.name),
-          timeoutMs: options.timeoutMs ?? this.#client.requestTimeoutMs,
-        });
-        return response.responses;
-      },
-    );
+  deleteTopics(names: readonly string[], options: AdminTimeoutOptions = {}): Promise<void> {
+    return deleteTopics(this.#client, names, options);
   }
 
   /** Raises topics' partition counts at the controller. */
-  async createPartitions(
+  createPartitions(
     changes: readonly PartitionCountChange[],
     options: ValidateOnlyOptions & AdminTimeoutOptions = {},
   ): Promise<void> {
-    await this.#controllerItems(
-      'createPartitions',
-      changes.map((change) => ({ name: change.topic, count: change.count })),
-      async (open) => {
-        const response = await this.#client.send('controller', CreatePartitions, {
-          topics: open.map((change) => ({ name: change.name, count: change.count, assignments: null })),
-          timeoutMs: options.timeoutMs ?? this.#client.requestTimeoutMs,
-          validateOnly: options.validateOnly ?? false,
-        });
-        return response.results;
-      },
-    );
+    return createPartitions(this.#client, changes, options);
   }
 
   /** Earliest, latest or by-time offsets, in the order asked; each partition at most once per call. */
-  async listOffsets(queries: readonly OffsetQuery[]): Promise<PartitionOffset[]> {
-    unique(
-      'listOffsets',
-      queries.map((query) => `${query.topic}-${query.partition}`),
-    );
-    const results = await listOffsets(this.#client, queries);
-    return collect('listOffsets', queries, results);
+  listOffsets(queries: readonly OffsetQuery[]): Promise<PartitionOffset[]> {
+    return listPartitionOffsets(this.#client, queries);
   }
 
   /** The earliest and latest offset of every partition of a topic. */
-  async topicOffsets(topic: string): Promise<PartitionOffsetRange[]> {
-    const metadata = (await this.#client.retry(() => this.#client.topicsMetadata([topic]))).get(topic);
-    if (metadata === undefined || metadata.errorCode !== ErrorCode.NONE) {
-      throw errorForCode(metadata?.errorCode ?? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `Topic "${topic}".`);
-    }
-    const partitions = metadata.partitions.map((partition) => partition.partition);
-    const [earliest, latest] = await Promise.all(
-      (['earliest', 'latest'] as const).map((spec) =>
-        this.listOffsets(partitions.map((partition) => ({ topic, partition, spec }))),
-      ),
-    );
-    return partitions.map((partition, index) => ({
-      partition,
-      earliest: earliest![index]!.offset,
-      latest: latest![index]!.offset,
-    }));
+  topicOffsets(topic: string): Promise<PartitionOffsetRange[]> {
+    return topicOffsets(this.#client, topic);
   }
 
   /** Deletes records below offsets (moves the log start), at each partition's leader. */
-  async deleteRecords(
+  deleteRecords(
     requests: readonly DeleteRecordsRequest[],
     options: AdminTimeoutOptions = {},
   ): Promise<DeletedRecords[]> {
-    unique(
-      'deleteRecords',
-      requests.map((request) => `${request.topic}-${request.partition}`),
-    );
-    const results = await askPartitionLeaders<DeleteRecordsRequest, DeletedRecords>(
-      this.#client,
-      requests,
-      async (leaderId, list) => {
-        const topics = new Map<string, { partitionIndex: number; offset: bigint }[]>();
-        for (const request of list) {
-          const partitions = topics.get(request.topic) ?? [];
-          partitions.push({ partitionIndex: request.partition, offset: request.beforeOffset });
-          topics.set(request.topic, partitions);
-        }
-        const response = await this.#client.send(leaderId, DeleteRecords, {
-          topics: [...topics].map(([name, partitions]) => ({ name, partitions })),
-          timeoutMs: options.timeoutMs ?? this.#client.requestTimeoutMs,
-        });
-        const answers = new Map<string, PartitionAnswer<DeletedRecords>>();
-        for (const topic of response.topics) {
-          for (const partition of topic.partitions) {
-            answers.set(
-              partitionKey(topic.name, partition.partitionIndex),
-              partition.errorCode === 0
-                ? {
-                    errorCode: 0,
-                    value: {
-                      topic: topic.name,
-                      partition: partition.partitionIndex,
-                      lowWatermark: partition.lowWatermark,
-                    },
-                  }
-                : { errorCode: partition.errorCode },
-            );
-          }
-        }
-        return answers;
-      },
-    );
-    return collect('deleteRecords', requests, results);
+    return deleteRecords(this.#client, requests, options);
   }
 
+  // ---- configurations (implemented in ./config-admin.ts) ----
+
   /** Configurations of topics and brokers, in the order asked. */
-  async describeConfigs(
+  describeConfigs(
     resources: readonly DescribeConfigsRequest[],
     options: { includeSynonyms?: boolean } = {},
   ): Promise<ConfigResourceDescription[]> {
-    const answers = await this.#perResource('describeConfigs', resources, async (target, group) => {
-      const response = await this.#client.send(target, DescribeConfigs, {
-        resources: group.map((resource) => ({
-          resourceType: RESOURCE_TYPE_IDS[resource.type],
-          resourceName: resource.name,
-          configurationKeys: resource.keys === undefined ? null : [...resource.keys],
-        })),
-        includeSynonyms: options.includeSynonyms ?? false,
-      });
-      return response.results;
-    });
-    return resources.map((resource) => {
-      const answer = answers.get(resourceKey(resource)) as DescribedResource;
-      return { type: resource.type, name: resource.name, configs: answer.configs.map(configEntry) };
-    });
+    return describeConfigs(this.#client, resources, options);
   }
 
   /** Replaces resources' whole configurations (keys left out return to their defaults). */
-  async alterConfigs(
-    resources: readonly AlterConfigsRequest[],
-    options: ValidateOnlyOptions = {},
-  ): Promise<void> {
-    await this.#perResource('alterConfigs', resources, async (target, group) => {
-      const response = await this.#client.send(target, AlterConfigs, {
-        resources: group.map((resource) => ({
-          resourceType: RESOURCE_TYPE_IDS[resource.type],
-          resourceName: resource.name,
-          configs: Object.entries(resource.configs).map(([name, value]) => ({ name, value })),
-        })),
-        validateOnly: options.validateOnly ?? false,
-      });
-      return response.responses;
-    });
-    this.#forgetTopics(resources);
+  alterConfigs(resources: readonly AlterConfigsRequest[], options: ValidateOnlyOptions = {}): Promise<void> {
+    return alterConfigs(this.#client, resources, options);
   }
 
   /** Sets, deletes, appends to or subtracts from single configuration keys. */
-  async incrementalAlterConfigs(
+  incrementalAlterConfigs(
     resources: readonly IncrementalAlterConfigsRequest[],
     options: ValidateOnlyOptions = {},
   ): Promise<void> {
-    await this.#perResource('incrementalAlterConfigs', resources, async (target, group) => {
-      const response = await this.#client.send(target, IncrementalAlterConfigs, {
-        resources: group.map((resource) => ({
-          resourceType: RESOURCE_TYPE_IDS[resource.type],
-          resourceName: resource.name,
-          configs: resource.changes.map((change) => {
-            if (change.operation !== 'delete' && (change.value === undefined || change.value === null)) {
-              throw new RangeError(`${resource.name}: "${change.operation}" of ${change.name} needs a value`);
-            }
-            return {
-              name: change.name,
-              configOperation: CONFIG_OPERATION_IDS[change.operation],
-              value: change.value ?? null,
-            };
-          }),
-        })),
-        validateOnly: options.validateOnly ?? false,
-      });
-      return response.responses;
-    });
-    this.#forgetTopics(resources);
-  }
-
-  /**
-   * Sends items to the controller, retrying those that fail retriably (NOT_CONTROLLER after a
-   * controller move, …) and collecting the others' errors.
-   */
-  async #controllerItems<T extends { readonly name: string }>(
-    operation: string,
-    items: readonly T[],
-    send: (open: readonly T[]) => Promise<readonly NamedAnswer[]>,
-  ): Promise<void> {
-    unique(
-      operation,
-      items.map((item) => item.name),
-    );
-    if (items.length === 0) return;
-    const failures: AdminItemFailure[] = [];
-    let open: readonly T[] = items;
-    try {
-      await this.#client.retry(async () => {
-        const answers = await send(open);
-        const again: T[] = [];
-        let retryWith: WeirError | undefined;
-        for (const item of open) {
-          const answer = answers.find((candidate) => candidate.name === item.name);
-          if (answer === undefined) {
-            failures.push({ item: item.name, error: missingAnswer(item.name) });
-          } else if (answer.errorCode !== ErrorCode.NONE) {
-            const error = brokerError(answer.errorCode, answer.errorMessage, `Topic "${item.name}".`);
-            if (error.retriable) {
-              again.push(item);
-              retryWith = error;
-            } else {
-              failures.push({ item: item.name, error });
-            }
-          }
-        }
-        open = again;
-        if (retryWith !== undefined) throw retryWith;
-      });
-    } catch (error) {
-      // A failure of the whole request, before any item was answered, is thrown as it is.
-      if (!(error instanceof WeirError) || (open === items && failures.length === 0)) throw error;
-      for (const item of open) failures.push({ item: item.name, error });
-    } finally {
-      for (const item of items) this.#client.invalidateMetadata(item.name);
-    }
-    if (failures.length > 0) throw new AdminItemsError(operation, failures, items.length);
-  }
-
-  /**
-   * Sends config requests: broker resources to that broker (Kafka requires it), topic resources and
-   * the cluster-wide broker default to any broker. Returns each resource's answer; throws an
-   * {@link AdminItemsError} if any resource failed.
-   */
-  async #perResource<R extends ConfigResource, A extends ResourceAnswer>(
-    operation: string,
-    resources: readonly R[],
-    send: (target: RequestTarget, group: readonly R[]) => Promise<readonly A[]>,
-  ): Promise<Map<string, A>> {
-    unique(operation, resources.map(resourceKey));
-    const groups = new Map<RequestTarget, R[]>();
-    for (const resource of resources) {
-      const target = targetOf(resource);
-      const group = groups.get(target) ?? [];
-      group.push(resource);
-      groups.set(target, group);
-    }
-    const answers = new Map<string, A>();
-    const failures: AdminItemFailure[] = [];
-    await Promise.all(
-      [...groups].map(async ([target, group]) => {
-        const results = await this.#client.retry(() => send(target, group));
-        for (const resource of group) {
-          const key = resourceKey(resource);
-          const answer = results.find(
-            (candidate) =>
-              candidate.resourceType === RESOURCE_TYPE_IDS[resource.type] &&
-              candidate.resourceName === resource.name,
-          );
-          if (answer === undefined) failures.push({ item: key, error: missingAnswer(key) });
-          else if (answer.errorCode !== ErrorCode.NONE) {
-            failures.push({
-              item: key,
-              error: brokerError(answer.errorCode, answer.errorMessage, `${key}.`),
-            });
-          } else answers.set(key, answer);
-        }
-      }),
-    );
-    if (failures.length > 0) throw new AdminItemsError(operation, failures, resources.length);
-    return answers;
+    return incrementalAlterConfigs(this.#client, resources, options);
   }
 
   // ---- consumer groups (implemented in ./group/group-admin.ts) ----
@@ -504,79 +210,5 @@ export class Admin {
   /** Deletes the ACLs the filters select; per filter, what it deleted. Needs ALTER on the cluster. */
   deleteAcls(filters: readonly AclBindingFilter[]): Promise<AclBinding[][]> {
     return deleteAcls(this.#client, filters);
-  }
-
-  #forgetTopics(resources: readonly ConfigResource[]): void {
-    for (const resource of resources)
-      if (resource.type === 'topic') this.#client.invalidateMetadata(resource.name);
-  }
-}
-
-function targetOf(resource: ConfigResource): RequestTarget {
-  if (resource.type !== 'broker' || resource.name === '') return 'any';
-  const nodeId = Number(resource.name);
-  if (!Number.isInteger(nodeId) || nodeId < 0) {
-    throw new RangeError(`a broker resource is named by its node id, got "${resource.name}"`);
-  }
-  return nodeId;
-}
-
-function resourceKey(resource: ConfigResource): string {
-  return `${resource.type}:${resource.name}`;
-}
-
-function configEntry(entry: DescribedResource['configs'][number]): ConfigEntry {
-  // v0 reports isDefault; v1+ reports the source instead (and decodes isDefault as false).
-  const source =
-    entry.configSource >= 0
-      ? (CONFIG_SOURCES[entry.configSource] ?? 'unknown')
-      : entry.isDefault
-        ? 'default'
-        : 'unknown';
-  return {
-    name: entry.name,
-    value: entry.value,
-    readOnly: entry.readOnly,
-    isDefault: entry.isDefault || entry.configSource === DEFAULT_CONFIG_SOURCE,
-    isSensitive: entry.isSensitive,
-    source,
-    synonyms: entry.synonyms.map((synonym) => ({
-      name: synonym.name,
-      value: synonym.value,
-      source: CONFIG_SOURCES[synonym.source] ?? 'unknown',
-    })),
-  };
-}
-
-/** The value of every item in order, or an AdminItemsError naming the failed ones. */
-function collect<T>(
-  operation: string,
-  items: readonly { readonly topic: string; readonly partition: number }[],
-  results: Map<string, T | WeirError>,
-): T[] {
-  const values: T[] = [];
-  const failures: AdminItemFailure[] = [];
-  for (const item of items) {
-    const name = `${item.topic}-${item.partition}`;
-    const result = results.get(partitionKey(item.topic, item.partition));
-    if (result === undefined) failures.push({ item: name, error: missingAnswer(name) });
-    else if (result instanceof WeirError) failures.push({ item: name, error: result });
-    else values.push(result);
-  }
-  if (failures.length > 0) throw new AdminItemsError(operation, failures, items.length);
-  return values;
-}
-
-function missingAnswer(item: string): WeirError {
-  return new WeirError(ErrorCode.UNKNOWN_SERVER_ERROR, {
-    detail: `the broker's answer does not mention ${item}.`,
-  });
-}
-
-function unique(operation: string, names: readonly string[]): void {
-  const seen = new Set<string>();
-  for (const name of names) {
-    if (seen.has(name)) throw new RangeError(`${operation}: ${name} is listed twice`);
-    seen.add(name);
   }
 }

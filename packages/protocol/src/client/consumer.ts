@@ -1,82 +1,35 @@
 import { ErrorCode } from '../errors/error-codes';
 import { errorForCode, WeirError } from '../errors/weir-error';
 import { Fetch } from '../messages/apis/fetch';
-import type { RequestOf, ResponseOf } from '../schema/api';
+import type { ResponseOf } from '../schema/api';
 import type { Client } from './client';
 import { ClosedError } from './closed-error';
 import { needsMetadataRefresh } from './cluster-metadata';
+import {
+  type ConsumerOptions,
+  type ConsumerSettings,
+  consumerSettings,
+  nonNegative,
+  type PartitionAssignment,
+  type PollOptions,
+  type StartOffset,
+} from './consumer-options';
+import {
+  asWeirError,
+  backOff,
+  markSucceeded,
+  type PartitionState,
+  partitionState,
+  restart,
+} from './consumer-partition';
+import { fetchedPartition, fetchRequest } from './fetch-request';
 import { decodeFetchedRecords } from './fetched-records';
 import { partitionKey } from './leader-requests';
-import { listOffsets, type OffsetSpec } from './list-offsets';
+import { listOffsets } from './list-offsets';
 import type { ConsumerRecord } from './message';
 
-/** Where to start reading a partition: an offset, the log start or end, or the first record at or after a time. */
-export type StartOffset = bigint | number | OffsetSpec;
-
-/** One partition to read, and where to start. */
-export interface PartitionAssignment {
-  readonly topic: string;
-  readonly partition: number;
-  readonly offset: StartOffset;
-}
-
-/** Settings of a {@link Consumer}. */
-export interface ConsumerOptions {
-  /**
-   * How long `poll` waits for records when none are buffered, and so how long a Fetch waits at the
-   * broker. Long waits cost no latency: the broker answers as soon as records are appended. Default 5 s.
-   */
-  readonly maxWaitMs?: number;
-  /** The broker answers once this many bytes are available (or the wait ends). Default 1. */
-  readonly minBytes?: number;
-  /** The most bytes one Fetch answer may carry (at least one batch comes back regardless). Default 50 MiB. */
-  readonly maxBytes?: number;
-  /** The most bytes per partition in one Fetch answer (with the same exception). Default 1 MiB. */
-  readonly partitionMaxBytes?: number;
-  /**
-   * What to do when the position is outside the log (OFFSET_OUT_OF_RANGE, e.g. after retention
-   * deleted it): move to the `'earliest'` or `'latest'` offset, or fail the poll (`'none'`) with an
-   * error naming the partition until `seek` sets a new position. Default `'latest'`, as in Java.
-   */
-  readonly autoOffsetReset?: 'earliest' | 'latest' | 'none';
-  /**
-   * `'read_committed'` (the default, as in the Java client and librdkafka) reads transactional
-   * data only once committed: up to the last stable offset, without the records of aborted
-   * transactions. `'read_uncommitted'` reads everything up to the high watermark.
-   */
-  readonly isolationLevel?: 'read_committed' | 'read_uncommitted';
-}
-
-/** Settings of one {@link Consumer.poll}. */
-export interface PollOptions {
-  /** Overrides the consumer's `maxWaitMs` for this poll. */
-  readonly maxWaitMs?: number;
-}
-
-const MAX_INT32 = 0x7fffffff;
-
-interface PartitionState {
-  readonly topic: string;
-  readonly partition: number;
-  /** The next offset to fetch; undefined until a start offset is resolved. */
-  position: bigint | undefined;
-  /** A position to look up with ListOffsets before fetching. */
-  reset: OffsetSpec | undefined;
-  /** Bumped by `seek`: answers to requests made before it are dropped. */
-  generation: number;
-  /** Part of a Fetch or ListOffsets in flight. */
-  busy: boolean;
-  /** Backoff after a failure. */
-  notBeforeMs: number;
-  /** Consecutive failures, for the backoff. */
-  failures: number;
-  /** When the current run of failures began. */
-  failingSinceMs: number | undefined;
-  /** A failure that stops the partition until the next `seek`. */
-  halted: WeirError | undefined;
-  /** The last Fetch left records between the position and the high watermark. */
-  behind: boolean;
-}
+// The option types live in ./consumer-options beside their defaults; importers find them here as before.
+export type { ConsumerOptions, PartitionAssignment, PollOptions, StartOffset };
 
 /**
  * Reads assigned partitions from given positions (consumer groups come later). `poll` returns the
@@ -96,12 +49,7 @@ interface PartitionState {
  */
 export class Consumer {
   readonly #client: Client;
-  readonly #maxWaitMs: number;
-  readonly #minBytes: number;
-  readonly #maxBytes: number;
-  readonly #partitionMaxBytes: number;
-  readonly #autoOffsetReset: 'earliest' | 'latest' | 'none';
-  readonly #isolationLevel: 'read_committed' | 'read_uncommitted';
+  readonly #settings: ConsumerSettings;
   #partitions = new Map<string, PartitionState>();
   #buffer: ConsumerRecord[] = [];
   readonly #errors: WeirError[] = [];
@@ -113,15 +61,7 @@ export class Consumer {
 
   constructor(client: Client, options: ConsumerOptions = {}) {
     this.#client = client;
-    this.#maxWaitMs = nonNegative('maxWaitMs', options.maxWaitMs ?? 5000);
-    this.#minBytes = nonNegative('minBytes', options.minBytes ?? 1);
-    this.#maxBytes = nonNegative('maxBytes', options.maxBytes ?? 50 * 1024 * 1024);
-    this.#partitionMaxBytes = nonNegative('partitionMaxBytes', options.partitionMaxBytes ?? 1024 * 1024);
-    this.#autoOffsetReset = options.autoOffsetReset ?? 'latest';
-    this.#isolationLevel = options.isolationLevel ?? 'read_committed';
-    if (this.#isolationLevel !== 'read_committed' && this.#isolationLevel !== 'read_uncommitted') {
-      throw new RangeError(`isolationLevel must be 'read_committed' or 'read_uncommitted'`);
-    }
+    this.#settings = consumerSettings(options);
   }
 
   /**
@@ -141,21 +81,7 @@ export class Consumer {
       const key = partitionKey(assignment.topic, assignment.partition);
       if (next.has(key))
         throw new RangeError(`${assignment.topic}-${assignment.partition} is assigned twice`);
-      const state: PartitionState = {
-        topic: assignment.topic,
-        partition: assignment.partition,
-        position: undefined,
-        reset: undefined,
-        generation: 0,
-        busy: false,
-        notBeforeMs: 0,
-        failures: 0,
-        failingSinceMs: undefined,
-        halted: undefined,
-        behind: false,
-      };
-      setStart(state, assignment.offset);
-      next.set(key, state);
+      next.set(key, partitionState(assignment.topic, assignment.partition, assignment.offset));
     }
     this.#partitions = next;
     this.#buffer = this.#buffer.filter((record) => next.has(partitionKey(record.topic, record.partition)));
@@ -175,13 +101,7 @@ export class Consumer {
     this.#assertOpen();
     const state = this.#partitions.get(partitionKey(topic, partition));
     if (state === undefined) throw new RangeError(`${topic}-${partition} is not assigned`);
-    state.generation++;
-    state.behind = false;
-    state.halted = undefined;
-    state.failures = 0;
-    state.failingSinceMs = undefined;
-    state.notBeforeMs = 0;
-    setStart(state, offset);
+    restart(state, offset);
     this.#buffer = this.#buffer.filter((record) => record.topic !== topic || record.partition !== partition);
     this.#wake();
   }
@@ -206,7 +126,7 @@ export class Consumer {
   async poll(options: PollOptions = {}): Promise<ConsumerRecord[]> {
     this.#assertOpen();
     if (this.#polling) throw new Error('poll is already running on this consumer');
-    const maxWaitMs = nonNegative('maxWaitMs', options.maxWaitMs ?? this.#maxWaitMs);
+    const maxWaitMs = nonNegative('maxWaitMs', options.maxWaitMs ?? this.#settings.maxWaitMs);
     const deadlineMs = Date.now() + maxWaitMs;
     this.#polling = true;
     try {
@@ -347,7 +267,7 @@ export class Consumer {
       partition: state.partition,
       spec: state.reset!,
     }));
-    listOffsets(this.#client, queries, this.#isolationLevel)
+    listOffsets(this.#client, queries, this.#settings.isolationLevel)
       .then(
         (results) => {
           states.forEach((state, index) => {
@@ -361,7 +281,7 @@ export class Consumer {
             } else {
               state.position = result.offset;
               state.reset = undefined;
-              this.#onSuccess(state);
+              markSucceeded(state);
             }
           });
         },
@@ -380,33 +300,8 @@ export class Consumer {
   #fetch(leaderId: number, states: readonly PartitionState[], maxWaitMs: number): void {
     const generations = states.map((state) => state.generation);
     const positions = states.map((state) => state.position!);
-    const body: RequestOf<typeof Fetch> = {
-      replicaId: -1,
-      maxWaitMs: Math.min(MAX_INT32, Math.round(maxWaitMs)),
-      minBytes: this.#minBytes,
-      maxBytes: this.#maxBytes,
-      isolationLevel: this.#isolationLevel === 'read_committed' ? 1 : 0,
-      sessionId: 0,
-      sessionEpoch: -1,
-      topics: [],
-      forgottenTopicsData: [],
-      rackId: '',
-    };
-    states.forEach((state, index) => {
-      state.busy = true;
-      let topic = body.topics.find((candidate) => candidate.topic === state.topic);
-      if (topic === undefined) {
-        topic = { topic: state.topic, partitions: [] };
-        body.topics.push(topic);
-      }
-      topic.partitions.push({
-        partition: state.partition,
-        currentLeaderEpoch: -1,
-        fetchOffset: positions[index]!,
-        logStartOffset: -1n,
-        partitionMaxBytes: this.#partitionMaxBytes,
-      });
-    });
+    const body = fetchRequest(states, positions, maxWaitMs, this.#settings);
+    for (const state of states) state.busy = true;
     this.#fetching.add(leaderId);
     this.#client
       .send(leaderId, Fetch, body, { lane: 'fetch', timeoutMs: this.#client.requestTimeoutMs + maxWaitMs })
@@ -439,9 +334,7 @@ export class Consumer {
         this.#onFailure(state, topError);
         return;
       }
-      const answer = response.responses
-        .find((topic) => topic.topic === state.topic)
-        ?.partitions.find((partition) => partition.partitionIndex === state.partition);
+      const answer = fetchedPartition(response, state);
       if (answer === undefined) return;
       const position = positions[index]!;
       const name = `${state.topic}-${state.partition}`;
@@ -453,7 +346,7 @@ export class Consumer {
         this.#onFailure(state, errorForCode(answer.errorCode, `Fetching ${name} at offset ${position}.`));
         return;
       }
-      const committed = this.#isolationLevel === 'read_committed';
+      const committed = this.#settings.isolationLevel === 'read_committed';
       const decoded = decodeFetchedRecords(
         state.topic,
         state.partition,
@@ -473,7 +366,7 @@ export class Consumer {
       const end = committed && answer.lastStableOffset >= 0n ? answer.lastStableOffset : answer.highWatermark;
       state.behind = decoded.nextOffset < end;
       if (decoded.error !== undefined) this.#halt(state, decoded.error);
-      else this.#onSuccess(state);
+      else markSucceeded(state);
     });
   }
 
@@ -483,7 +376,8 @@ export class Consumer {
     logStartOffset: bigint,
     highWatermark: bigint,
   ): void {
-    if (this.#autoOffsetReset === 'none') {
+    const autoOffsetReset = this.#settings.autoOffsetReset;
+    if (autoOffsetReset === 'none') {
       this.#halt(
         state,
         new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
@@ -495,7 +389,7 @@ export class Consumer {
       return;
     }
     state.position = undefined;
-    state.reset = this.#autoOffsetReset;
+    state.reset = autoOffsetReset;
   }
 
   #isCurrent(state: PartitionState, generation: number): boolean {
@@ -504,11 +398,6 @@ export class Consumer {
       this.#partitions.get(partitionKey(state.topic, state.partition)) === state &&
       state.generation === generation
     );
-  }
-
-  #onSuccess(state: PartitionState): void {
-    state.failures = 0;
-    state.failingSinceMs = undefined;
   }
 
   /**
@@ -524,49 +413,14 @@ export class Consumer {
       return;
     }
     const nowMs = Date.now();
-    const policy = this.#client.retryPolicy;
     if (needsMetadataRefresh(error)) this.#client.invalidateMetadata(state.topic);
-    state.failures++;
-    state.failingSinceMs ??= nowMs;
-    state.notBeforeMs = nowMs + policy.backoffMs(state.failures);
-    if (nowMs - state.failingSinceMs > policy.maxTotalMs) {
-      state.failingSinceMs = nowMs;
-      this.#errors.push(error);
-    }
+    if (backOff(state, this.#client.retryPolicy, nowMs)) this.#errors.push(error);
   }
 
   #halt(state: PartitionState, error: WeirError): void {
     state.halted = error;
     this.#errors.push(error);
   }
-}
-
-function setStart(state: PartitionState, offset: StartOffset): void {
-  if (typeof offset === 'bigint' || typeof offset === 'number') {
-    const position = BigInt(offset);
-    if (position < 0n) throw new RangeError(`a start offset must be ≥ 0, got ${offset}`);
-    state.position = position;
-    state.reset = undefined;
-    return;
-  }
-  if (offset !== 'earliest' && offset !== 'latest' && !Number.isSafeInteger(offset?.timestampMs)) {
-    throw new RangeError(`a start offset is a number, 'earliest', 'latest' or { timestampMs }`);
-  }
-  state.position = undefined;
-  state.reset = offset;
-}
-
-function asWeirError(error: unknown): WeirError | ClosedError {
-  if (error instanceof WeirError || error instanceof ClosedError) return error;
-  return new WeirError(ErrorCode.UNKNOWN_SERVER_ERROR, {
-    detail: error instanceof Error ? error.message : String(error),
-    cause: error,
-  });
-}
-
-function nonNegative(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be ≥ 0, got ${value}`);
-  return value;
 }
 
 function noop(): void {}
