@@ -7,11 +7,17 @@ import {
   encodeRecordBatch,
   MATCH_ALL_ACLS,
   type RequestOf,
+  SaslAuthenticate,
+  SaslHandshake,
+  type SaslOptions,
+  saslClientExchange,
 } from '@weir/protocol';
 import type { Broker } from '../src/broker';
+import type { ListenerName } from '../src/commands/cluster-commands';
 import { RequestAccess } from '../src/security/acl/request-access';
 import type { ApiHandler, RequestContext } from '../src/server/handler';
 import type { RunningBroker } from './broker-harness';
+import { RawConnection } from './raw-socket';
 
 /** The principals of the authorization matrix, as S2's SASL users (and anonymous) present them. */
 export type PrincipalKind = 'anonymous' | 'no-acl' | 'granted' | 'super';
@@ -30,7 +36,14 @@ export const PRINCIPAL_OF: Readonly<Record<PrincipalKind, string>> = {
   super: 'User:admin',
 };
 
-/** The secure profile over SASL: ACLs required, the bootstrap admin a super user. */
+/**
+ * The secure profile over SASL: ACLs required, the bootstrap admin a super user. Failed
+ * authentications are not slowed down (`security.authFailureDelayMs` 0 turns the throttle off):
+ * the matrix fails hundreds of them on purpose from 127.0.0.1, and with the default 1 s base,
+ * doubling up to 16 s, that would take an hour. What a failed authentication lets through does not
+ * depend on the delay; the delays themselves are tested in auth-failure-throttle.test.ts and
+ * sasl-clients.test.ts.
+ */
 export function secureSaslConfig() {
   return {
     listeners: { client: { securityProtocol: 'SASL_PLAINTEXT' as const } },
@@ -59,6 +72,74 @@ export function clientAs(running: RunningBroker, kind: PrincipalKind): Client {
       : { sasl: { mechanism: 'PLAIN' as const, username, password: PASSWORDS[username] } }),
     retry: { maxAttempts: 1, initialBackoffMs: 10 },
   });
+}
+
+/**
+ * Credentials that must fail on each listener of the SASL broker, and would be worth the most if
+ * they did not: the super user's name with a wrong password (PLAIN), a wrong internal token (whose
+ * holder would be the internal super user).
+ */
+export const WRONG_CREDENTIALS: Readonly<Record<ListenerName, SaslOptions>> = {
+  client: { mechanism: 'PLAIN', username: 'admin', password: 'not-the-admin-password-0d7e' },
+  internal: { mechanism: 'WEIR-TOKEN', token: 'not-the-internal-token-4c2a' },
+};
+
+/**
+ * A client of one listener of the SASL broker that authenticates with `sasl`, or (undefined) not
+ * at all: it sends ApiVersions, then its requests.
+ */
+export function listenerClient(running: RunningBroker, listener: ListenerName, sasl?: SaslOptions): Client {
+  return new Client({
+    bootstrapServers: [listener === 'client' ? running.bootstrap : running.internalBootstrap],
+    clientId: `acl-${listener}-${sasl === undefined ? 'unauthenticated' : 'wrong-credentials'}`,
+    ...(sasl === undefined ? {} : { sasl }),
+    retry: { maxAttempts: 1, initialBackoffMs: 10 },
+  });
+}
+
+/**
+ * A client that does not wait for the verdict on its credentials: after SaslHandshake it writes
+ * the SaslAuthenticate of `sasl` and a request of `api` together, as if it had authenticated.
+ * Returns the SaslAuthenticate answer's error code, whether the request behind it was answered,
+ * and whether the broker then closed the connection.
+ */
+export async function requestBehindCredentials<A extends ApiSchema>(
+  port: number,
+  sasl: SaslOptions,
+  api: A,
+  version: number,
+  request: RequestOf<A>,
+): Promise<{ authenticateErrorCode: number; answered: boolean; closed: boolean }> {
+  const connection = await RawConnection.open(port);
+  try {
+    const handshake = await connection.request(SaslHandshake, 1, { mechanism: sasl.mechanism });
+    if (handshake.errorCode !== 0) throw new Error(`SaslHandshake failed with ${handshake.errorCode}`);
+    const authenticate = connection.frame(SaslAuthenticate, 1, {
+      authBytes: saslClientExchange(sasl).initialBytes(),
+    });
+    const pushed = connection.frame(api, version, request);
+    await connection.write(Buffer.concat([authenticate.bytes, pushed.bytes]));
+    const answer = await connection.receive(SaslAuthenticate, 1, authenticate.correlationId);
+    // The next frame would be the request's answer; a close rejects the wait at once.
+    const answered = await connection.nextFrame().then(
+      () => true,
+      () => false,
+    );
+    return { authenticateErrorCode: answer.errorCode, answered, closed: connection.isClosed };
+  } finally {
+    if (!connection.isClosed) await connection.destroy();
+  }
+}
+
+/** How many connections the broker closed for `reason` (`unauthenticated`, `authentication_failed`). */
+export async function refusedConnections(
+  running: RunningBroker,
+  reason: 'unauthenticated' | 'authentication_failed',
+): Promise<number> {
+  const { values } = await running.metrics.connectionsRejectedTotal.get();
+  return values
+    .filter((value) => value.labels.reason === reason)
+    .reduce((sum, value) => sum + value.value, 0);
 }
 
 /** An ALLOW for User:granted from any host. */
@@ -168,9 +249,9 @@ export function worldSnapshot(broker: Broker): string {
 }
 
 /**
- * A request context as the dispatcher builds it, for principals the internal listener cannot carry
- * yet (its connections are all User:weir-internal until acting-as-user exists): the internal APIs'
- * rows of the matrix call their handlers with it.
+ * A request context as the dispatcher builds it: the internal APIs' rows of the matrix call their
+ * handlers with it as each principal (over the wire only the internal token's holder, or whom it
+ * acts for, reaches them).
  */
 export function contextFor(broker: Broker, principal: string, apiKey: number): RequestContext {
   return {

@@ -4,6 +4,7 @@ import { Client, Consumer, type ConsumerRecord } from '@weir/protocol';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningBroker, startBroker } from './broker-harness';
+import { within } from './raw-socket';
 
 const run = promisify(execFile);
 
@@ -15,6 +16,7 @@ const run = promisify(execFile);
  */
 describe('read_committed clients on transactional partitions', () => {
   const TOPIC = 'txn-clients';
+  const SENTINEL = 'sentinel';
   let broker: RunningBroker;
   let kafka: Kafka;
   let producer: Producer;
@@ -50,6 +52,9 @@ describe('read_committed clients on transactional partitions', () => {
     await send(['committed-3'], 'commit');
     await send(['aborted-3'], 'abort');
     await send(['committed-4'], 'commit');
+    // Last, a committed sentinel: a consumer that has it has everything before it, so kafkajs reads
+    // up to it instead of waiting a while for records that should not come.
+    await send([SENTINEL], 'commit');
   });
   afterAll(async () => {
     await producer?.disconnect().catch(() => undefined);
@@ -93,7 +98,11 @@ describe('read_committed clients on transactional partitions', () => {
     return stdout.trim().split('\n').filter(Boolean);
   }
 
-  async function kafkajsValues(readUncommitted: boolean, expected: number): Promise<string[]> {
+  /**
+   * What a kafkajs consumer gets, in order, before the sentinel of the partition (the topic has
+   * one) arrives; the sentinel itself is left out.
+   */
+  async function kafkajsValues(readUncommitted: boolean): Promise<string[]> {
     const consumer = kafka.consumer({
       groupId: `txn-clients-${readUncommitted ? 'uncommitted' : 'committed'}-${Date.now()}`,
       readUncommitted,
@@ -103,36 +112,47 @@ describe('read_committed clients on transactional partitions', () => {
     await consumer.connect();
     try {
       await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
-      const done = new Promise<void>((resolve) => {
+      const sentinelSeen = new Promise<void>((resolve) => {
         void consumer.run({
           eachMessage: async ({ message }) => {
-            values.push(message.value!.toString());
-            if (values.length >= expected) resolve();
+            const value = message.value!.toString();
+            if (value === SENTINEL) resolve();
+            else values.push(value);
           },
         });
       });
-      await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 20_000))]);
-      // A little longer, so a record that should not come would have had time to arrive.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await within(sentinelSeen, 20_000, `kafkajs to read up to the sentinel of ${TOPIC}`);
     } finally {
       await consumer.disconnect();
     }
     return values;
   }
 
-  /** Polls until `expected` records came (or 10 s passed), then once more for any extra. */
+  /**
+   * What the SDK consumer gets, in order, until its position reaches the partition's end for its
+   * isolation level (the last stable offset, or the high watermark with read_uncommitted), as the
+   * broker has it: everything the consumer may see has then been delivered, and nothing past it.
+   */
   async function sdkValues(
     isolationLevel: 'read_committed' | 'read_uncommitted' | undefined,
-    expected: number,
   ): Promise<string[]> {
+    const stats = broker.broker.partitionStats().find((row) => row.topic === TOPIC && row.partition === 0)!;
+    const end = BigInt(
+      isolationLevel === 'read_uncommitted'
+        ? stats.highWatermark
+        : (stats.lastStableOffset ?? stats.highWatermark),
+    );
     const client = new Client({ bootstrapServers: [broker.bootstrap], clientId: 'txn-clients-sdk' });
+    // maxWaitMs only caps a poll that finds nothing; the loop ends on the position, not on time.
     const consumer = new Consumer(client, { maxWaitMs: 200, isolationLevel });
     try {
       consumer.assign([{ topic: TOPIC, partition: 0, offset: 'earliest' }]);
       const records: ConsumerRecord[] = [];
       const deadlineMs = Date.now() + 10_000;
-      while (records.length < expected && Date.now() < deadlineMs) records.push(...(await consumer.poll()));
-      records.push(...(await consumer.poll()));
+      while ((consumer.position(TOPIC, 0) ?? -1n) < end && Date.now() < deadlineMs) {
+        records.push(...(await consumer.poll()));
+      }
+      expect(consumer.position(TOPIC, 0)).toBe(end);
       return records.map((record) => record.value!.toString());
     } finally {
       await consumer.close();
@@ -143,20 +163,20 @@ describe('read_committed clients on transactional partitions', () => {
   it('kcat with isolation.level=read_committed sees only committed records', {
     timeout: 30_000,
   }, async () => {
-    expect(await kcat(['-X', 'isolation.level=read_committed'])).toEqual(committed);
-    expect(await kcat(['-X', 'isolation.level=read_uncommitted'])).toEqual(everything);
+    expect(await kcat(['-X', 'isolation.level=read_committed'])).toEqual([...committed, SENTINEL]);
+    expect(await kcat(['-X', 'isolation.level=read_uncommitted'])).toEqual([...everything, SENTINEL]);
   });
 
   it('kafkajs with readUncommitted: false sees only committed records', { timeout: 60_000 }, async () => {
-    expect(await kafkajsValues(false, committed.length)).toEqual(committed);
-    expect(await kafkajsValues(true, everything.length)).toEqual(everything);
+    expect(await kafkajsValues(false)).toEqual(committed);
+    expect(await kafkajsValues(true)).toEqual(everything);
   });
 
   it('the SDK consumer reads committed by default and everything with read_uncommitted', {
     timeout: 30_000,
   }, async () => {
-    expect(await sdkValues(undefined, committed.length)).toEqual(committed);
-    expect(await sdkValues('read_uncommitted', everything.length)).toEqual(everything);
+    expect(await sdkValues(undefined)).toEqual([...committed, SENTINEL]);
+    expect(await sdkValues('read_uncommitted')).toEqual([...everything, SENTINEL]);
   });
 
   it('ends at the last stable offset while a transaction is open', { timeout: 60_000 }, async () => {
@@ -164,9 +184,10 @@ describe('read_committed clients on transactional partitions', () => {
     try {
       await transaction.send({ topic: TOPIC, messages: [{ value: 'open-0', partition: 0 }] });
       // kcat -e stops at the LSO instead of waiting for the open transaction.
-      expect(await kcat(['-X', 'isolation.level=read_committed'])).toEqual(committed);
-      expect(await sdkValues(undefined, committed.length)).toEqual(committed);
-      expect(await sdkValues('read_uncommitted', everything.length + 1)).toEqual([...everything, 'open-0']);
+      expect(await kcat(['-X', 'isolation.level=read_committed'])).toEqual([...committed, SENTINEL]);
+      // The SDK consumer reads up to the last stable offset, the open transaction's first record.
+      expect(await sdkValues(undefined)).toEqual([...committed, SENTINEL]);
+      expect(await sdkValues('read_uncommitted')).toEqual([...everything, SENTINEL, 'open-0']);
     } finally {
       await transaction.abort();
     }

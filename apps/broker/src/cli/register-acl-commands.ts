@@ -3,6 +3,7 @@ import type { AclResourceFlags } from './acl-commands';
 import type { ClientCliDeps } from './client-cli-deps';
 import type { ExitReporter } from './global-options';
 import { collectText } from './option-parsers';
+import { type InternalListenerFlags, withInternalOptions } from './register-txn-commands';
 import { runAdminCommand } from './run-client-command';
 
 /** The resource flags of every `weir acl` command. */
@@ -15,7 +16,11 @@ function resourceOptions(command: Command): Command {
     .option('--prefixed', 'the name is a prefix (PREFIXED pattern)', false);
 }
 
-/** `weir acl list|create|delete`. Command modules load when their command runs. */
+/**
+ * `weir acl list|create|delete` (Kafka's ACL APIs on `--bootstrap-server`) and `weir acl effective`
+ * (Weir's WeirDescribeEffectivePermissions, on the internal listener like `weir user`). Command
+ * modules load when their command runs.
+ */
 export function registerAclCommands(program: Command, deps: ClientCliDeps, exit: ExitReporter): void {
   const acl = program.command('acl').description('list, create and delete ACLs (Kafka authorization)');
 
@@ -64,6 +69,31 @@ export function registerAclCommands(program: Command, deps: ClientCliDeps, exit:
         );
       }).then(exit),
     );
+
+  withInternalOptions(
+    acl
+      .command('effective')
+      .description(
+        'what a principal may do on every resource, as the broker decides it (through the internal listener)',
+      )
+      .requiredOption('--principal <principal>', 'who, e.g. User:alice')
+      .option('--host <host>', 'the client address to assume (*: only ACLs for every host apply)', '*')
+      .option('--json', 'print the whole answer as JSON, with the ACLs behind each verdict', false),
+  ).action((flags: EffectiveFlags) =>
+    import('./txn-commands')
+      .then(({ withInternalSession }) =>
+        withInternalSession(flags, deps, async (session) =>
+          (await import('./acl-effective-command')).aclEffectiveCommand(session.internal, flags, deps),
+        ),
+      )
+      .then(exit),
+  );
+}
+
+interface EffectiveFlags extends InternalListenerFlags {
+  principal: string;
+  host: string;
+  json: boolean;
 }
 
 interface CreateFlags extends AclResourceFlags {

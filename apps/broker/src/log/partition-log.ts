@@ -158,6 +158,15 @@ export class PartitionLog {
   }
 
   /**
+   * How many listeners are subscribed now: long-polling Fetches, which subscribe just before
+   * their read and stay subscribed while parked. Read-only, for observability and for tests that
+   * wait until a Fetch is parked instead of sleeping.
+   */
+  get subscriberCount(): number {
+    return this.#listeners.size;
+  }
+
+  /**
    * Sets the high watermark (replication does this later). It never passes the log end offset.
    */
   setHighWatermark(offset: number): void {

@@ -4,6 +4,7 @@ import { describeTransactionsHandler } from './handlers/describe-transactions';
 import { weirAbortTransactionHandler } from './handlers/internal/weir-abort-transaction';
 import { weirDeleteUserHandler } from './handlers/internal/weir-delete-user';
 import { weirDescribeBrokerHandler } from './handlers/internal/weir-describe-broker';
+import { weirDescribeEffectivePermissionsHandler } from './handlers/internal/weir-describe-effective-permissions';
 import { weirDescribeGroupLagsHandler } from './handlers/internal/weir-describe-group-lags';
 import { weirDescribePartitionsHandler } from './handlers/internal/weir-describe-partitions';
 import { weirListTopicSummariesHandler } from './handlers/internal/weir-list-topic-summaries';
@@ -32,6 +33,7 @@ export function internalHandlers(): ApiHandler[] {
     weirUpsertUserHandler,
     weirDeleteUserHandler,
     weirVerifyCredentialsHandler,
+    weirDescribeEffectivePermissionsHandler,
     describeTransactionsHandler,
     listTransactionsHandler,
     describeProducersHandler,

@@ -138,6 +138,8 @@ export const API_ACL_RULES = {
   WeirDeleteUser: { cluster: cluster('ALTER') },
   /** Checking passwords is user management: it must not become a guessing oracle for anyone. */
   WeirVerifyCredentials: { cluster: cluster('ALTER') },
+  /** Another principal's rights; the handler answers a principal about itself without this. */
+  WeirDescribeEffectivePermissions: { cluster: cluster('DESCRIBE') },
 } as const satisfies Record<string, Record<string, AclRule>>;
 
 /**

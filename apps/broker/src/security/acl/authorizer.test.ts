@@ -287,3 +287,127 @@ describe('Authorizer.authorizeAnyOfType (IDEMPOTENT_WRITE implied by WRITE somew
     ).toBe(testCase.allowed);
   });
 });
+
+describe('Authorizer.explain', () => {
+  const explainAs = (
+    bindings: AclBinding[],
+    operation: AclOperation,
+    options: { allowEveryone?: boolean; principal?: string; host?: string; resource?: string } = {},
+  ) =>
+    authorizer(bindings, options.allowEveryone ?? false, ['User:root']).explain(
+      options.principal ?? 'User:alice',
+      options.host ?? '127.0.0.1',
+      operation,
+      { resourceType: 'TOPIC', name: options.resource ?? 'orders' },
+    );
+
+  it('SUPER_USER: allowed without consulting the ACLs, even a DENY', () => {
+    const deny = acl({ operation: 'ALL', permission: 'DENY', principal: 'User:*' });
+    expect(explainAs([deny], 'DELETE', { principal: 'User:root' })).toEqual({
+      allowed: true,
+      reason: 'SUPER_USER',
+      acls: [],
+    });
+  });
+
+  it('DENY_ACL: lists every DENY that covers the operation, not the ALLOWs it beats', () => {
+    const allow = acl({ operation: 'READ' });
+    const denyAll = acl({ operation: 'ALL', permission: 'DENY', principal: 'User:*' });
+    const denyRead = acl({
+      operation: 'READ',
+      permission: 'DENY',
+      patternType: 'PREFIXED',
+      resourceName: 'ord',
+    });
+    const denyWrite = acl({ operation: 'WRITE', permission: 'DENY' });
+    expect(explainAs([allow, denyAll, denyRead, denyWrite], 'READ')).toEqual({
+      allowed: false,
+      reason: 'DENY_ACL',
+      acls: [denyAll, denyRead],
+    });
+  });
+
+  it('ALLOW_ACL: lists the ALLOWs of the operation, of ALL and of operations implying it', () => {
+    const read = acl({ operation: 'READ' });
+    const all = acl({ operation: 'ALL', resourceName: '*' });
+    const describe = acl({ operation: 'DESCRIBE', patternType: 'PREFIXED', resourceName: 'o' });
+    const create = acl({ operation: 'CREATE' });
+    const bob = acl({ operation: 'DESCRIBE', principal: 'User:bob' });
+    expect(explainAs([read, all, describe, create, bob], 'DESCRIBE')).toEqual({
+      allowed: true,
+      reason: 'ALLOW_ACL',
+      acls: [read, all, describe],
+    });
+  });
+
+  it.each([true, false])('NO_ACL_FOUND: allowEveryoneIfNoAclFound (%s) decides', (allowEveryone) => {
+    const elsewhere = acl({ operation: 'READ', resourceName: 'payments' });
+    expect(explainAs([elsewhere], 'READ', { allowEveryone })).toEqual({
+      allowed: allowEveryone,
+      reason: 'NO_ACL_FOUND',
+      acls: [],
+    });
+  });
+
+  it('NO_MATCHING_ALLOW: ACLs name the resource but none allows this principal', () => {
+    const forBob = acl({ operation: 'READ', principal: 'User:bob' });
+    expect(explainAs([forBob], 'READ', { allowEveryone: true })).toEqual({
+      allowed: false,
+      reason: 'NO_MATCHING_ALLOW',
+      acls: [],
+    });
+  });
+
+  it('host "*": a host-specific ACL does not apply, one for every host does', () => {
+    const fromHost = acl({ operation: 'READ', host: '10.0.0.5' });
+    expect(explainAs([fromHost], 'READ', { host: '*' }).reason).toBe('NO_MATCHING_ALLOW');
+    expect(explainAs([fromHost], 'READ', { host: '10.0.0.5' }).reason).toBe('ALLOW_ACL');
+    expect(explainAs([fromHost], 'READ', { host: '::ffff:10.0.0.5' }).reason).toBe('ALLOW_ACL');
+    const denyFromHost = acl({ operation: 'READ', permission: 'DENY', host: '10.0.0.5' });
+    expect(explainAs([acl({ operation: 'READ' }), denyFromHost], 'READ', { host: '*' }).reason).toBe(
+      'ALLOW_ACL',
+    );
+  });
+
+  it('PREFIXED: only ACLs covering every name under the prefix decide', () => {
+    const prefix = acl({ operation: 'READ', patternType: 'PREFIXED', resourceName: 'ord' });
+    const literalSameText = acl({ operation: 'WRITE', resourceName: 'ord' });
+    const longer = acl({ operation: 'DELETE', patternType: 'PREFIXED', resourceName: 'orders' });
+    const policy = authorizer([prefix, literalSameText, longer]);
+    const under = { resourceType: 'TOPIC' as const, name: 'ord', patternType: 'PREFIXED' as const };
+    expect(policy.explain('User:alice', '*', 'READ', under)).toMatchObject({ allowed: true, acls: [prefix] });
+    expect(policy.explain('User:alice', '*', 'WRITE', under).allowed).toBe(false);
+    expect(policy.explain('User:alice', '*', 'DELETE', under).allowed).toBe(false);
+    // The literal resource of the same text does get its literal ACL.
+    expect(policy.explain('User:alice', '*', 'WRITE', { resourceType: 'TOPIC', name: 'ord' }).allowed).toBe(
+      true,
+    );
+  });
+
+  it('agrees with authorize on every case of the table', () => {
+    for (const testCase of CASES) {
+      const policy = authorizer(testCase.acls, testCase.allowEveryone ?? false, testCase.superUsers ?? []);
+      const args = [
+        testCase.principal ?? 'User:alice',
+        testCase.host ?? '127.0.0.1',
+        testCase.operation,
+        { resourceType: testCase.resourceType ?? 'TOPIC', name: testCase.resource ?? 'orders' },
+      ] as const;
+      expect(policy.explain(...args).allowed, testCase.name).toBe(policy.authorize(...args));
+      expect(policy.explain(...args).allowed, testCase.name).toBe(testCase.allowed);
+    }
+  });
+
+  it('explainEach answers every operation in the order asked', () => {
+    const policy = authorizer([acl({ operation: 'READ' })]);
+    const verdicts = policy.explainEach('User:alice', '*', ['READ', 'WRITE', 'DESCRIBE'], {
+      resourceType: 'TOPIC',
+      name: 'orders',
+    });
+    expect(verdicts.map((verdict) => [verdict.allowed, verdict.reason])).toEqual([
+      [true, 'ALLOW_ACL'],
+      [false, 'NO_MATCHING_ALLOW'],
+      [true, 'ALLOW_ACL'],
+    ]);
+  });
+});

@@ -4,6 +4,7 @@ import { WeirError } from '../../errors/weir-error';
 import { WeirAbortTransaction } from '../../messages/apis/internal/weir-abort-transaction';
 import { WeirDeleteUser } from '../../messages/apis/internal/weir-delete-user';
 import { WeirDescribeBroker } from '../../messages/apis/internal/weir-describe-broker';
+import { WeirDescribeEffectivePermissions } from '../../messages/apis/internal/weir-describe-effective-permissions';
 import { WeirDescribeGroupLags } from '../../messages/apis/internal/weir-describe-group-lags';
 import { WeirDescribePartitions } from '../../messages/apis/internal/weir-describe-partitions';
 import { WeirListTopicSummaries } from '../../messages/apis/internal/weir-list-topic-summaries';
@@ -15,6 +16,8 @@ import type { ApiSchema, RequestOf, ResponseOf } from '../../schema/api';
 import { type AdminItemFailure, AdminItemsError, brokerError } from '../admin-error';
 import { isScramMechanism, scramSaltedPassword } from '../auth/scram';
 import type { Client } from '../client';
+import { effectivePermissionsFrom } from './effective-permission-conversions';
+import type { EffectivePermissions, EffectivePermissionsApi } from './effective-permission-types';
 import {
   groupLagFrom,
   overviewFrom,
@@ -62,7 +65,7 @@ interface TopLevelAnswer {
  * answer has rows (partitions, groups, scanned partitions) fail with an {@link AdminItemsError}
  * when any row carries an error. The admin does not own the client.
  */
-export class InternalAdmin implements InternalAdminApi, UserAdminApi {
+export class InternalAdmin implements InternalAdminApi, UserAdminApi, EffectivePermissionsApi {
   readonly #client: Client;
 
   constructor(client: Client) {
@@ -184,6 +187,15 @@ export class InternalAdmin implements InternalAdminApi, UserAdminApi {
         return { ok: false };
       throw error;
     }
+  }
+
+  async describeEffectivePermissions(principal: string, host = '*'): Promise<EffectivePermissions> {
+    const response = await this.#call(
+      WeirDescribeEffectivePermissions,
+      { principal, host },
+      `Effective permissions of "${principal}".`,
+    );
+    return effectivePermissionsFrom(response);
   }
 
   /**

@@ -1,0 +1,62 @@
+import { ACL_WILDCARD, ErrorCode, WeirDescribeEffectivePermissions } from '@weir/protocol';
+import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
+import { effectivePermissions } from '../../../security/acl/effective-permissions';
+import { defineHandler } from '../../handler';
+import { deniedError, NO_ERROR, type TopLevelError } from './top-level-error';
+
+const RULES = API_ACL_RULES.WeirDescribeEffectivePermissions;
+
+/** `User:` and a non-empty name, as ACLs and SASL principals are written. */
+const PRINCIPAL_FORM = /^User:.+$/s;
+
+/**
+ * WeirDescribeEffectivePermissions v0: what one principal may do from one host, decided by the
+ * client listener's authorizer (the policy real requests get; the internal listener's token super
+ * user is not one of its super users). Asking needs DESCRIBE on the cluster, except about oneself:
+ * a console user may always see its own rights. A principal not of the form `User:<name>` is
+ * INVALID_REQUEST; an empty host means `*`. Groups or transactions still loading answer
+ * COORDINATOR_LOAD_IN_PROGRESS, which clients retry, rather than a view missing some of them.
+ */
+export const weirDescribeEffectivePermissionsHandler = defineHandler({
+  api: WeirDescribeEffectivePermissions,
+  versions: { min: 0, max: 0 },
+  async handle(request, context, commands) {
+    const host = request.host === '' ? ACL_WILDCARD : request.host;
+    const failed = (error: TopLevelError) => ({
+      ...error,
+      principal: request.principal,
+      host,
+      superUser: false,
+      allowEveryoneIfNoAclFound: false,
+      resources: [],
+    });
+    if (!PRINCIPAL_FORM.test(request.principal)) {
+      return failed({
+        errorCode: ErrorCode.INVALID_REQUEST,
+        errorMessage: `principal: "${request.principal}" is not of the form User:<name>`,
+      });
+    }
+    if (request.principal !== context.principal && !context.access.allows(RULES.cluster)) {
+      return failed(deniedError(RULES.cluster));
+    }
+    const groups = commands.groups.listGroups();
+    const transactions = commands.transactions.listTransactions([], []);
+    const loading = [groups.errorCode, transactions.errorCode].find((code) => code !== ErrorCode.NONE);
+    if (loading !== undefined) return failed({ errorCode: loading, errorMessage: null });
+
+    const { authorizer } = commands.acls;
+    const resources = effectivePermissions(authorizer, request.principal, host, {
+      topics: commands.topics.listTopics({ includeInternal: true }).map((topic) => topic.name),
+      groups: groups.groups.map((group) => group.groupId),
+      transactionalIds: transactions.transactions.map((row) => row.transactionalId),
+    });
+    return {
+      ...NO_ERROR,
+      principal: request.principal,
+      host,
+      superUser: authorizer.isSuperUser(request.principal),
+      allowEveryoneIfNoAclFound: authorizer.allowEveryoneIfNoAclFound,
+      resources,
+    };
+  },
+});

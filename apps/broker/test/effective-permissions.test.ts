@@ -1,0 +1,310 @@
+import {
+  type AclBinding,
+  type AclOperation,
+  type AclPatternType,
+  type AclResourceType,
+  Client,
+  type EffectivePermissions,
+  ErrorCode,
+  InternalAdmin,
+  OPERATIONS_BY_RESOURCE_TYPE,
+  type OperationVerdict,
+  type ResourcePermissions,
+  TransactionalProducer,
+} from '@weir/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clientAs, cluster, grant, PRINCIPAL_OF, secureSaslConfig, seedWorld } from './acl-fixtures';
+import { type RunningBroker, startBroker } from './broker-harness';
+import { expectExitCode, weir } from './cli-runner';
+import { weirFailure } from './internal-fixtures';
+
+/**
+ * WeirDescribeEffectivePermissions end to end: a secure SASL broker seeded with topics `data`,
+ * `victim`, `grow` and groups `grp`, `doomed`; the console's connection to the internal listener
+ * (the bare token, or acting for a user with the WEIR-TOKEN authzid) asks through InternalAdmin.
+ */
+describe('effective permissions (WeirDescribeEffectivePermissions)', () => {
+  let running: RunningBroker | undefined;
+  const clients: Client[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    await running?.dispose();
+    running = undefined;
+  });
+
+  async function start(allowEveryoneIfNoAclFound = false): Promise<RunningBroker> {
+    const config = secureSaslConfig();
+    running = await startBroker({ ...config, security: { ...config.security, allowEveryoneIfNoAclFound } });
+    await seedWorld(running.broker);
+    return running;
+  }
+
+  /** The internal admin of the console's connection, acting for `actAs` when given. */
+  function internalAs(broker: RunningBroker, actAs?: string): InternalAdmin {
+    const client = new Client({
+      bootstrapServers: [broker.internalBootstrap],
+      clientId: 'effective-permissions-test',
+      sasl: { mechanism: 'WEIR-TOKEN', token: broker.internalToken, ...(actAs ? { actAs } : {}) },
+      retry: { maxAttempts: 1, initialBackoffMs: 10 },
+    });
+    clients.push(client);
+    return new InternalAdmin(client);
+  }
+
+  async function addAcls(broker: RunningBroker, ...bindings: AclBinding[]): Promise<void> {
+    const results = await broker.broker.commands.acls.createAcls(bindings.map((binding) => ({ binding })));
+    expect(results.map((result) => result.errorCode)).toEqual(bindings.map(() => ErrorCode.NONE));
+  }
+
+  function resourceOf(
+    permissions: EffectivePermissions,
+    resourceType: AclResourceType,
+    resourceName: string,
+    patternType: AclPatternType = 'LITERAL',
+  ): ResourcePermissions {
+    const found = permissions.resources.find(
+      (resource) =>
+        resource.resourceType === resourceType &&
+        resource.resourceName === resourceName &&
+        resource.patternType === patternType,
+    );
+    if (found === undefined) throw new Error(`no ${patternType} ${resourceType} "${resourceName}" entry`);
+    return found;
+  }
+
+  function verdictOf(resource: ResourcePermissions, operation: AclOperation): OperationVerdict {
+    const found = resource.operations.find((verdict) => verdict.operation === operation);
+    if (found === undefined) throw new Error(`no ${operation} on ${resource.resourceName}`);
+    return found;
+  }
+
+  it('a super user: SUPER_USER on every operation of every resource, in the view order', async () => {
+    const broker = await start();
+    // A transactional id the coordinator knows, so the view has one.
+    const producerClient = clientAs(broker, 'super');
+    clients.push(producerClient);
+    const producer = new TransactionalProducer(producerClient, { transactionalId: 'tx-known' });
+    await producer.initTransactions();
+    await producer.close();
+
+    const permissions = await internalAs(broker).describeEffectivePermissions(PRINCIPAL_OF.super);
+    expect(permissions).toMatchObject({ principal: 'User:admin', host: '*', superUser: true });
+    expect(permissions.allowEveryoneIfNoAclFound).toBe(false);
+    const names = permissions.resources.map(
+      (resource) => `${resource.resourceType}:${resource.resourceName}`,
+    );
+    expect(names[0]).toBe('CLUSTER:kafka-cluster');
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'TOPIC:data',
+        'TOPIC:victim',
+        'TOPIC:grow',
+        'TOPIC:__consumer_offsets',
+        'GROUP:grp',
+        'GROUP:doomed',
+        'TRANSACTIONAL_ID:tx-known',
+      ]),
+    );
+    const typeRank = ['CLUSTER', 'TOPIC', 'GROUP', 'TRANSACTIONAL_ID'];
+    const sorted = [...permissions.resources].sort(
+      (left, right) =>
+        typeRank.indexOf(left.resourceType) - typeRank.indexOf(right.resourceType) ||
+        (left.resourceName < right.resourceName ? -1 : left.resourceName > right.resourceName ? 1 : 0),
+    );
+    expect(permissions.resources).toEqual(sorted);
+    for (const resource of permissions.resources) {
+      expect(resource.exists).toBe(true);
+      expect(resource.operations.map((verdict) => verdict.operation)).toEqual(
+        OPERATIONS_BY_RESOURCE_TYPE[resource.resourceType],
+      );
+      for (const verdict of resource.operations) {
+        expect(verdict).toEqual({
+          operation: verdict.operation,
+          allowed: true,
+          reason: 'SUPER_USER',
+          acls: [],
+        });
+      }
+    }
+  });
+
+  it('an ALLOW READ allows READ and the DESCRIBE it implies, listing the ACL; a DENY beats it', async () => {
+    const broker = await start();
+    const readData = grant('TOPIC', 'data', 'READ');
+    await addAcls(broker, readData);
+    const internal = internalAs(broker);
+
+    const allowed = resourceOf(
+      await internal.describeEffectivePermissions(PRINCIPAL_OF.granted),
+      'TOPIC',
+      'data',
+    );
+    expect(verdictOf(allowed, 'READ')).toEqual({
+      operation: 'READ',
+      allowed: true,
+      reason: 'ALLOW_ACL',
+      acls: [readData],
+    });
+    expect(verdictOf(allowed, 'DESCRIBE')).toMatchObject({
+      allowed: true,
+      reason: 'ALLOW_ACL',
+      acls: [readData],
+    });
+    expect(verdictOf(allowed, 'WRITE')).toMatchObject({
+      allowed: false,
+      reason: 'NO_MATCHING_ALLOW',
+      acls: [],
+    });
+
+    const denyRead: AclBinding = { ...readData, principal: 'User:*', permission: 'DENY' };
+    await addAcls(broker, denyRead);
+    const denied = resourceOf(
+      await internal.describeEffectivePermissions(PRINCIPAL_OF.granted),
+      'TOPIC',
+      'data',
+    );
+    expect(verdictOf(denied, 'READ')).toEqual({
+      operation: 'READ',
+      allowed: false,
+      reason: 'DENY_ACL',
+      acls: [denyRead],
+    });
+    // Denying READ takes nothing from the DESCRIBE that READ implied: Kafka's rule, as requests get it.
+    expect(verdictOf(denied, 'DESCRIBE')).toMatchObject({ allowed: true, reason: 'ALLOW_ACL' });
+  });
+
+  it('a PREFIXED ACL has its own entry and applies to an existing topic under it', async () => {
+    const broker = await start();
+    const writeUnderDa = grant('TOPIC', 'da', 'WRITE', 'PREFIXED');
+    const readFuture = grant('TOPIC', 'future', 'READ');
+    await addAcls(broker, writeUnderDa, readFuture);
+    const permissions = await internalAs(broker).describeEffectivePermissions(PRINCIPAL_OF.granted);
+
+    const prefix = resourceOf(permissions, 'TOPIC', 'da', 'PREFIXED');
+    expect(prefix.exists).toBe(false);
+    expect(verdictOf(prefix, 'WRITE')).toMatchObject({
+      allowed: true,
+      reason: 'ALLOW_ACL',
+      acls: [writeUnderDa],
+    });
+    expect(verdictOf(resourceOf(permissions, 'TOPIC', 'data'), 'WRITE')).toMatchObject({
+      allowed: true,
+      reason: 'ALLOW_ACL',
+      acls: [writeUnderDa],
+    });
+    // Not under the prefix: no ACL names it.
+    expect(verdictOf(resourceOf(permissions, 'TOPIC', 'victim'), 'WRITE').reason).toBe('NO_ACL_FOUND');
+    // A literal name only an ACL mentions is an entry that does not exist.
+    const future = resourceOf(permissions, 'TOPIC', 'future');
+    expect(future.exists).toBe(false);
+    expect(verdictOf(future, 'READ').allowed).toBe(true);
+  });
+
+  it.each([false, true])('NO_ACL_FOUND follows allowEveryoneIfNoAclFound (%s)', async (allowEveryone) => {
+    const broker = await start(allowEveryone);
+    const permissions = await internalAs(broker).describeEffectivePermissions(PRINCIPAL_OF['no-acl']);
+    expect(permissions.allowEveryoneIfNoAclFound).toBe(allowEveryone);
+    expect(permissions.superUser).toBe(false);
+    for (const operation of OPERATIONS_BY_RESOURCE_TYPE.TOPIC) {
+      expect(verdictOf(resourceOf(permissions, 'TOPIC', 'victim'), operation)).toEqual({
+        operation,
+        allowed: allowEveryone,
+        reason: 'NO_ACL_FOUND',
+        acls: [],
+      });
+    }
+  });
+
+  it('a user is answered about itself without any ACL, but not about someone else', async () => {
+    const broker = await start();
+    const acting = internalAs(broker, PRINCIPAL_OF['no-acl']);
+
+    const own = await acting.describeEffectivePermissions(PRINCIPAL_OF['no-acl']);
+    expect(own.principal).toBe(PRINCIPAL_OF['no-acl']);
+    expect(verdictOf(resourceOf(own, 'CLUSTER', 'kafka-cluster'), 'DESCRIBE')).toMatchObject({
+      allowed: false,
+      reason: 'NO_ACL_FOUND',
+    });
+
+    const other = await weirFailure(acting.describeEffectivePermissions(PRINCIPAL_OF.granted));
+    expect(other.code).toBe(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
+
+    // DESCRIBE on the cluster is what asking about others needs.
+    await addAcls(broker, { ...cluster('DESCRIBE'), principal: PRINCIPAL_OF['no-acl'] });
+    const granted = await acting.describeEffectivePermissions(PRINCIPAL_OF.granted);
+    expect(granted.principal).toBe(PRINCIPAL_OF.granted);
+  });
+
+  it.each(['alice', 'User:', '', 'Group:x'])(
+    'refuses the principal "%s" with INVALID_REQUEST',
+    async (principal) => {
+      const broker = await start();
+      const failure = await weirFailure(internalAs(broker).describeEffectivePermissions(principal));
+      expect(failure.code).toBe(ErrorCode.INVALID_REQUEST);
+      expect(failure.message).toMatch(/principal/);
+    },
+  );
+
+  it('a host-specific ACL applies when that host is asked, not for "*"', async () => {
+    const broker = await start();
+    const fromHost: AclBinding = { ...grant('TOPIC', 'victim', 'READ'), host: '10.0.0.7' };
+    await addAcls(broker, fromHost);
+    const internal = internalAs(broker);
+
+    const anyHost = await internal.describeEffectivePermissions(PRINCIPAL_OF.granted);
+    expect(anyHost.host).toBe('*');
+    expect(verdictOf(resourceOf(anyHost, 'TOPIC', 'victim'), 'READ')).toMatchObject({
+      allowed: false,
+      reason: 'NO_MATCHING_ALLOW',
+    });
+    // An empty host means "*" too.
+    const emptyHost = await internal.describeEffectivePermissions(PRINCIPAL_OF.granted, '');
+    expect(emptyHost.host).toBe('*');
+    expect(verdictOf(resourceOf(emptyHost, 'TOPIC', 'victim'), 'READ').allowed).toBe(false);
+
+    const thatHost = await internal.describeEffectivePermissions(PRINCIPAL_OF.granted, '10.0.0.7');
+    expect(thatHost.host).toBe('10.0.0.7');
+    expect(verdictOf(resourceOf(thatHost, 'TOPIC', 'victim'), 'READ')).toEqual({
+      operation: 'READ',
+      allowed: true,
+      reason: 'ALLOW_ACL',
+      acls: [fromHost],
+    });
+  });
+
+  it('weir acl effective prints a verdict table, or the whole answer with --json', async () => {
+    const broker = await start();
+    const readData = grant('TOPIC', 'data', 'READ');
+    await addAcls(broker, readData);
+    const cli = (...args: string[]) =>
+      weir([
+        'acl',
+        'effective',
+        ...args,
+        '--internal',
+        broker.internalBootstrap,
+        '--token',
+        broker.internalToken,
+      ]);
+
+    const table = expectExitCode(await cli('--principal', PRINCIPAL_OF.granted), 0);
+    const rows = table.stdout.split('\n').map((line) => line.split(/\s{2,}/));
+    expect(rows[0]).toEqual(['TYPE', 'RESOURCE', 'PATTERN', 'EXISTS', 'OPERATION', 'VERDICT', 'REASON']);
+    expect(rows).toContainEqual(['TOPIC', 'data', 'LITERAL', 'yes', 'READ', 'ALLOW', 'ALLOW_ACL']);
+    expect(rows).toContainEqual(['TOPIC', 'data', 'LITERAL', 'yes', 'WRITE', 'DENY', 'NO_MATCHING_ALLOW']);
+    expect(rows).toContainEqual(['TOPIC', 'victim', 'LITERAL', 'yes', 'READ', 'DENY', 'NO_ACL_FOUND']);
+    expect(table.stderr).toContain('User:granted from any host');
+
+    const json = expectExitCode(
+      await cli('--principal', PRINCIPAL_OF.granted, '--host', '10.0.0.7', '--json'),
+      0,
+    );
+    const parsed = JSON.parse(json.stdout) as EffectivePermissions;
+    expect(parsed.host).toBe('10.0.0.7');
+    expect(verdictOf(resourceOf(parsed, 'TOPIC', 'data'), 'READ').acls).toEqual([readData]);
+
+    const refused = await cli('--principal', 'alice');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('User:<name>');
+  });
+});
