@@ -273,7 +273,10 @@ export class Broker {
         'internal',
         internalAuthorizer,
       );
-      const authenticator = saslAuthenticator([weirTokenMechanism(() => this.#internalToken)], authHooks);
+      const authenticator = saslAuthenticator(
+        [weirTokenMechanism(() => this.#internalToken, internal.trustedCertificatePrincipals)],
+        authHooks,
+      );
       this.#internalListener = new Listener(
         { ...internal, ...config.limits, authenticator, tlsOptions: tlsForListener('internal', internal) },
         internalDispatcher,
@@ -434,7 +437,9 @@ export class Broker {
 
   /**
    * Without a configured token the internal listener uses the one in the data directory, generated
-   * on first start. The file's path is logged so operators can find it; the token never is.
+   * on first start. The file's path is logged so operators can find it; the token never is. This
+   * also happens when trusted certificates can stand in for the token: the CLI and scripts on this
+   * machine still find the token there, and whoever can read the data directory can read the data.
    */
   async #resolveInternalToken(): Promise<void> {
     if (this.#internalListener === undefined || this.#internalToken !== undefined) return;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { TlsOptions } from '@weir/protocol';
 import { z } from 'zod';
 
 /*
@@ -15,6 +16,10 @@ const envSchema = z.object({
   WEIR_CONSOLE_BROKER: bootstrapSchema.default('127.0.0.1:9093'),
   WEIR_CONSOLE_INTERNAL_TOKEN: z.string().min(1).optional(),
   WEIR_CONSOLE_INTERNAL_TOKEN_FILE: z.string().min(1).optional(),
+  // PEM files, named like the token's file and the broker's tls.caFile/certFile/keyFile.
+  WEIR_CONSOLE_INTERNAL_TLS_CA_FILE: z.string().min(1).optional(),
+  WEIR_CONSOLE_INTERNAL_TLS_CERT_FILE: z.string().min(1).optional(),
+  WEIR_CONSOLE_INTERNAL_TLS_KEY_FILE: z.string().min(1).optional(),
   WEIR_CONSOLE_AUTH: z.enum(['none', 'login']).default('none'),
   WEIR_CONSOLE_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -27,12 +32,28 @@ export type LogLevel = z.infer<typeof envSchema>['WEIR_CONSOLE_LOG_LEVEL'];
 export type TokenSource =
   | { readonly kind: 'value'; readonly token: string }
   | { readonly kind: 'file'; readonly path: string }
+  /** No token is set, but a client certificate is: it stands in for the token (an empty one). */
+  | { readonly kind: 'certificate' }
   | { readonly kind: 'missing' };
+
+/**
+ * TLS to the internal listener (PEM file paths, read when the first request needs the broker). A
+ * client certificate the broker trusts (`listeners.internal.trustedCertificatePrincipals`)
+ * authenticates the console without a token.
+ */
+export interface InternalTlsFiles {
+  /** The CA the broker's certificate is checked against; Node's bundled public CAs when absent. */
+  readonly caFile: string | undefined;
+  /** The console's client certificate and its key: both or neither. */
+  readonly clientCertificate: { readonly certFile: string; readonly keyFile: string } | undefined;
+}
 
 export interface ConsoleEnv {
   /** The broker's internal listener(s), `host:port`. */
   readonly brokerBootstrap: readonly string[];
   readonly token: TokenSource;
+  /** TLS to the internal listener; plaintext when undefined. */
+  readonly internalTls: InternalTlsFiles | undefined;
   readonly logLevel: LogLevel;
   /**
    * `none`: everyone who reaches the console acts as the console (a broker whose client listener
@@ -64,15 +85,19 @@ export function parseEnv(source: Readonly<Record<string, string | undefined>>): 
     throw new ConsoleConfigError(variable, `${variable}: ${issue.message}`);
   }
   const values = result.data;
+  const internalTls = internalTlsFiles(values);
   const token: TokenSource =
     values.WEIR_CONSOLE_INTERNAL_TOKEN !== undefined
       ? { kind: 'value', token: values.WEIR_CONSOLE_INTERNAL_TOKEN }
       : values.WEIR_CONSOLE_INTERNAL_TOKEN_FILE !== undefined
         ? { kind: 'file', path: values.WEIR_CONSOLE_INTERNAL_TOKEN_FILE }
-        : { kind: 'missing' };
+        : internalTls?.clientCertificate !== undefined
+          ? { kind: 'certificate' }
+          : { kind: 'missing' };
   return {
     brokerBootstrap: values.WEIR_CONSOLE_BROKER.split(','),
     token,
+    internalTls,
     logLevel: values.WEIR_CONSOLE_LOG_LEVEL,
     auth: values.WEIR_CONSOLE_AUTH,
   };
@@ -85,11 +110,14 @@ export function parseEnv(source: Readonly<Record<string, string | undefined>>): 
  */
 export function resolveToken(source: TokenSource): string {
   if (source.kind === 'value') return source.token;
+  // WEIR-TOKEN with an empty token: the broker accepts it only from a certificate it trusts.
+  if (source.kind === 'certificate') return '';
   if (source.kind === 'missing') {
     throw new ConsoleConfigError(
       'WEIR_CONSOLE_INTERNAL_TOKEN',
       'WEIR_CONSOLE_INTERNAL_TOKEN (or WEIR_CONSOLE_INTERNAL_TOKEN_FILE) is not set: the console needs the ' +
-        "broker's internal listener token (listeners.internal.token) to reach the broker.",
+        "broker's internal listener token (listeners.internal.token) to reach the broker, or a client " +
+        'certificate the broker trusts (WEIR_CONSOLE_INTERNAL_TLS_CERT_FILE and WEIR_CONSOLE_INTERNAL_TLS_KEY_FILE).',
     );
   }
   let text: string;
@@ -109,6 +137,61 @@ export function resolveToken(source: TokenSource): string {
     );
   }
   return token;
+}
+
+/**
+ * The TLS options of the console's connections to the internal listener, or undefined for
+ * plaintext. Files are read on each call (once per set of broker clients); an unreadable one is an
+ * error naming its variable, raised like a missing token when a request first needs the broker.
+ */
+export function resolveInternalTls(files: InternalTlsFiles | undefined): TlsOptions | undefined {
+  if (files === undefined) return undefined;
+  const { caFile, clientCertificate } = files;
+  return {
+    ...(caFile === undefined ? {} : { ca: readPem('WEIR_CONSOLE_INTERNAL_TLS_CA_FILE', caFile) }),
+    ...(clientCertificate === undefined
+      ? {}
+      : {
+          cert: readPem('WEIR_CONSOLE_INTERNAL_TLS_CERT_FILE', clientCertificate.certFile),
+          key: readPem('WEIR_CONSOLE_INTERNAL_TLS_KEY_FILE', clientCertificate.keyFile),
+        }),
+  };
+}
+
+/**
+ * The TLS variables as one setting: any of them turns TLS on. A certificate without its key (or the
+ * reverse) is refused at once, since half a client identity can never authenticate.
+ */
+function internalTlsFiles(values: z.infer<typeof envSchema>): InternalTlsFiles | undefined {
+  const caFile = values.WEIR_CONSOLE_INTERNAL_TLS_CA_FILE;
+  const certFile = values.WEIR_CONSOLE_INTERNAL_TLS_CERT_FILE;
+  const keyFile = values.WEIR_CONSOLE_INTERNAL_TLS_KEY_FILE;
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    const [missing, given] =
+      certFile === undefined
+        ? ['WEIR_CONSOLE_INTERNAL_TLS_CERT_FILE', 'WEIR_CONSOLE_INTERNAL_TLS_KEY_FILE']
+        : ['WEIR_CONSOLE_INTERNAL_TLS_KEY_FILE', 'WEIR_CONSOLE_INTERNAL_TLS_CERT_FILE'];
+    throw new ConsoleConfigError(missing, `${missing}: required when ${given} is set.`);
+  }
+  if (caFile === undefined && certFile === undefined) return undefined;
+  return {
+    caFile,
+    clientCertificate: certFile === undefined || keyFile === undefined ? undefined : { certFile, keyFile },
+  };
+}
+
+/** A PEM file's text; the error names the variable and the path, never the contents (a key). */
+function readPem(variable: string, path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConsoleConfigError(variable, `${variable}: cannot read ${path} (${(error as Error).message}).`);
+  }
+  if (!text.includes('-----BEGIN ')) {
+    throw new ConsoleConfigError(variable, `${variable}: ${path} does not hold PEM.`);
+  }
+  return text;
 }
 
 let processEnv: ConsoleEnv | undefined;

@@ -128,6 +128,10 @@ describe('REST /api/v1', () => {
         '/topics/{topic}/messages',
         '/groups/{groupId}/reset-offsets',
         '/cluster/overview',
+        '/acls/intents/preview',
+        '/acls/intents/apply',
+        '/acls/effective',
+        '/users/{username}/password',
       ]),
     );
   });

@@ -158,7 +158,8 @@ function summary(directory: string, flags: CertsDevFlags): string {
 }
 
 function fileLine(name: string, what: string): string {
-  return `  ${`${name}.pem, ${name}-key.pem`.padEnd(30)}${what}`;
+  // Padded to line up, with a space always left, so a long client name never runs into its text.
+  return `  ${`${name}.pem, ${name}-key.pem`.padEnd(29)} ${what}`;
 }
 
 /** Single-quotes a path for a POSIX shell when it needs it. */

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { checkListenerSecurity, listenerTlsSchema } from './listener-tls-schema';
+import {
+  checkListenerSecurity,
+  checkTrustedCertificatePrincipals,
+  listenerTlsSchema,
+} from './listener-tls-schema';
+import { principalList } from './principal-list';
 
 /**
  * The broker's configuration, validated with zod. Every size and duration carries its unit in its
@@ -58,7 +63,8 @@ const securedClientListenerSchema = clientListenerSchema
 
 /**
  * The broker-internal listener (ARCHITECTURE §7): Kafka admin APIs plus the Weir-only ones, for the
- * console's gateway and other brokers, authenticated by a shared token (SASL mechanism WEIR-TOKEN).
+ * console's gateway and other brokers, authenticated by a shared token (SASL mechanism WEIR-TOKEN)
+ * or by a trusted client certificate (mutual TLS) with an empty token.
  */
 const internalListenerSchema = clientListenerSchema
   .extend({
@@ -71,8 +77,17 @@ const internalListenerSchema = clientListenerSchema
     token: z.string().min(16).optional(),
     /** TLS under the token authentication (SASL_SSL in Kafka's terms); plaintext when absent. */
     tls: listenerTlsSchema.optional(),
+    /**
+     * Principals (as `tls.principalMapping` derives them, e.g. `User:CN=weir-console`) whose verified
+     * client certificate stands in for the token: they may authenticate with an empty WEIR-TOKEN.
+     * Needs `tls` with clientAuth requested or required.
+     */
+    trustedCertificatePrincipals: principalList().default([]),
   })
-  .superRefine((listener, ctx) => checkListenerSecurity(listener, [], ctx));
+  .superRefine((listener, ctx) => {
+    checkListenerSecurity(listener, [], ctx);
+    checkTrustedCertificatePrincipals(listener, [], ctx);
+  });
 
 export const brokerConfigSchema = z.strictObject({
   /** broker.id / node.id */

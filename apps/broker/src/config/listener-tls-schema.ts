@@ -71,3 +71,31 @@ export function checkListenerSecurity(
     });
   }
 }
+
+/**
+ * Trusting client certificates needs the handshake to ask for them and check them against a CA
+ * (which `checkListenerSecurity` requires once clientAuth is not none). Without that no certificate
+ * ever arrives, so the setting would silently do nothing and the console would fail to connect
+ * with a bare authentication error instead of a configuration one.
+ */
+export function checkTrustedCertificatePrincipals(
+  listener: { tls?: ListenerTlsConfig; trustedCertificatePrincipals: readonly string[] },
+  path: readonly string[],
+  ctx: z.RefinementCtx,
+): void {
+  if (listener.trustedCertificatePrincipals.length === 0) return;
+  if (listener.tls === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [...path, 'trustedCertificatePrincipals'],
+      message: 'set, but the listener has no tls; add tls with clientAuth requested or required',
+    });
+  } else if (listener.tls.clientAuth === 'none') {
+    ctx.addIssue({
+      code: 'custom',
+      path: [...path, 'trustedCertificatePrincipals'],
+      message:
+        'set, but tls.clientAuth is none, so no client certificate is asked for; use requested or required',
+    });
+  }
+}

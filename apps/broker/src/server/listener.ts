@@ -113,10 +113,13 @@ export class Listener {
       socket.destroy();
       return;
     }
-    const anonymous = this.options.authenticator.forConnection(remoteAddress);
+    const certificatePrincipal = tlsPeer?.certificatePrincipal;
+    const anonymous = this.options.authenticator.forConnection(remoteAddress, { certificatePrincipal });
     // Set before the connection reads its first request, so every request sees the principal.
     const auth =
-      tlsPeer?.principal === undefined ? anonymous : withCertificatePrincipal(anonymous, tlsPeer.principal);
+      certificatePrincipal !== undefined && this.options.tlsOptions?.principalFromCertificate === true
+        ? withCertificatePrincipal(anonymous, certificatePrincipal)
+        : anonymous;
     const connection = new Connection(
       socket,
       this.dispatcher,

@@ -4,11 +4,13 @@ import {
   Client,
   type ClientOptions,
   type CompressionType,
+  type EffectivePermissionsApi,
   InternalAdmin,
   type InternalAdminApi,
   Producer,
+  type TlsOptions,
 } from '@weir/protocol';
-import { env, resolveToken } from '../env';
+import { env, resolveInternalTls, resolveToken } from '../env';
 
 /** Builds the internal-listener admin on a client; passed in so tests can substitute it. */
 export type InternalAdminFactory = (client: Client) => InternalAdminApi;
@@ -22,6 +24,11 @@ export interface BrokerClientsOptions {
    * broker, not the process.
    */
   readonly token: () => string | null;
+  /**
+   * TLS to the broker (a client certificate it trusts may stand in for the token, which is then
+   * empty), or undefined for plaintext. Called on first use, with the token.
+   */
+  readonly tls?: () => TlsOptions | undefined;
   readonly createInternalAdmin: InternalAdminFactory;
   /** Act on behalf of this principal (`User:<name>`, WEIR-TOKEN's authzid): its ACLs apply. */
   readonly actAs?: string;
@@ -42,6 +49,8 @@ export interface BrokerClients {
   client(): Client;
   /** SASL users (internal listener APIs). */
   users(): Pick<InternalAdmin, 'listUsers' | 'upsertUser' | 'deleteUser'>;
+  /** What a principal may do, as the broker's authorizer decides (internal listener API). */
+  effectivePermissions(): EffectivePermissionsApi;
   /** One idempotent producer per compression codec (the SDK sets compression per producer). */
   producer(compression: CompressionType): Producer;
   close(): Promise<void>;
@@ -52,7 +61,13 @@ interface Connected {
   readonly admin: Admin;
   readonly internal: InternalAdminApi;
   readonly producers: Map<CompressionType, Producer>;
-  users?: InternalAdmin;
+  sdkInternalAdmin?: InternalAdmin;
+}
+
+/** The SDK's InternalAdmin on a connection, created once (users and permissions share it). */
+function sdkInternalAdmin(current: Connected): InternalAdmin {
+  current.sdkInternalAdmin ??= new InternalAdmin(current.client);
+  return current.sdkInternalAdmin;
 }
 
 export function createBrokerClients(options: BrokerClientsOptions): BrokerClients {
@@ -60,12 +75,14 @@ export function createBrokerClients(options: BrokerClientsOptions): BrokerClient
   const connect = (): Connected => {
     if (connected !== undefined) return connected;
     const token = options.token();
+    const tls = options.tls?.();
     const clientOptions: ClientOptions = {
       bootstrapServers: options.bootstrap,
       clientId: options.clientId ?? 'weir-console',
       requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
       // The console never creates topics by looking at them.
       allowAutoTopicCreation: false,
+      ...(tls === undefined ? {} : { tls }),
       ...(token === null
         ? {}
         : {
@@ -90,11 +107,8 @@ export function createBrokerClients(options: BrokerClientsOptions): BrokerClient
     admin: () => connect().admin,
     internal: () => connect().internal,
     client: () => connect().client,
-    users() {
-      const current = connect();
-      current.users ??= new InternalAdmin(current.client);
-      return current.users;
-    },
+    users: () => sdkInternalAdmin(connect()),
+    effectivePermissions: () => sdkInternalAdmin(connect()),
     producer(compression) {
       const { client, producers } = connect();
       let producer = producers.get(compression);
@@ -122,9 +136,20 @@ type ProcessSlot = { [PROCESS_KEY]?: BrokerClients };
 export function processBrokerClients(): BrokerClients {
   const slot = globalThis as ProcessSlot;
   slot[PROCESS_KEY] ??= createBrokerClients({
-    bootstrap: env().brokerBootstrap,
-    token: () => resolveToken(env().token),
+    ...processBrokerConnection(),
     createInternalAdmin: (client) => new InternalAdmin(client),
   });
   return slot[PROCESS_KEY];
+}
+
+/**
+ * How this process reaches the internal listener, from the environment: the bootstrap list, the
+ * token and TLS. Shared by the console's own clients and those acting for a logged-in user.
+ */
+export function processBrokerConnection(): Pick<BrokerClientsOptions, 'bootstrap' | 'token' | 'tls'> {
+  return {
+    bootstrap: env().brokerBootstrap,
+    token: () => resolveToken(env().token),
+    tls: () => resolveInternalTls(env().internalTls),
+  };
 }

@@ -1,14 +1,17 @@
 import { ErrorCode } from '@weir/protocol';
 import { ANONYMOUS_PRINCIPAL, type ConnectionAuth } from './connection-auth';
 import { type SaslAuthHooks, SaslConnectionAuth } from './sasl-connection-auth';
-import type { SaslMechanism } from './sasl-mechanism';
+import { type SaslMechanism, type SaslPeer, UNKNOWN_PEER } from './sasl-mechanism';
 
 /** How one listener authenticates its connections: a fresh {@link ConnectionAuth} per connection. */
 export interface ListenerAuthenticator {
   /** The SASL mechanisms offered, in SaslHandshake's order; empty for a listener without SASL. */
   readonly mechanisms: readonly string[];
-  /** @param clientHost the remote address, whose failures slow down its later attempts */
-  forConnection(clientHost: string): ConnectionAuth;
+  /**
+   * @param clientHost the remote address, whose failures slow down its later attempts
+   * @param peer what TLS established about the client (its verified certificate's principal)
+   */
+  forConnection(clientHost: string, peer?: SaslPeer): ConnectionAuth;
 }
 
 /**
@@ -44,6 +47,7 @@ export function saslAuthenticator(
   if (byName.size !== mechanisms.length) throw new Error('a SASL mechanism is listed twice');
   return {
     mechanisms: [...byName.keys()],
-    forConnection: (clientHost) => new SaslConnectionAuth(byName, clientHost, hooks),
+    forConnection: (clientHost, peer = UNKNOWN_PEER) =>
+      new SaslConnectionAuth(byName, clientHost, hooks, peer),
   };
 }

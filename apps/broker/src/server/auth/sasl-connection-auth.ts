@@ -6,7 +6,13 @@ import {
   type ConnectionAuth,
   type HandshakeAnswer,
 } from './connection-auth';
-import type { SaslMechanism, SaslServerExchange, SaslStepResult } from './sasl-mechanism';
+import {
+  type SaslMechanism,
+  type SaslPeer,
+  type SaslServerExchange,
+  type SaslStepResult,
+  UNKNOWN_PEER,
+} from './sasl-mechanism';
 import { nextSaslState, type SaslEvent, type SaslState } from './sasl-states';
 
 /** What a connection may send before it has authenticated (Kafka's rule, kafka-compat §4, §7). */
@@ -45,6 +51,8 @@ export class SaslConnectionAuth implements ConnectionAuth {
     private readonly mechanisms: ReadonlyMap<string, SaslMechanism>,
     private readonly clientHost: string,
     private readonly hooks: SaslAuthHooks = {},
+    /** Handed to the chosen mechanism, so it can see a verified client certificate. */
+    private readonly peer: SaslPeer = UNKNOWN_PEER,
   ) {}
 
   get state(): SaslState {
@@ -80,7 +88,7 @@ export class SaslConnectionAuth implements ConnectionAuth {
       return { errorCode: ErrorCode.UNSUPPORTED_SASL_MECHANISM, mechanisms: offered };
     }
     this.#mechanism = chosen.name;
-    this.#exchange = chosen.start();
+    this.#exchange = chosen.start(this.peer);
     return { errorCode: ErrorCode.NONE, mechanisms: offered };
   }
 

@@ -10,6 +10,22 @@ export type SaslStepResult =
    */
   | { readonly kind: 'rejected'; readonly errorMessage: string };
 
+/**
+ * What the transport has already established about the connection an exchange runs on. A mechanism
+ * may take it into account (WEIR-TOKEN trusts some client certificates); the others ignore it.
+ */
+export interface SaslPeer {
+  /**
+   * The principal of the client certificate the TLS handshake verified, as the listener's
+   * `principalMapping` derives it; undefined on plaintext, without a certificate, or when the
+   * listener asks for none.
+   */
+  readonly certificatePrincipal: string | undefined;
+}
+
+/** A connection about whose transport nothing is known (plaintext, or unit tests). */
+export const UNKNOWN_PEER: SaslPeer = { certificatePrincipal: undefined };
+
 /** One client's exchange with a mechanism; it may keep state between rounds (SCRAM's nonces). */
 export interface SaslServerExchange {
   step(authBytes: Buffer): Promise<SaslStepResult>;
@@ -21,6 +37,6 @@ export interface SaslServerExchange {
  */
 export interface SaslMechanism {
   readonly name: string;
-  /** Starts the exchange of one connection. */
-  start(): SaslServerExchange;
+  /** Starts the exchange of one connection; without `peer`, nothing is known about its transport. */
+  start(peer?: SaslPeer): SaslServerExchange;
 }

@@ -43,3 +43,47 @@ describe('WEIR-TOKEN acting for a user (authzid NUL token)', () => {
     expect((await step(`User:alice\0${TOKEN}`, () => undefined)).kind).toBe('rejected');
   });
 });
+
+describe('WEIR-TOKEN with a trusted client certificate in place of the token', () => {
+  const TRUSTED = 'User:CN=weir-console';
+
+  function stepWith(sent: string, certificatePrincipal: string | undefined) {
+    return weirTokenMechanism(() => TOKEN, [TRUSTED])
+      .start({ certificatePrincipal })
+      .step(Buffer.from(sent, 'utf8'));
+  }
+
+  it('authenticates an empty token as the internal principal, or as the named user', async () => {
+    expect(await stepWith('', TRUSTED)).toMatchObject({
+      kind: 'authenticated',
+      principal: INTERNAL_PRINCIPAL,
+    });
+    expect(await stepWith('User:alice\0', TRUSTED)).toMatchObject({
+      kind: 'authenticated',
+      principal: 'User:alice',
+    });
+    expect((await stepWith(`${INTERNAL_PRINCIPAL}\0`, TRUSTED)).kind).toBe('rejected');
+  });
+
+  it.each([
+    ['an untrusted certificate', '', 'User:CN=mallory'],
+    ['no certificate', '', undefined],
+    ['no certificate, acting for a user', 'User:alice\0', undefined],
+    ['a trusted certificate with a wrong token', 'wrong-token', TRUSTED],
+    ['a trusted certificate with a wrong token, acting for a user', 'User:alice\0wrong-token', TRUSTED],
+  ])('refuses %s', async (_, sent, certificatePrincipal) => {
+    expect((await stepWith(sent, certificatePrincipal)).kind).toBe('rejected');
+  });
+
+  it('still accepts the right token with or without a certificate', async () => {
+    expect((await stepWith(TOKEN, TRUSTED)).kind).toBe('authenticated');
+    expect((await stepWith(TOKEN, undefined)).kind).toBe('authenticated');
+  });
+
+  it('trusts no certificate unless configured, and refuses an empty token while no token is known', async () => {
+    const untrusting = weirTokenMechanism(() => undefined);
+    expect((await untrusting.start({ certificatePrincipal: TRUSTED }).step(Buffer.alloc(0))).kind).toBe(
+      'rejected',
+    );
+  });
+});

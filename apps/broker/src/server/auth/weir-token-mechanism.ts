@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { SaslMechanism, SaslStepResult } from './sasl-mechanism';
+import { type SaslMechanism, type SaslStepResult, UNKNOWN_PEER } from './sasl-mechanism';
 
 export const WEIR_TOKEN_MECHANISM = 'WEIR-TOKEN';
 
@@ -17,21 +17,31 @@ const REFUSED = `Authentication failed during authentication due to invalid cred
  * before the comparison so that it takes the same time whatever the token's length and wherever
  * the first difference is; neither the token nor what was sent ever goes into an answer or a log.
  *
+ * Mutual TLS stands in for the token: a connection whose verified client certificate maps to one of
+ * `trustedCertificatePrincipals` may send an empty token (empty bytes, or `authzid NUL`) and is
+ * treated as if it had sent the right one. A token that is sent is always checked, certificate or
+ * not: a client that presents one means it, and a wrong one is a misconfiguration to report.
+ *
  * @param expectedToken the token in force, read at each attempt because a generated one is only
- *   known once the broker has started (undefined refuses everyone).
+ *   known once the broker has started (undefined refuses every token).
+ * @param trustedCertificatePrincipals `listeners.internal.trustedCertificatePrincipals`
  */
-export function weirTokenMechanism(expectedToken: () => string | undefined): SaslMechanism {
+export function weirTokenMechanism(
+  expectedToken: () => string | undefined,
+  trustedCertificatePrincipals: readonly string[] = [],
+): SaslMechanism {
+  const trusted = new Set(trustedCertificatePrincipals);
   return {
     name: WEIR_TOKEN_MECHANISM,
-    start: () => ({
+    start: (peer = UNKNOWN_PEER) => ({
       step: async (authBytes: Buffer): Promise<SaslStepResult> => {
-        const expected = expectedToken();
         const separator = authBytes.indexOf(0);
         const token = separator < 0 ? authBytes : authBytes.subarray(separator + 1);
-        if (
-          expected === undefined ||
-          !timingSafeEqual(sha256(token), sha256(Buffer.from(expected, 'utf8')))
-        ) {
+        const certified =
+          token.length === 0 &&
+          peer.certificatePrincipal !== undefined &&
+          trusted.has(peer.certificatePrincipal);
+        if (!certified && !matches(token, expectedToken())) {
           return { kind: 'rejected', errorMessage: REFUSED };
         }
         if (separator < 0) {
@@ -58,6 +68,19 @@ function isActingPrincipal(authzid: string): boolean {
     authzid !== INTERNAL_PRINCIPAL &&
     // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
     !/[\u0000-\u001f\u007f]/.test(authzid)
+  );
+}
+
+/**
+ * Whether `token` is the expected one. Both sides are hashed first, so the comparison takes the same
+ * time whatever their lengths. An empty token never matches, even if a bad configuration ever let
+ * the expected one be empty: only a trusted certificate may go without a token.
+ */
+function matches(token: Buffer, expected: string | undefined): boolean {
+  return (
+    expected !== undefined &&
+    token.length > 0 &&
+    timingSafeEqual(sha256(token), sha256(Buffer.from(expected, 'utf8')))
   );
 }
 

@@ -9,9 +9,10 @@ export interface ListenerTlsOptions {
   readonly config: ListenerTlsConfig;
   /**
    * Whether a client certificate sets the connection's principal: on SSL listeners, not on
-   * SASL_SSL ones, where the SASL identity wins (as in Kafka).
+   * SASL_SSL ones, where the SASL identity wins (as in Kafka). Either way the certificate's
+   * principal is known to the SASL mechanisms (see {@link TlsPeer}).
    */
-  readonly certificatePrincipal: boolean;
+  readonly principalFromCertificate: boolean;
   /** The settings' dotted prefix for errors, e.g. `listeners.client.tls`. */
   readonly keyPrefix: string;
   /** Reads the PEM files; the disk by default. */
@@ -20,8 +21,12 @@ export interface ListenerTlsOptions {
 
 /** Who completed a handshake. */
 export interface TlsPeer {
-  /** `User:<DN>` from a verified client certificate, when the listener maps certificates. */
-  readonly principal: string | undefined;
+  /**
+   * `User:<DN>` (or `User:<CN>`) of a verified client certificate; undefined when none was sent or
+   * the listener asks for none. Derived on every TLS listener, also where SASL sets the principal,
+   * because the internal listener's WEIR-TOKEN trusts some certificates in place of its token.
+   */
+  readonly certificatePrincipal: string | undefined;
   /** The negotiated protocol, such as `TLSv1.3`, for logs. */
   readonly protocol: string | null;
 }
@@ -86,18 +91,20 @@ export function createTlsServer(options: ListenerTlsOptions, events: TlsServerEv
 function judgePeer(socket: TLSSocket, options: ListenerTlsOptions): TlsPeer | string {
   const protocol = socket.getProtocol();
   const clientAuth = options.config.clientAuth;
-  if (clientAuth === 'none') return { principal: undefined, protocol };
+  if (clientAuth === 'none') return { certificatePrincipal: undefined, protocol };
   const certificate = socket.getPeerX509Certificate();
   if (certificate === undefined) {
-    return clientAuth === 'required' ? 'no client certificate' : { principal: undefined, protocol };
+    return clientAuth === 'required'
+      ? 'no client certificate'
+      : { certificatePrincipal: undefined, protocol };
   }
   // Also with `requested`: a certificate that is sent must verify (Java's wantClientAuth does the
   // same), or its subject could be claimed by anyone.
   if (!socket.authorized) return `untrusted client certificate (${String(socket.authorizationError)})`;
-  const principal = options.certificatePrincipal
-    ? certificatePrincipal(certificate, options.config.principalMapping)
-    : undefined;
-  return { principal, protocol };
+  return {
+    certificatePrincipal: certificatePrincipal(certificate, options.config.principalMapping),
+    protocol,
+  };
 }
 
 /** A short, fixed reason per kind of handshake failure (a metric label); the code goes to the log. */
@@ -118,7 +125,7 @@ function handshakeFailure(error: NodeJS.ErrnoException): string {
 /**
  * The TLS options of a listener's settings, or undefined for a plaintext one. The schema only
  * allows `tls` on SSL and SASL_SSL listeners (and on the internal one, which has no protocol
- * setting and always authenticates by token), so its presence is what turns TLS on.
+ * setting and always authenticates with WEIR-TOKEN), so its presence is what turns TLS on.
  */
 export function tlsForListener(
   name: 'client' | 'internal',
@@ -127,7 +134,7 @@ export function tlsForListener(
   if (listener.tls === undefined) return undefined;
   return {
     config: listener.tls,
-    certificatePrincipal: listener.securityProtocol === 'SSL',
+    principalFromCertificate: listener.securityProtocol === 'SSL',
     keyPrefix: `listeners.${name}.tls`,
   };
 }

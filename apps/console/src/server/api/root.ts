@@ -1,10 +1,11 @@
+import { aclsRouter } from './routers/acls';
 import { brokersRouter } from './routers/brokers';
 import { clusterRouter } from './routers/cluster';
 import { groupsRouter } from './routers/groups';
 import { messagesRouter } from './routers/messages';
-import { aclsRouter, usersRouter } from './routers/security';
 import { topicsRouter } from './routers/topics';
 import { transactionsRouter } from './routers/transactions';
+import { usersRouter } from './routers/users';
 import { REST_TRANSPORT, TRPC_TRANSPORT, type Transport } from './transport';
 import { createCallerFactory, createTRPCRouter } from './trpc';
 

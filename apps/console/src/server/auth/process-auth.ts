@@ -1,7 +1,7 @@
 import 'server-only';
 import { InternalAdmin } from '@weir/protocol';
-import { env, resolveToken } from '../../env';
-import { createBrokerClients, processBrokerClients } from '../admin-client';
+import { env } from '../../env';
+import { createBrokerClients, processBrokerClients, processBrokerConnection } from '../admin-client';
 import { ConsoleAuth } from './console-auth';
 
 // Kept on globalThis so that Next.js's dev-mode module reloads keep the sessions.
@@ -14,7 +14,7 @@ export function processConsoleAuth(): ConsoleAuth {
   slot[PROCESS_KEY] ??= new ConsoleAuth({
     mode: env().auth,
     now: Date.now,
-    // The console's own (token) connection asks; the broker throttles failures per username.
+    // The console's own (token or certificate) connection asks; the broker throttles failures per username.
     verifyCredentials: async (username, password) => {
       const internal = processBrokerClients().internal();
       if (!(internal instanceof InternalAdmin)) throw new Error('the console needs the SDK InternalAdmin');
@@ -22,8 +22,7 @@ export function processConsoleAuth(): ConsoleAuth {
     },
     clientsFor: (principal) =>
       createBrokerClients({
-        bootstrap: env().brokerBootstrap,
-        token: () => resolveToken(env().token),
+        ...processBrokerConnection(),
         actAs: principal,
         clientId: 'weir-console-user',
         createInternalAdmin: (client) => new InternalAdmin(client),

@@ -7,7 +7,11 @@
 export type SaslOptions =
   | {
       readonly mechanism: 'WEIR-TOKEN';
-      /** The internal listener's token (`listeners.internal.token` on the broker). */
+      /**
+       * The internal listener's token (`listeners.internal.token` on the broker), or empty when the
+       * client certificate (`tls.cert`) is one the broker trusts in its place
+       * (`listeners.internal.trustedCertificatePrincipals`).
+       */
       readonly token: string;
       /**
        * Act on behalf of this principal (`User:<name>`): the broker makes it the connection's

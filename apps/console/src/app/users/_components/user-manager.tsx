@@ -5,21 +5,18 @@ import {
   AsOfIndicator,
   Button,
   ConfirmByTypingDialog,
-  CopyButton,
   DataTable,
   type DataTableColumn,
-  Dialog,
-  Field,
-  Input,
   Panel,
-  Select,
   Toolbar,
 } from '@weir/ui';
-import { type FormEvent, useState } from 'react';
-import { usernameSchema } from '../../../server/api/schemas/security';
+import Link from 'next/link';
+import { useState } from 'react';
 import { gatewayError } from '../../../trpc/errors';
 import { useTRPC } from '../../../trpc/react';
 import { QueryState } from '../../_components/query-state';
+import { ChangePasswordDialog } from './change-password-dialog';
+import { CreateUserDialog } from './create-user-dialog';
 
 type UserRow = { name: string; credentials: { mechanism: string; iterations: number }[] };
 
@@ -28,6 +25,7 @@ export function UserManager() {
   const queryClient = useQueryClient();
   const query = useQuery(trpc.users.list.queryOptions({}));
   const [creating, setCreating] = useState(false);
+  const [changingPassword, setChangingPassword] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const remove = useMutation(
     trpc.users.delete.mutationOptions({
@@ -49,14 +47,30 @@ export function UserManager() {
       header: '',
       align: 'right',
       cell: (user) => (
-        <Button
-          size="sm"
-          variant="danger"
-          onClick={() => setDeleting(user.name)}
-          aria-label={`Delete ${user.name}`}
-        >
-          Delete
-        </Button>
+        <span className="inline-flex items-center gap-2">
+          <Link
+            href={`/acls/effective?principal=${encodeURIComponent(`User:${user.name}`)}`}
+            aria-label={`Effective permissions of ${user.name}`}
+            className="text-teal-700 text-xs hover:underline dark:text-teal-400"
+          >
+            Permissions
+          </Link>
+          <Button
+            size="sm"
+            onClick={() => setChangingPassword(user.name)}
+            aria-label={`Change password of ${user.name}`}
+          >
+            Change password
+          </Button>
+          <Button
+            size="sm"
+            variant="danger"
+            onClick={() => setDeleting(user.name)}
+            aria-label={`Delete ${user.name}`}
+          >
+            Delete
+          </Button>
+        </span>
       ),
     },
   ];
@@ -83,6 +97,10 @@ export function UserManager() {
         )}
       </QueryState>
       <CreateUserDialog open={creating} onClose={() => setCreating(false)} />
+      {/* Mounted only while open: the password it shows is gone once the dialog closes. */}
+      {changingPassword !== null ? (
+        <ChangePasswordDialog username={changingPassword} onClose={() => setChangingPassword(null)} />
+      ) : null}
       <ConfirmByTypingDialog
         open={deleting !== null}
         title="Delete user"
@@ -102,107 +120,5 @@ export function UserManager() {
         }}
       />
     </Panel>
-  );
-}
-
-function CreateUserDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const [username, setUsername] = useState('');
-  const [mechanism, setMechanism] = useState<'SCRAM-SHA-256' | 'SCRAM-SHA-512'>('SCRAM-SHA-256');
-  const [error, setError] = useState<string | undefined>();
-  const create = useMutation(
-    trpc.users.create.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries(trpc.users.list.pathFilter());
-      },
-    }),
-  );
-  const created = create.data;
-
-  function close() {
-    setUsername('');
-    setError(undefined);
-    create.reset();
-    onClose();
-  }
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = usernameSchema.safeParse(username);
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
-    setError(undefined);
-    create.mutate({ username: parsed.data, mechanism });
-  }
-
-  return (
-    <Dialog
-      open={open}
-      title="Create user"
-      onClose={close}
-      footer={
-        created ? (
-          <Button variant="primary" onClick={close}>
-            Done
-          </Button>
-        ) : (
-          <>
-            <Button onClick={close}>Cancel</Button>
-            <Button variant="primary" type="submit" form="create-user-form" disabled={create.isPending}>
-              {create.isPending ? 'Creating…' : 'Create'}
-            </Button>
-          </>
-        )
-      }
-    >
-      {created ? (
-        <div className="flex flex-col gap-2 text-sm">
-          <p>
-            <strong>{created.username}</strong> can now authenticate with {created.mechanism}. Copy the
-            password now: it is shown only once.
-          </p>
-          <p className="flex items-center gap-2">
-            <code
-              className="rounded bg-zinc-100 px-2 py-1 font-mono dark:bg-zinc-800"
-              data-testid="generated-password"
-            >
-              {created.password}
-            </code>
-            <CopyButton text={() => created.password} label="Copy password" />
-          </p>
-        </div>
-      ) : (
-        <form id="create-user-form" noValidate onSubmit={submit} className="flex flex-col gap-3">
-          <Field label="Username" error={error}>
-            {(control) => (
-              <Input
-                {...control}
-                autoComplete="off"
-                value={username}
-                onChange={(e) => setUsername(e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label="Mechanism">
-            {(control) => (
-              <Select
-                {...control}
-                value={mechanism}
-                onChange={(e) => setMechanism(e.target.value as typeof mechanism)}
-                options={[
-                  { value: 'SCRAM-SHA-256', label: 'SCRAM-SHA-256' },
-                  { value: 'SCRAM-SHA-512', label: 'SCRAM-SHA-512' },
-                ]}
-              />
-            )}
-          </Field>
-          {create.error ? (
-            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-              {gatewayError(create.error).message}
-            </p>
-          ) : null}
-        </form>
-      )}
-    </Dialog>
   );
 }

@@ -1,56 +1,26 @@
-import { createAcl, deleteAcl, generatePassword, listAcls } from '../../services/security';
+import { generatePassword, setUserPassword } from '../../services/users';
 import { rest } from '../rest-meta';
 import { emptyInputSchema } from '../schemas/common';
 import {
-  aclBindingSchema,
-  aclCreateResultSchema,
-  aclDeleteResultSchema,
-  aclListInputSchema,
-  aclListSchema,
   userCreateInputSchema,
   userCreateResultSchema,
   userDeleteResultSchema,
   userListSchema,
   userRefInputSchema,
-} from '../schemas/security';
+  userSetPasswordInputSchema,
+  userSetPasswordResultSchema,
+} from '../schemas/users';
 import type { Transport } from '../transport';
 import { createTRPCRouter, restProcedure } from '../trpc';
 
-/** ACLs: the broker authorizes each call (DESCRIBE / ALTER on the cluster) as the caller. */
-export function aclsRouter(transport: Transport) {
-  return createTRPCRouter({
-    list: restProcedure(
-      transport,
-      rest('acls', 'GET', '/acls', 'ACLs, filtered by principal, resource type and resource name'),
-      aclListInputSchema,
-    )
-      .output(aclListSchema)
-      .query(({ ctx, input }) => listAcls(ctx.services.broker.admin(), input, ctx.services.now)),
-    create: restProcedure(transport, rest('acls', 'POST', '/acls', 'Create an ACL'), aclBindingSchema)
-      .output(aclCreateResultSchema)
-      .mutation(async ({ ctx, input }) => {
-        await createAcl(ctx.services.broker.admin(), input);
-        return { asOfMs: ctx.services.now(), created: true as const };
-      }),
-    delete: restProcedure(
-      transport,
-      rest('acls', 'POST', '/acls/delete', 'Delete exactly one ACL (all its fields given)'),
-      aclBindingSchema,
-    )
-      .output(aclDeleteResultSchema)
-      .mutation(async ({ ctx, input }) => ({
-        asOfMs: ctx.services.now(),
-        deleted: await deleteAcl(ctx.services.broker.admin(), input),
-      })),
-  });
-}
+const TAG = 'users';
 
 /** SASL users: listing needs DESCRIBE on the cluster, changes ALTER, checked by the broker. */
 export function usersRouter(transport: Transport) {
   return createTRPCRouter({
     list: restProcedure(
       transport,
-      rest('users', 'GET', '/users', 'SASL users and their SCRAM credentials'),
+      rest(TAG, 'GET', '/users', 'SASL users and their SCRAM credentials'),
       emptyInputSchema,
     )
       .output(userListSchema)
@@ -60,9 +30,10 @@ export function usersRouter(transport: Transport) {
           .map((user) => ({ name: user.name, credentials: user.credentials.map((c) => ({ ...c })) }))
           .sort((a, b) => a.name.localeCompare(b.name)),
       })),
+
     create: restProcedure(
       transport,
-      rest('users', 'POST', '/users', 'Create a user with a generated password, answered once'),
+      rest(TAG, 'POST', '/users', 'Create a user with a generated password, answered once'),
       userCreateInputSchema,
     )
       .output(userCreateResultSchema)
@@ -73,9 +44,26 @@ export function usersRouter(transport: Transport) {
           .upsertUser({ username: input.username, mechanism: input.mechanism, password });
         return { asOfMs: ctx.services.now(), username: input.username, mechanism: input.mechanism, password };
       }),
+
+    setPassword: restProcedure(
+      transport,
+      rest(
+        TAG,
+        'PUT',
+        '/users/{username}/password',
+        'Change the password of a user: the one given, or a generated one answered once',
+        'Every credential of the user (SCRAM-SHA-256 and/or -512) gets the new password and keeps its ' +
+          'mechanism and iterations, so the old password stops working everywhere. A typed password has at ' +
+          'least 8 characters; an unknown user is 404.',
+      ),
+      userSetPasswordInputSchema,
+    )
+      .output(userSetPasswordResultSchema)
+      .mutation(({ ctx, input }) => setUserPassword(ctx.services.broker.users(), input, ctx.services.now)),
+
     delete: restProcedure(
       transport,
-      rest('users', 'DELETE', '/users/{username}', 'Delete a user'),
+      rest(TAG, 'DELETE', '/users/{username}', 'Delete a user'),
       userRefInputSchema,
     )
       .output(userDeleteResultSchema)

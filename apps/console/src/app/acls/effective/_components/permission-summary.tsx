@@ -1,0 +1,33 @@
+import { StatusBadge } from '@weir/ui';
+import type { EffectivePermissionsView } from '../../../../server/api/schemas/effective-permissions';
+
+/**
+ * The two settings that decide before any ACL does: a super user may do everything, and with
+ * allow.everyone.if.no.acl.found a resource no ACL names is open to all.
+ */
+export function PermissionSummary({ view }: { view: EffectivePermissionsView }) {
+  const allowedCount = view.resources.filter((resource) =>
+    resource.operations.some((verdict) => verdict.allowed),
+  ).length;
+  return (
+    <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="permission-summary">
+      <span className="font-mono">{view.principal}</span>
+      <span className="text-zinc-500 dark:text-zinc-400">
+        from {view.host === '*' ? 'any host' : view.host}:
+      </span>
+      {view.superUser ? (
+        <StatusBadge tone="warning">Super user: ACLs are not consulted</StatusBadge>
+      ) : (
+        <StatusBadge tone="neutral">Not a super user</StatusBadge>
+      )}
+      {view.allowEveryoneIfNoAclFound ? (
+        <StatusBadge tone="warning">allow.everyone.if.no.acl.found is on</StatusBadge>
+      ) : (
+        <StatusBadge tone="neutral">allow.everyone.if.no.acl.found is off</StatusBadge>
+      )}
+      <span className="text-zinc-500 dark:text-zinc-400">
+        Something is allowed on {allowedCount} of {view.resources.length} resources.
+      </span>
+    </p>
+  );
+}

@@ -1,0 +1,113 @@
+import { Admin, Client, InternalAdmin } from '@weir/protocol';
+import pino from 'pino';
+import { type RunningBroker, startBroker } from '../../broker/test/broker-harness';
+import { createBrokerClients } from '../src/server/admin-client';
+import { handleRestRequest } from '../src/server/api/http';
+import { createCaller } from '../src/server/api/root';
+import { createContextInner } from '../src/server/api/trpc';
+import { ConsoleAuth } from '../src/server/auth/console-auth';
+import type { GatewayServices } from '../src/server/gateway-services';
+import { DEFAULT_SEARCH_LIMITS } from '../src/server/services/message-search';
+
+/*
+ * The secure profile behind a console in login mode: a SASL client listener, ACLs required, the
+ * bootstrap admin a super user. Callers and REST requests made through it run as a logged-in
+ * user (act-as on the internal listener), so the broker's ACLs decide, as in production.
+ */
+
+export const SECURE_ADMIN = { username: 'admin', password: 'admin-console-secret-5e2a' } as const;
+
+export interface SecureGateway {
+  readonly broker: RunningBroker;
+  /** The console's own token connection, for setting up users, topics and ACLs. */
+  readonly internal: InternalAdmin;
+  readonly admin: Admin;
+  readonly auth: ConsoleAuth;
+  /** A tRPC caller acting as the user (logged in with the password). */
+  callerAs(username: string, password: string): Promise<ReturnType<typeof createCaller>>;
+  /** A REST request to /api/v1 with a bearer token of the user. */
+  restAs(
+    user: { username: string; password: string },
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<Response>;
+  dispose(): Promise<void>;
+}
+
+const ORIGIN = 'http://console.test';
+
+export async function startSecureGateway(): Promise<SecureGateway> {
+  const broker = await startBroker({
+    listeners: { client: { securityProtocol: 'SASL_PLAINTEXT' } },
+    security: {
+      bootstrapAdmin: { ...SECURE_ADMIN },
+      superUsers: [`User:${SECURE_ADMIN.username}`],
+      allowEveryoneIfNoAclFound: false,
+      authFailureDelayMs: 0,
+    },
+    topics: { autoCreateEnable: false },
+  });
+  const tokenClient = new Client({
+    bootstrapServers: [broker.internalBootstrap],
+    clientId: 'secure-gateway-test',
+    sasl: { mechanism: 'WEIR-TOKEN', token: broker.internalToken },
+  });
+  const internal = new InternalAdmin(tokenClient);
+  const services: GatewayServices = {
+    broker: createBrokerClients({
+      bootstrap: [broker.internalBootstrap],
+      token: () => broker.internalToken,
+      createInternalAdmin: (client) => new InternalAdmin(client),
+    }),
+    logger: pino({ level: 'silent' }),
+    now: Date.now,
+    searchLimits: DEFAULT_SEARCH_LIMITS,
+  };
+  const auth = new ConsoleAuth({
+    mode: 'login',
+    now: Date.now,
+    verifyCredentials: async (username, password) =>
+      (await internal.verifyCredentials(username, password)).ok,
+    clientsFor: (principal) =>
+      createBrokerClients({
+        bootstrap: [broker.internalBootstrap],
+        token: () => broker.internalToken,
+        actAs: principal,
+        createInternalAdmin: (client) => new InternalAdmin(client),
+      }),
+  });
+
+  async function sessionOf(username: string, password: string) {
+    const session = await auth.login(username, password);
+    if (session === undefined) throw new Error(`${username} could not log in`);
+    return session;
+  }
+
+  return {
+    broker,
+    internal,
+    admin: new Admin(tokenClient),
+    auth,
+    async callerAs(username, password) {
+      const session = await sessionOf(username, password);
+      return createCaller(createContextInner({ services: auth.servicesFor(session, services) }));
+    },
+    async restAs(user, method, path, body) {
+      const session = await sessionOf(user.username, user.password);
+      const headers: Record<string, string> = { authorization: `Bearer ${session.id}` };
+      const init: RequestInit = { method, headers };
+      if (body !== undefined) {
+        init.body = JSON.stringify(body);
+        headers['content-type'] = 'application/json';
+      }
+      return handleRestRequest(new Request(`${ORIGIN}/api/v1${path}`, init), services, auth);
+    },
+    async dispose() {
+      await auth.close();
+      await services.broker.close();
+      await tokenClient.close();
+      await broker.dispose();
+    },
+  };
+}
