@@ -1,9 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { ErrorCode, errorCodeInfo } from '@weir/protocol';
+import { InternalTokenSource } from './broker-internal-token';
+import {
+  type BrokerListeners,
+  boundListeners,
+  createBrokerListeners,
+  listenerEndpoint,
+  openConnectionCount,
+} from './broker-listeners';
+import { brokerReadiness } from './broker-readiness';
 import type { BrokerCommands } from './commands/broker-commands';
 import { BrokerOverviewCommands } from './commands/broker-overview-commands';
-import { type BrokerEndpoint, ClusterCommands, type ListenerName } from './commands/cluster-commands';
+import { ClusterCommands } from './commands/cluster-commands';
 import { ConfigCommands } from './commands/config-commands';
 import { DataCommands } from './commands/data-commands';
 import { GroupCommands, type GroupStats } from './commands/group-commands';
@@ -31,21 +39,8 @@ import { Authorizer } from './security/acl/authorizer';
 import { UserCommands } from './security/users/user-commands';
 import { UserStore } from './security/users/user-store';
 import { AuthFailureThrottle } from './server/auth/auth-failure-throttle';
-import { clientSaslMechanisms } from './server/auth/client-sasl-mechanisms';
-import { loadOrCreateInternalToken } from './server/auth/internal-token-file';
-import {
-  type ListenerAuthenticator,
-  noAuthentication,
-  saslAuthenticator,
-} from './server/auth/listener-authenticator';
 import type { SaslAuthHooks } from './server/auth/sasl-connection-auth';
-import { INTERNAL_PRINCIPAL, weirTokenMechanism } from './server/auth/weir-token-mechanism';
-import { clientListenerHandlers } from './server/client-listener-handlers';
-import { Dispatcher, type RequestObserver } from './server/dispatcher';
-import { internalListenerHandlers } from './server/internal-listener-handlers';
-import { Listener, type ListenerEvents } from './server/listener';
-import { HandlerRegistry } from './server/registry';
-import { tlsForListener } from './server/tls/tls-server';
+import { INTERNAL_PRINCIPAL } from './server/auth/weir-token-mechanism';
 import { TrafficRates } from './stats/traffic-rates';
 import { logConfigFor } from './topics/topic-configs';
 import { TopicManager } from './topics/topic-manager';
@@ -84,11 +79,10 @@ export class Broker {
   readonly #logs: LogManager;
   readonly #store: LocalMetadataStore;
   readonly #topics: TopicManager;
-  readonly #listener: Listener;
-  /** The internal listener, unless `listeners.internal.enabled` is false. */
-  readonly #internalListener: Listener | undefined;
-  /** The internal listener's token: configured, or read or generated at start. */
-  #internalToken: string | undefined;
+  /** The client listener, and the internal one unless `listeners.internal.enabled` is false. */
+  readonly #listeners: BrokerListeners;
+  /** The internal listener's token, when that listener is enabled. */
+  readonly #internalToken: InternalTokenSource | undefined;
   readonly #groupStore: OffsetsTopicStore;
   readonly #groupCoordinator: GroupCoordinator;
   readonly #transactionLog: TransactionLog;
@@ -149,9 +143,9 @@ export class Broker {
         },
       },
     });
-    const client = config.listeners.client;
-    const internal = config.listeners.internal;
-    const cluster = new ClusterCommands(this.#store, (listener) => this.#endpoint(listener));
+    const cluster = new ClusterCommands(this.#store, (listener) =>
+      listenerEndpoint(config, this.#listeners, listener),
+    );
     // The partition side of ending transactions; the transaction coordinator writes through it.
     const markers = new TransactionMarkers(this.#topics, systemClock);
     // One throttle for every way of checking a password, so switching between SASL listeners and
@@ -227,10 +221,9 @@ export class Broker {
         clusterId: () => this.#store.clusterId(),
         version: WEIR_VERSION,
         startedAtMs: () => this.#startedAtMs,
-        listeners: () => this.#boundListeners(),
+        listeners: () => boundListeners(config, this.#listeners),
         readiness: () => this.readiness().map((check) => ({ ...check, detail: check.detail ?? '' })),
-        connectionCount: () =>
-          this.#listener.connectionCount + (this.#internalListener?.connectionCount ?? 0),
+        connectionCount: () => openConnectionCount(this.#listeners),
         topics: this.#topics,
         logs: this.#logs,
         coordinator: this.#groupCoordinator,
@@ -244,89 +237,34 @@ export class Broker {
       users,
       acls,
     };
-    const clientSasl = client.securityProtocol === 'SASL_PLAINTEXT' || client.securityProtocol === 'SASL_SSL';
-    const clientAuthenticator: ListenerAuthenticator = clientSasl
-      ? saslAuthenticator(clientSaslMechanisms(client.saslMechanisms, userStore, randomBytes), authHooks)
-      : noAuthentication;
-    const dispatcher = new Dispatcher(
-      new HandlerRegistry(clientListenerHandlers(clientSasl)),
-      this.commands,
-      this.#requestObserver('client'),
-      'client',
-    );
-    this.#listener = new Listener(
-      {
-        ...client,
-        ...config.limits,
-        authenticator: clientAuthenticator,
-        tlsOptions: tlsForListener('client', client),
+    const internal = config.listeners.internal;
+    this.#internalToken = internal.enabled
+      ? new InternalTokenSource(internal.token, config.dataDir, deps.logger)
+      : undefined;
+    this.#listeners = createBrokerListeners({
+      config,
+      commands: this.commands,
+      userStore,
+      authHooks,
+      internalAuthorizer,
+      internalToken: () => this.#internalToken?.current,
+      observation: {
+        metrics: deps.metrics,
+        logger: deps.logger,
+        traffic: this.#traffic,
+        openConnections: () => openConnectionCount(this.#listeners),
       },
-      dispatcher,
-      this.#connectionEvents('client'),
-    );
-    if (internal.enabled) {
-      this.#internalToken = internal.token;
-      const internalDispatcher = new Dispatcher(
-        new HandlerRegistry(internalListenerHandlers()),
-        this.commands,
-        this.#requestObserver('internal'),
-        'internal',
-        internalAuthorizer,
-      );
-      const authenticator = saslAuthenticator(
-        [weirTokenMechanism(() => this.#internalToken, internal.trustedCertificatePrincipals)],
-        authHooks,
-      );
-      this.#internalListener = new Listener(
-        { ...internal, ...config.limits, authenticator, tlsOptions: tlsForListener('internal', internal) },
-        internalDispatcher,
-        this.#connectionEvents('internal'),
-      );
-    }
-  }
-
-  /** This broker as clients of one listener are told about it (Metadata, FindCoordinator). */
-  #endpoint(listenerName: ListenerName): BrokerEndpoint {
-    const settings = this.config.listeners[listenerName];
-    const listener = listenerName === 'internal' ? this.#internalListener : this.#listener;
-    return {
-      nodeId: this.config.nodeId,
-      host: settings.advertisedHost ?? settings.host,
-      port: settings.advertisedPort ?? listener?.port ?? 0,
-      rack: null,
-    };
-  }
-
-  /** Connection counts, logs and refusals of one listener; the gauge counts both listeners. */
-  #connectionEvents(listenerName: ListenerName): ListenerEvents {
-    const { metrics } = this.deps;
-    const connectionLogger = this.deps.logger.child({ component: 'connection', listener: listenerName });
-    const openConnections = () =>
-      this.#listener.connectionCount + (this.#internalListener?.connectionCount ?? 0);
-    return {
-      onConnectionOpened: (remoteAddress, _openCount, { principal, tlsProtocol }) => {
-        metrics.connections.set(openConnections());
-        connectionLogger.debug({ remoteAddress, principal, tlsProtocol }, 'connection opened');
-      },
-      onConnectionClosed: (remoteAddress, reason) => {
-        metrics.connections.set(openConnections());
-        connectionLogger.debug({ remoteAddress, reason }, 'connection closed');
-      },
-      onConnectionRejected: (remoteAddress, reason, detail) => {
-        metrics.connectionsRejectedTotal.inc({ reason: reason.replaceAll(' ', '_') });
-        connectionLogger.warn({ remoteAddress, reason, detail }, 'connection refused');
-      },
-    };
+    });
   }
 
   /** The bound client port (useful when the configured port is 0). */
   get clientPort(): number {
-    return this.#listener.port;
+    return this.#listeners.client.port;
   }
 
   /** The bound internal port once started; undefined when the internal listener is disabled. */
   get internalPort(): number | undefined {
-    return this.#internalListener?.port;
+    return this.#listeners.internal?.port;
   }
 
   /**
@@ -334,7 +272,7 @@ export class Broker {
    * tests and the gateway's harness; undefined before start or when the listener is disabled.
    */
   get internalToken(): string | undefined {
-    return this.#internalListener === undefined ? undefined : this.#internalToken;
+    return this.#internalToken?.current;
   }
 
   async start(): Promise<void> {
@@ -353,9 +291,9 @@ export class Broker {
     const transactionsLoaded = await this.#transactionCoordinator.load(this.#transactionLog);
     this.#storageReady = true;
     for (const offline of report.offline) logger.error(offline, 'partition offline');
-    await this.#resolveInternalToken();
-    await this.#listener.start();
-    await this.#internalListener?.start();
+    await this.#internalToken?.resolve();
+    await this.#listeners.client.start();
+    await this.#listeners.internal?.start();
     this.#listening = true;
     // Produce and fetch are served while the groups load; group APIs answer
     // COORDINATOR_LOAD_IN_PROGRESS until then (and /ready says so). Start waits for the load so
@@ -372,9 +310,9 @@ export class Broker {
     logger.info(
       {
         clusterId: this.#store.clusterId(),
-        client: `${this.config.listeners.client.host}:${this.#listener.port}`,
-        internal: this.#internalListener
-          ? `${this.config.listeners.internal.host}:${this.#internalListener.port}`
+        client: `${this.config.listeners.client.host}:${this.#listeners.client.port}`,
+        internal: this.#listeners.internal
+          ? `${this.config.listeners.internal.host}:${this.#listeners.internal.port}`
           : 'disabled',
         partitions: report.openedCount,
         cleanShutdown: report.cleanShutdown,
@@ -393,8 +331,8 @@ export class Broker {
     this.#transactionCoordinator.shutdown();
     // Draining gets half the shutdown bound, so flushing and checkpoints still fit in the rest.
     await Promise.all([
-      this.#listener.stop(this.config.shutdownTimeoutMs / 2),
-      this.#internalListener?.stop(this.config.shutdownTimeoutMs / 2),
+      this.#listeners.client.stop(this.config.shutdownTimeoutMs / 2),
+      this.#listeners.internal?.stop(this.config.shutdownTimeoutMs / 2),
     ]);
     // Group metadata is written in the background; those appends finish before the logs close.
     await this.#groupStore.drain();
@@ -405,57 +343,15 @@ export class Broker {
 
   /** What `/ready` reports: each check and whether it passes. */
   readiness(): ReadinessCheck[] {
-    const offline = this.#logs.offlinePartitions();
-    return [
-      { name: 'storage', ok: this.#storageReady, detail: this.#storageReady ? 'recovered' : 'recovering' },
-      {
-        name: 'partitions',
-        ok: offline.length === 0,
-        detail:
-          offline.length === 0
-            ? 'all online'
-            : `${offline.length} offline: ${offline.map((p) => `${p.topic}-${p.partition}`).join(', ')}`,
-      },
-      this.#coordinatorsCheck(),
-      { name: 'transactions', ...this.#transactionCoordinator.readiness() },
-      {
-        name: 'client-listener',
-        ok: this.#listening,
-        detail: this.#listening ? `port ${this.#listener.port}` : 'not bound',
-      },
-      ...(this.#internalListener === undefined
-        ? []
-        : [
-            {
-              name: 'internal-listener',
-              ok: this.#listening,
-              detail: this.#listening ? `port ${this.#internalListener.port}` : 'not bound',
-            },
-          ]),
-    ];
-  }
-
-  /**
-   * Without a configured token the internal listener uses the one in the data directory, generated
-   * on first start. The file's path is logged so operators can find it; the token never is. This
-   * also happens when trusted certificates can stand in for the token: the CLI and scripts on this
-   * machine still find the token there, and whoever can read the data directory can read the data.
-   */
-  async #resolveInternalToken(): Promise<void> {
-    if (this.#internalListener === undefined || this.#internalToken !== undefined) return;
-    const file = await loadOrCreateInternalToken(this.config.dataDir);
-    this.#internalToken = file.token;
-    const { logger } = this.deps;
-    logger.info(
-      { path: file.path },
-      file.created ? 'internal listener token generated' : 'internal listener token read',
-    );
-    if (file.readableByOthers) {
-      logger.warn(
-        { path: file.path },
-        'the internal listener token file is readable by others; chmod 600 it',
-      );
-    }
+    return brokerReadiness({
+      storageReady: this.#storageReady,
+      listening: this.#listening,
+      logs: this.#logs,
+      groupCoordinator: this.#groupCoordinator,
+      transactionCoordinator: this.#transactionCoordinator,
+      clientListener: this.#listeners.client,
+      internalListener: this.#listeners.internal,
+    });
   }
 
   /**
@@ -469,40 +365,6 @@ export class Broker {
     if (outcome !== 'unchanged') {
       this.deps.logger.info({ username: admin.username }, `bootstrap admin user ${outcome}`);
     }
-  }
-
-  /** The listeners with their bound ports, for the overview. */
-  #boundListeners(): { name: string; host: string; port: number }[] {
-    const listeners = [
-      { name: 'client', host: this.config.listeners.client.host, port: this.#listener.port },
-    ];
-    if (this.#internalListener !== undefined) {
-      listeners.push({
-        name: 'internal',
-        host: this.config.listeners.internal.host,
-        port: this.#internalListener.port,
-      });
-    }
-    return listeners;
-  }
-
-  #coordinatorsCheck(): ReadinessCheck {
-    const state = this.#groupCoordinator.loadState();
-    if (!state.loaded) {
-      return {
-        name: 'coordinators',
-        ok: false,
-        detail: `loading ${state.loadingPartitions} __consumer_offsets partitions`,
-      };
-    }
-    if (state.failedPartitions.length > 0) {
-      return {
-        name: 'coordinators',
-        ok: false,
-        detail: `__consumer_offsets partitions failed to load: ${state.failedPartitions.join(', ')}`,
-      };
-    }
-    return { name: 'coordinators', ok: true, detail: 'groups loaded' };
   }
 
   /** Consumer groups for the metrics layer: members per group, rebalances, lag per partition. */
@@ -522,51 +384,12 @@ export class Broker {
     }));
   }
 
-  #requestObserver(listenerName: ListenerName): RequestObserver {
-    const { metrics, logger } = this.deps;
-    const requestLogger = logger.child({ component: 'request', listener: listenerName });
-    return {
-      onRequest: ({ apiName, apiVersion, durationMs, response }) => {
-        metrics.requestsTotal.inc({ api: apiName, version: String(apiVersion) });
-        this.#traffic.requestServed();
-        metrics.requestDurationSeconds.observe({ api: apiName }, durationMs / 1000);
-        for (const code of errorCodesIn(response)) {
-          metrics.requestErrorsTotal.inc({ api: apiName, error: errorCodeInfo(code)?.name ?? String(code) });
-        }
-      },
-      onRejected: ({ header, reason }) => {
-        metrics.connectionsRejectedTotal.inc({ reason: 'bad_request' });
-        requestLogger.warn(
-          { apiKey: header?.apiKey, apiVersion: header?.apiVersion, reason },
-          'request refused; closing the connection',
-        );
-      },
-      onHandlerFailure: ({ apiName, error }) => {
-        metrics.requestErrorsTotal.inc({ api: apiName, error: 'UNKNOWN_SERVER_ERROR' });
-        requestLogger.error({ api: apiName, err: error }, 'handler failed; closing the connection');
-      },
-      onAuthenticationRefused: ({ kind, clientHost, reason }) => {
-        metrics.connectionsRejectedTotal.inc({
-          reason: kind === 'authentication-failed' ? 'authentication_failed' : 'unauthenticated',
-        });
-        requestLogger.warn(
-          { remoteAddress: clientHost, reason },
-          'authentication refused; closing the connection',
-        );
-      },
-    };
+  /**
+   * How many listeners one partition's log has now: the long-polling Fetches parked on it.
+   * Read-only, for observability and for tests that wait until a Fetch is parked instead of
+   * sleeping; undefined when this broker holds no log for the partition.
+   */
+  partitionSubscriberCount(topic: string, partition: number): number | undefined {
+    return this.#logs.getLog(topic, partition)?.subscriberCount;
   }
-}
-
-/** Every non-zero `errorCode` in a response, wherever it sits, for the error metrics. */
-function errorCodesIn(value: unknown, found: number[] = []): number[] {
-  if (Array.isArray(value)) {
-    for (const item of value) errorCodesIn(item, found);
-  } else if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
-    for (const [key, field] of Object.entries(value)) {
-      if (key === 'errorCode' && typeof field === 'number' && field !== ErrorCode.NONE) found.push(field);
-      else if (typeof field === 'object') errorCodesIn(field, found);
-    }
-  }
-  return found;
 }

@@ -15,8 +15,7 @@ import {
   Produce,
   splitBatches,
 } from '@weir/protocol';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PartitionLog } from '../src/log/partition-log';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningBroker, startBroker } from './broker-harness';
 import { pollUntil } from './group-fixtures';
 import { batchOf, fetchBody, produceBody, RawConnection } from './raw-socket';
@@ -189,34 +188,28 @@ describe('transactions on the partition side', () => {
     expect(await addPartitions(txn, [1])).toEqual([0]);
     await produceTransactional(txn, 1, ['c0', 'c1']); // 0..1
     const poller = await RawConnection.open(broker.port);
-    // The broker keeps its logs to itself; the spy hands the test partition 1's log as the Fetch
-    // subscribes to it, and the log's subscriber count says when that Fetch is parked there.
-    const subscribe = vi.spyOn(PartitionLog.prototype, 'subscribe');
+    // Partition 1's subscriber count says when the Fetch is parked there, so the commit below
+    // is known to wake a waiting Fetch rather than race a Fetch that has not read yet.
+    const subscribers = () => broker.broker.partitionSubscriberCount(TOPIC, 1);
     try {
       const startedMs = Date.now();
       let answered = false;
       const parked = fetch(1, 0n, 1, { maxWaitMs: 10_000, minBytes: 1 }, poller).finally(() => {
         answered = true;
       });
-      const log = await pollUntil(
-        () =>
-          (subscribe.mock.contexts as PartitionLog[]).find(
-            (candidate) =>
-              candidate.topic === TOPIC && candidate.partition === 1 && candidate.subscriberCount === 1,
-          ),
-        'the read_committed Fetch to park on partition 1',
-        { timeoutMs: 5_000, intervalMs: 5 },
-      );
+      await pollUntil(() => subscribers() === 1, 'the read_committed Fetch to park on partition 1', {
+        timeoutMs: 5_000,
+        intervalMs: 5,
+      });
       expect(answered).toBe(false);
       await endTransaction(txn, true);
       const woken = await parked;
-      expect(log.subscriberCount).toBe(0);
+      expect(subscribers()).toBe(0);
       expect(Date.now() - startedMs).toBeLessThan(5_000);
       expect(woken.values).toEqual(['c0', 'c1']);
       expect(woken.lastStableOffset).toBe(3n);
       expect(woken.abortedTransactions).toEqual([]);
     } finally {
-      subscribe.mockRestore();
       await poller.destroy();
     }
   });

@@ -5,6 +5,7 @@ import {
   indexAbortedTransactions,
 } from './aborted-transactions';
 import { type PendingAppend, prepareGroup } from './append-group';
+import { AppendQueue, answerWrittenAppends } from './append-queue';
 import { DurabilityTracker } from './durability-tracker';
 import type { LogConfig } from './log-config';
 import { DELETED_SUFFIX } from './log-files';
@@ -23,9 +24,11 @@ import type { ProducerStateManager } from './producer-state';
 import { rebuildProducerState } from './producer-state-rebuild';
 import { readWholeBatches } from './read-batches';
 import { describeClosedSegments, segmentsToDelete } from './retention';
-import type { BatchToWrite, Segment, SegmentContext } from './segment';
+import type { Segment, SegmentContext } from './segment';
 import { Segment as SegmentClass } from './segment';
-import { StorageError } from './storage';
+import { isRollDue, writeWithRolls } from './segment-roll';
+import type { StorageError } from './storage';
+import { StorageGuard } from './storage-guard';
 import { findOffsetForTimestamp, type TimestampOffset } from './timestamp-lookup';
 
 export type {
@@ -57,12 +60,12 @@ export class PartitionLog {
    * producer state runs ahead while a group is being written, and readers must not see that).
    */
   #firstUnstableOffset: number | undefined;
-  #queue: PendingAppend[] = [];
-  #writing = false;
-  /** Resolved when the write in flight (an append group or a roll) is done. */
-  #notWritingWaiters: (() => void)[] = [];
-  #drainScheduled = false;
-  #offline: StorageError | undefined;
+  readonly #appends = new AppendQueue({
+    writeGroup: (group) => this.#writeGroup(group),
+    offlineError: () => this.#storage.offlineError,
+    failure: (error) => this.#storage.failure(error),
+  });
+  readonly #storage: StorageGuard;
   readonly #durability: DurabilityTracker;
   readonly #listeners = new Set<() => void>();
   #pendingSnapshot = false;
@@ -84,11 +87,12 @@ export class PartitionLog {
     // In standalone mode everything on disk at open is committed; replication sets it later.
     this.#highWatermark = this.#logEndOffset;
     this.#firstUnstableOffset = producerState.firstUnstableOffset();
+    this.#storage = new StorageGuard(this.topic, this.partition, (error) => this.#wentOffline(error));
     this.#durability = new DurabilityTracker(
       state.recoveryPoint,
       config,
       () => this.#logEndOffset,
-      (error) => this.#goOffline(error),
+      (error) => this.#storage.goOffline(error),
     );
   }
 
@@ -129,11 +133,11 @@ export class PartitionLog {
   }
 
   get isOffline(): boolean {
-    return this.#offline !== undefined;
+    return this.#storage.offlineError !== undefined;
   }
 
   get offlineError(): StorageError | undefined {
-    return this.#offline;
+    return this.#storage.offlineError;
   }
 
   get #activeSegment(): Segment {
@@ -181,43 +185,15 @@ export class PartitionLog {
    * modified in place (base offset, leader epoch, append time) before it is written.
    */
   async append(batch: Buffer, options: AppendOptions): Promise<AppendResult> {
-    this.#assertOnline();
+    this.#storage.assertOnline();
     const header = validateBatch(batch, options.origin, this.config.maxMessageBytes);
     options.admit?.(header);
     return new Promise<AppendResult>((resolve, reject) => {
-      this.#queue.push({ batch, header, options, resolve, reject });
-      this.#scheduleDrain();
+      this.#appends.enqueue({ batch, header, options, resolve, reject });
     });
   }
 
-  /**
-   * Starts draining after the current synchronous work, so appends issued together (a produce
-   * request's partitions, appenders woken by the same completion) form one group and one write
-   * instead of the first of them going out alone.
-   */
-  #scheduleDrain(): void {
-    if (this.#drainScheduled) return;
-    this.#drainScheduled = true;
-    queueMicrotask(() => {
-      this.#drainScheduled = false;
-      void this.#drainQueue();
-    });
-  }
-
-  async #drainQueue(): Promise<void> {
-    if (this.#writing) return;
-    this.#writing = true;
-    try {
-      while (this.#queue.length > 0 && !this.#offline) {
-        const group = this.#queue.splice(0);
-        await this.#writeGroup(group);
-      }
-    } finally {
-      this.#setNotWriting();
-    }
-    if (this.#offline) this.#rejectQueued(this.#offline);
-  }
-
+  /** Writes one group from the append queue and answers its appends. */
   async #writeGroup(group: PendingAppend[]): Promise<void> {
     const nowMs = this.clock.nowMs();
     const { toWrite, completions, nextOffset, aborted } = prepareGroup(group, {
@@ -227,13 +203,18 @@ export class PartitionLog {
       nowMs,
     });
     try {
-      await this.#writeWithRolls(toWrite, nowMs);
+      await writeWithRolls(toWrite, nowMs, {
+        active: () => this.#activeSegment,
+        config: this.config,
+        markDirty: (segment) => this.#durability.markDirty(segment),
+        roll: (baseOffset) => this.#roll(baseOffset),
+      });
       // In the index before the markers are published, so no read can miss an aborted range.
       await indexAbortedTransactions(this.#segments, aborted);
     } catch (error) {
-      const failure = this.#asStorageError(error);
-      this.#goOffline(failure);
-      for (const { item } of completions) item.reject(this.#storageFailure(failure));
+      const failure = this.#storage.asStorageError(error);
+      this.#storage.goOffline(failure);
+      for (const { item } of completions) item.reject(this.#storage.failure(failure));
       return;
     }
     if (nextOffset !== this.#logEndOffset) {
@@ -249,46 +230,9 @@ export class PartitionLog {
       this.#notify();
     }
     if (this.#pendingSnapshot) await this.#writeProducerSnapshot();
-    for (const { item, result: prepared } of completions) {
-      const result: AppendResult = { ...prepared, logStartOffset: this.#logStartOffset };
-      if (!item.options.durable) {
-        item.resolve(result);
-        continue;
-      }
-      this.#durability.waitUntilFlushed(result.lastOffset + 1).then(
-        () => item.resolve(result),
-        (error: unknown) => item.reject(error),
-      );
-    }
-  }
-
-  /** Writes batches to the active segment, rolling first whenever the next batch would not fit. */
-  async #writeWithRolls(batches: BatchToWrite[], nowMs: number): Promise<void> {
-    let run: BatchToWrite[] = [];
-    let runBytes = 0;
-    for (const batch of batches) {
-      if (this.#shouldRoll(runBytes, run.length, batch.bytes.length, nowMs)) {
-        await this.#activeSegment.append(run, nowMs);
-        this.#durability.markDirty(this.#activeSegment);
-        await this.#roll(batch.baseOffset);
-        run = [];
-        runBytes = 0;
-      }
-      run.push(batch);
-      runBytes += batch.bytes.length;
-    }
-    if (run.length === 0) return;
-    await this.#activeSegment.append(run, nowMs);
-    this.#durability.markDirty(this.#activeSegment);
-  }
-
-  #shouldRoll(runBytes: number, runCount: number, nextBytes: number, nowMs: number): boolean {
-    const active = this.#activeSegment;
-    if (active.isEmpty && runCount === 0) return false;
-    if (active.sizeBytes + runBytes + nextBytes > this.config.segmentBytes) return true;
-    if (active.indexEntriesLeft <= runCount + 1) return true;
-    const firstAppend = active.firstAppendWallClockMs;
-    return firstAppend !== undefined && nowMs - firstAppend >= this.config.segmentMs;
+    answerWrittenAppends(completions, this.#logStartOffset, (offset) =>
+      this.#durability.waitUntilFlushed(offset),
+    );
   }
 
   /** Closes the active segment for writing and starts a new one at `baseOffset`. */
@@ -304,21 +248,18 @@ export class PartitionLog {
 
   /** Rolls now if the active segment is older than segment.ms (called by the log manager). */
   async rollIfExpired(): Promise<void> {
-    if (this.#offline || this.#writing) return;
-    const active = this.#activeSegment;
-    const firstAppend = active.firstAppendWallClockMs;
-    if (active.isEmpty || firstAppend === undefined) return;
-    if (this.clock.nowMs() - firstAppend < this.config.segmentMs) return;
-    this.#writing = true;
+    if (this.#storage.offlineError || this.#appends.writing) return;
+    if (!isRollDue(this.#activeSegment, this.config.segmentMs, this.clock)) return;
+    this.#appends.beginWrite();
     try {
       await this.#roll(this.#logEndOffset);
       await this.#writeProducerSnapshot();
     } catch (error) {
-      this.#goOffline(this.#asStorageError(error));
+      this.#storage.goOffline(this.#storage.asStorageError(error));
     } finally {
-      this.#setNotWriting();
+      this.#appends.endWrite();
     }
-    void this.#drainQueue();
+    void this.#appends.drain();
   }
 
   async #writeProducerSnapshot(): Promise<void> {
@@ -334,7 +275,7 @@ export class PartitionLog {
    * log end is OFFSET_OUT_OF_RANGE.
    */
   async read(fetchOffset: number, options: ReadOptions): Promise<ReadResult> {
-    this.#assertOnline();
+    this.#storage.assertOnline();
     const committed = options.isolation === 'read_committed';
     const defaultMax = committed ? this.lastStableOffset : this.#highWatermark;
     const maxOffset = Math.min(options.maxOffset ?? defaultMax, this.#logEndOffset);
@@ -346,7 +287,7 @@ export class PartitionLog {
     const records =
       fetchOffset >= maxOffset
         ? Buffer.alloc(0)
-        : await this.#guardStorage(() => readWholeBatches(this.#segments, fetchOffset, maxOffset, options));
+        : await this.#storage.run(() => readWholeBatches(this.#segments, fetchOffset, maxOffset, options));
     // Entries are in the index before their markers are published, so those of every abort below
     // the LSO read above are there; later ones lie beyond what was returned.
     const upperBound = endOffsetOfBatches(records, fetchOffset);
@@ -362,14 +303,9 @@ export class PartitionLog {
     };
   }
 
-  #setNotWriting(): void {
-    this.#writing = false;
-    for (const resolve of this.#notWritingWaiters.splice(0)) resolve();
-  }
-
   /** Waits until every append so far is on disk. */
   async flush(): Promise<void> {
-    this.#assertOnline();
+    this.#storage.assertOnline();
     await this.#durability.waitUntilFlushed(this.#logEndOffset);
   }
 
@@ -377,26 +313,11 @@ export class PartitionLog {
     for (const listener of this.#listeners) listener();
   }
 
-  #assertOnline(): void {
-    if (this.#offline) throw this.#storageFailure(this.#offline);
-  }
-
-  #storageFailure(error: StorageError): WeirError {
-    return new WeirError(ErrorCode.KAFKA_STORAGE_ERROR, {
-      detail: `${this.topic}-${this.partition} is offline: ${error.message}`,
-      cause: error,
-    });
-  }
-
-  #asStorageError(error: unknown): StorageError {
-    if (error instanceof StorageError) return error;
-    // Anything else thrown while writing is a bug; it still must not leave the partition half-open.
-    throw error;
-  }
-
-  #goOffline(error: StorageError): void {
-    if (this.#offline) return;
-    this.#offline = error;
+  /**
+   * Called once, when the first storage error takes the partition offline: durable appends waiting
+   * for an fdatasync and appends still queued fail now, since neither will ever be written.
+   */
+  #wentOffline(error: StorageError): void {
     this.events.warn('partition log offline after a storage error', {
       topic: this.topic,
       partition: this.partition,
@@ -404,13 +325,9 @@ export class PartitionLog {
       path: error.path,
       errno: error.errno,
     });
-    this.#durability.fail(this.#storageFailure(error));
-    this.#rejectQueued(error);
+    this.#durability.fail(this.#storage.failure(error));
+    this.#appends.rejectQueued(error);
     this.events.onOffline(error);
-  }
-
-  #rejectQueued(error: StorageError): void {
-    for (const item of this.#queue.splice(0)) item.reject(this.#storageFailure(error));
   }
 
   /**
@@ -421,8 +338,8 @@ export class PartitionLog {
     targetMs: number,
     maxOffset = this.#highWatermark,
   ): Promise<TimestampOffset | undefined> {
-    this.#assertOnline();
-    return this.#guardStorage(() =>
+    this.#storage.assertOnline();
+    return this.#storage.run(() =>
       findOffsetForTimestamp(this.#segments, targetMs, Math.min(maxOffset, this.#logEndOffset)),
     );
   }
@@ -433,7 +350,7 @@ export class PartitionLog {
    * Returns the new log start offset (the "low watermark").
    */
   async deleteRecordsBefore(offset: number): Promise<number> {
-    this.#assertOnline();
+    this.#storage.assertOnline();
     if (offset < 0 || offset > this.#highWatermark) {
       throw new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
         detail: `cannot delete records before ${offset}: the high watermark of ${this.topic}-${this.partition} is ${this.#highWatermark}`,
@@ -454,9 +371,9 @@ export class PartitionLog {
    * start), and advances the log start offset past them. Returns how many segments were deleted.
    */
   async applyRetention(): Promise<number> {
-    if (this.#offline) return 0;
+    if (this.#storage.offlineError) return 0;
     const decision = segmentsToDelete(
-      await this.#guardStorage(() => describeClosedSegments(this.#segments)),
+      await this.#storage.run(() => describeClosedSegments(this.#segments)),
       this.#activeSegment.sizeBytes,
       this.#logStartOffset,
       this.config,
@@ -472,10 +389,10 @@ export class PartitionLog {
     }
     for (const segment of doomed) {
       this.#durability.forget(segment);
-      await this.#guardStorage(() => segment.renameFilesWithSuffix(DELETED_SUFFIX));
+      await this.#storage.run(() => segment.renameFilesWithSuffix(DELETED_SUFFIX));
       this.events.scheduleDelete(segment, decision.reason ?? 'retention.ms');
     }
-    await this.#guardStorage(() => deleteSnapshotsBelow(this.context.io, this.context.directory, newStart));
+    await this.#storage.run(() => deleteSnapshotsBelow(this.context.io, this.context.directory, newStart));
     return decision.count;
   }
 
@@ -486,10 +403,10 @@ export class PartitionLog {
    * flight; the replication layer guarantees that.
    */
   async truncateTo(offset: number): Promise<void> {
-    this.#assertOnline();
-    if (this.#writing || this.#queue.length > 0) throw new Error('truncateTo while appends are in flight');
+    this.#storage.assertOnline();
+    if (this.#appends.busy) throw new Error('truncateTo while appends are in flight');
     if (offset >= this.#logEndOffset) return;
-    await this.#guardStorage(async () => {
+    await this.#storage.run(async () => {
       while (this.#segments.length > 1 && this.#activeSegment.baseOffset >= offset) {
         const removed = this.#segments.pop()!;
         this.#durability.forget(removed);
@@ -512,32 +429,14 @@ export class PartitionLog {
    * segment's indexes and a producer snapshot at the log end, so the next open scans nothing.
    */
   async close(): Promise<void> {
-    // Wait for the write in flight to finish (awaiting an event, not spinning on microtasks, which
-    // would starve the very I/O it waits for), then drain whatever is still queued.
-    while (this.#writing || this.#queue.length > 0) {
-      if (this.#writing) await new Promise<void>((resolve) => this.#notWritingWaiters.push(resolve));
-      else await this.#drainQueue();
-    }
+    await this.#appends.settle();
     this.#durability.stop();
-    if (this.#offline) return;
-    await this.#guardStorage(async () => {
+    if (this.#storage.offlineError) return;
+    await this.#storage.run(async () => {
       await this.#durability.waitUntilFlushed(this.#logEndOffset);
       await this.#activeSegment.writeIndexes();
       await writeSnapshot(this.context.io, this.context.directory, this.producerState);
       for (const segment of this.#segments) await segment.close();
     });
-  }
-
-  /** Runs a disk operation; a storage error takes the partition offline and is rethrown as a code. */
-  async #guardStorage<T>(operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch (error) {
-      if (error instanceof StorageError) {
-        this.#goOffline(error);
-        throw this.#storageFailure(error);
-      }
-      throw error;
-    }
   }
 }
