@@ -1,17 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
+import { createUser, logIn } from './support/login-flows';
 import { LOGIN_USERS, loginConsoleUrl } from './support/login-users';
 
 // The grant-access wizard, the effective-permissions view and password changes, in the console's
 // login mode against the secure broker (serve-console.ts --login): the broker's ACLs decide.
-
-async function logIn(page: Page, user: { username: string; password: string }): Promise<void> {
-  await page.goto(`${loginConsoleUrl()}/topics`);
-  await expect(page).toHaveURL(/\/login$/);
-  await page.getByLabel('Username').fill(user.username);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByTestId('session-user')).toHaveText(user.username);
-}
 
 /** The row of a permissions table whose row header is the resource. */
 function resourceRow(page: Page, table: string, resource: RegExp) {
@@ -29,18 +21,7 @@ test('the admin grants consume access by intent, reads the effective permissions
   const newPassword = `new-secret-${Date.now()}`;
   await logIn(page, LOGIN_USERS.admin);
 
-  let firstPassword = '';
-  await test.step('create the user', async () => {
-    await page.goto(`${base}/users`);
-    await page.getByRole('button', { name: 'Create user' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Create user' });
-    await dialog.getByLabel('Username').fill(username);
-    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
-    const generated = dialog.getByTestId('generated-password');
-    await expect(generated).toHaveText(/^[\w-]{32}$/);
-    firstPassword = (await generated.textContent()) ?? '';
-    await dialog.getByRole('button', { name: 'Done' }).click();
-  });
+  const firstPassword = await test.step('create the user', () => createUser(page, username));
 
   await test.step('grant "consume orders with group g1" through the wizard', async () => {
     await page.goto(`${base}/acls`);

@@ -1,17 +1,9 @@
-import { expect, type Page, request, test } from '@playwright/test';
+import { expect, request, test } from '@playwright/test';
+import { createUser, logIn } from './support/login-flows';
 import { LOGIN_USERS, loginConsoleUrl } from './support/login-users';
 
 // The console in login mode against a broker whose client listener needs SASL and ACLs: people
 // log in with a broker user, and the console acts as that user, so the broker's ACLs decide.
-
-async function logIn(page: Page, user: { username: string; password: string }): Promise<void> {
-  await page.goto(`${loginConsoleUrl()}/topics`);
-  await expect(page).toHaveURL(/\/login$/);
-  await page.getByLabel('Username').fill(user.username);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByTestId('session-user')).toHaveText(user.username);
-}
 
 test('login shows field errors, refuses a wrong password and lets the admin in', async ({ page }) => {
   await page.goto(`${loginConsoleUrl()}/login`);
@@ -83,13 +75,7 @@ test('the admin creates a user (password shown once) and an ACL, filters, and de
   await logIn(page, LOGIN_USERS.admin);
 
   await test.step('create a user; the generated password is shown once', async () => {
-    await page.goto(`${base}/users`);
-    await page.getByRole('button', { name: 'Create user' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Create user' });
-    await dialog.getByLabel('Username').fill(username);
-    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
-    await expect(dialog.getByTestId('generated-password')).toHaveText(/^[\w-]{32}$/);
-    await dialog.getByRole('button', { name: 'Done' }).click();
+    await createUser(page, username);
     await expect(page.getByRole('table', { name: 'Users' })).toContainText(username);
   });
 

@@ -2,7 +2,6 @@ import {
   type AclBinding,
   Admin,
   AdminItemsError,
-  type Client,
   ErrorCode,
   MATCH_ALL_ACLS,
   Metadata,
@@ -16,9 +15,9 @@ import {
   logLevel,
   ResourcePatternTypes,
 } from 'kafkajs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { clientAs, grant, PASSWORDS, secureSaslConfig, seedWorld } from './acl-fixtures';
-import { type RunningBroker, startBroker } from './broker-harness';
+import { describe, expect, it } from 'vitest';
+import { grant, PASSWORDS, secureBrokerPerTest } from './acl-fixtures';
+import type { RunningBroker } from './broker-harness';
 
 function kafkajsAs(running: RunningBroker, username: 'admin' | 'granted' | 'nobody') {
   return new Kafka({
@@ -41,28 +40,14 @@ const readOrders: AclBinding = {
 };
 
 describe('ACL APIs', () => {
-  let running: RunningBroker | undefined;
-  const clients: Client[] = [];
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
-    await running?.dispose();
-    running = undefined;
-  });
+  const secure = secureBrokerPerTest();
 
-  async function start(): Promise<RunningBroker> {
-    running = await startBroker(secureSaslConfig());
-    await seedWorld(running.broker);
-    return running;
-  }
-
-  function adminAs(broker: RunningBroker, kind: 'super' | 'granted' | 'no-acl'): Admin {
-    const client = clientAs(broker, kind);
-    clients.push(client);
-    return new Admin(client);
+  function adminAs(kind: 'super' | 'granted' | 'no-acl'): Admin {
+    return new Admin(secure.clientAs(kind));
   }
 
   it('creates, describes and deletes ACLs with kafkajs 2.2.4 (v1, LITERAL and PREFIXED)', async () => {
-    const broker = await start();
+    const broker = await secure.start();
     const admin = kafkajsAs(broker, 'admin').admin();
     await admin.connect();
     try {
@@ -143,7 +128,7 @@ describe('ACL APIs', () => {
   });
 
   it('refuses kafkajs ACL changes without ALTER on the cluster, and changes nothing', async () => {
-    const broker = await start();
+    const broker = await secure.start();
     const admin = kafkajsAs(broker, 'nobody').admin();
     await admin.connect();
     try {
@@ -169,8 +154,8 @@ describe('ACL APIs', () => {
   });
 
   it('serves the SDK admin, refuses invalid ACLs per item, and keeps ACLs across a restart', async () => {
-    const broker = await start();
-    const admin = adminAs(broker, 'super');
+    await secure.start();
+    const admin = adminAs('super');
     const badCluster: AclBinding = { ...readOrders, resourceType: 'CLUSTER', resourceName: 'other' };
     const failure = await admin.createAcls([readOrders, badCluster]).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AdminItemsError);
@@ -180,23 +165,22 @@ describe('ACL APIs', () => {
     await admin.createAcls([readOrders, grant('TOPIC', 'data', 'READ')]);
     expect(await admin.describeAcls({ ...MATCH_ALL_ACLS, resourceName: 'orders' })).toEqual([readOrders]);
 
-    await broker.stop();
-    running = await startBroker(secureSaslConfig(), broker.dataDir);
-    const again = adminAs(running, 'super');
+    await secure.restart();
+    const again = adminAs('super');
     expect(await again.describeAcls({ ...MATCH_ALL_ACLS, principal: 'User:granted' })).toEqual([
       readOrders,
       grant('TOPIC', 'data', 'READ'),
     ]);
     // Still enforced: granted may see `data` but not `victim`.
-    expect(await adminAs(running, 'granted').listTopics()).toEqual(['data']);
+    expect(await adminAs('granted').listTopics()).toEqual(['data']);
     const deleted = await again.deleteAcls([{ ...MATCH_ALL_ACLS, resourceName: 'orders' }]);
     expect(deleted).toEqual([[readOrders]]);
     expect(await again.describeAcls(MATCH_ALL_ACLS)).toEqual([grant('TOPIC', 'data', 'READ')]);
   });
 
   it('refuses the SDK admin without DESCRIBE on the cluster', async () => {
-    const broker = await start();
-    const error = await adminAs(broker, 'no-acl')
+    await secure.start();
+    const error = await adminAs('no-acl')
       .describeAcls(MATCH_ALL_ACLS)
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(WeirError);
@@ -204,12 +188,11 @@ describe('ACL APIs', () => {
   });
 
   it('lets a principal that may describe but not create see TOPIC_AUTHORIZATION_FAILED for auto-creation', async () => {
-    const broker = await start();
+    const broker = await secure.start();
     await broker.broker.commands.acls.createAcls([
       { binding: grant('TOPIC', 'auto-', 'DESCRIBE', 'PREFIXED') },
     ]);
-    const client = clientAs(broker, 'granted');
-    clients.push(client);
+    const client = secure.clientAs('granted');
     const response = await client.send('any', Metadata, {
       topics: [{ name: 'auto-one' }],
       allowAutoTopicCreation: true,
@@ -223,13 +206,13 @@ describe('ACL APIs', () => {
   });
 
   it('lists only the topics and groups the principal may describe', async () => {
-    const broker = await start();
+    const broker = await secure.start();
     await broker.broker.commands.acls.createAcls(
       [grant('TOPIC', 'da', 'DESCRIBE', 'PREFIXED'), grant('GROUP', 'grp', 'DESCRIBE')].map((binding) => ({
         binding,
       })),
     );
-    const admin = adminAs(broker, 'granted');
+    const admin = adminAs('granted');
     expect(await admin.listTopics()).toEqual(['data']);
     expect((await admin.listGroups()).map((group) => group.groupId)).toEqual(['grp']);
   });

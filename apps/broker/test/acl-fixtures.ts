@@ -12,11 +12,12 @@ import {
   type SaslOptions,
   saslClientExchange,
 } from '@weir/protocol';
+import { afterEach } from 'vitest';
 import type { Broker } from '../src/broker';
 import type { ListenerName } from '../src/commands/cluster-commands';
 import { RequestAccess } from '../src/security/acl/request-access';
 import type { ApiHandler, RequestContext } from '../src/server/handler';
-import type { RunningBroker } from './broker-harness';
+import { type RunningBroker, startBroker } from './broker-harness';
 import { RawConnection } from './raw-socket';
 
 /** The principals of the authorization matrix, as S2's SASL users (and anonymous) present them. */
@@ -72,6 +73,74 @@ export function clientAs(running: RunningBroker, kind: PrincipalKind): Client {
       : { sasl: { mechanism: 'PLAIN' as const, username, password: PASSWORDS[username] } }),
     retry: { maxAttempts: 1, initialBackoffMs: 10 },
   });
+}
+
+/**
+ * A client of the internal listener as the console connects: the bare token (the internal super
+ * user), or acting for the principal `actAs` (the WEIR-TOKEN authzid), whose ACLs then decide.
+ */
+export function internalClientAs(running: RunningBroker, actAs?: string): Client {
+  return new Client({
+    bootstrapServers: [running.internalBootstrap],
+    clientId: actAs === undefined ? 'acl-internal' : 'acl-internal-act-as',
+    sasl: { mechanism: 'WEIR-TOKEN', token: running.internalToken, ...(actAs ? { actAs } : {}) },
+    retry: { maxAttempts: 1, initialBackoffMs: 10 },
+  });
+}
+
+/** A broker of the secure SASL profile for each test, and the clients the test opens on it. */
+export interface SecureBrokerPerTest {
+  /**
+   * Starts the test's broker ({@link secureSaslConfig}, `allowEveryoneIfNoAclFound` false unless
+   * given) and seeds the world ({@link seedWorld}).
+   */
+  start(allowEveryoneIfNoAclFound?: boolean): Promise<RunningBroker>;
+  /** Stops the test's broker and starts it again on its data directory, with what it stored. */
+  restart(): Promise<RunningBroker>;
+  /** {@link clientAs} on the test's broker, closed after the test. */
+  clientAs(kind: PrincipalKind): Client;
+  /** {@link internalClientAs} on the test's broker, closed after the test. */
+  internalClientAs(actAs?: string): Client;
+}
+
+/**
+ * Call in a describe block: each test there starts its own secure broker through the answer, and
+ * after it the clients it opened are closed and the broker is disposed.
+ */
+export function secureBrokerPerTest(): SecureBrokerPerTest {
+  let running: RunningBroker | undefined;
+  let config = secureSaslConfig();
+  const clients: Client[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    await running?.dispose();
+    running = undefined;
+  });
+  function current(): RunningBroker {
+    if (running === undefined) throw new Error('start() the broker first');
+    return running;
+  }
+  function closedAfterTheTest(client: Client): Client {
+    clients.push(client);
+    return client;
+  }
+  return {
+    async start(allowEveryoneIfNoAclFound = false) {
+      const secure = secureSaslConfig();
+      config = { ...secure, security: { ...secure.security, allowEveryoneIfNoAclFound } };
+      running = await startBroker(config);
+      await seedWorld(running.broker);
+      return running;
+    },
+    async restart() {
+      const stopped = current();
+      await stopped.stop();
+      running = await startBroker(config, stopped.dataDir);
+      return running;
+    },
+    clientAs: (kind) => closedAfterTheTest(clientAs(current(), kind)),
+    internalClientAs: (actAs) => closedAfterTheTest(internalClientAs(current(), actAs)),
+  };
 }
 
 /**

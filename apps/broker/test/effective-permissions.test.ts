@@ -3,18 +3,18 @@ import {
   type AclOperation,
   type AclPatternType,
   type AclResourceType,
-  Client,
   type EffectivePermissions,
   ErrorCode,
   InternalAdmin,
   OPERATIONS_BY_RESOURCE_TYPE,
   type OperationVerdict,
+  type PermissionReason,
   type ResourcePermissions,
   TransactionalProducer,
 } from '@weir/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
-import { clientAs, cluster, grant, PRINCIPAL_OF, secureSaslConfig, seedWorld } from './acl-fixtures';
-import { type RunningBroker, startBroker } from './broker-harness';
+import { describe, expect, it } from 'vitest';
+import { cluster, grant, PRINCIPAL_OF, secureBrokerPerTest } from './acl-fixtures';
+import type { RunningBroker } from './broker-harness';
 import { expectExitCode, weir } from './cli-runner';
 import { weirFailure } from './internal-fixtures';
 
@@ -24,31 +24,11 @@ import { weirFailure } from './internal-fixtures';
  * (the bare token, or acting for a user with the WEIR-TOKEN authzid) asks through InternalAdmin.
  */
 describe('effective permissions (WeirDescribeEffectivePermissions)', () => {
-  let running: RunningBroker | undefined;
-  const clients: Client[] = [];
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
-    await running?.dispose();
-    running = undefined;
-  });
-
-  async function start(allowEveryoneIfNoAclFound = false): Promise<RunningBroker> {
-    const config = secureSaslConfig();
-    running = await startBroker({ ...config, security: { ...config.security, allowEveryoneIfNoAclFound } });
-    await seedWorld(running.broker);
-    return running;
-  }
+  const secure = secureBrokerPerTest();
 
   /** The internal admin of the console's connection, acting for `actAs` when given. */
-  function internalAs(broker: RunningBroker, actAs?: string): InternalAdmin {
-    const client = new Client({
-      bootstrapServers: [broker.internalBootstrap],
-      clientId: 'effective-permissions-test',
-      sasl: { mechanism: 'WEIR-TOKEN', token: broker.internalToken, ...(actAs ? { actAs } : {}) },
-      retry: { maxAttempts: 1, initialBackoffMs: 10 },
-    });
-    clients.push(client);
-    return new InternalAdmin(client);
+  function internalAs(actAs?: string): InternalAdmin {
+    return new InternalAdmin(secure.internalClientAs(actAs));
   }
 
   async function addAcls(broker: RunningBroker, ...bindings: AclBinding[]): Promise<void> {
@@ -78,16 +58,25 @@ describe('effective permissions (WeirDescribeEffectivePermissions)', () => {
     return found;
   }
 
+  /** A whole verdict, to compare one with. */
+  function verdict(
+    operation: AclOperation,
+    allowed: boolean,
+    reason: PermissionReason,
+    acls: AclBinding[] = [],
+  ): OperationVerdict {
+    return { operation, allowed, reason, acls };
+  }
+
   it('a super user: SUPER_USER on every operation of every resource, in the view order', async () => {
-    const broker = await start();
+    await secure.start();
     // A transactional id the coordinator knows, so the view has one.
-    const producerClient = clientAs(broker, 'super');
-    clients.push(producerClient);
+    const producerClient = secure.clientAs('super');
     const producer = new TransactionalProducer(producerClient, { transactionalId: 'tx-known' });
     await producer.initTransactions();
     await producer.close();
 
-    const permissions = await internalAs(broker).describeEffectivePermissions(PRINCIPAL_OF.super);
+    const permissions = await internalAs().describeEffectivePermissions(PRINCIPAL_OF.super);
     expect(permissions).toMatchObject({ principal: 'User:admin', host: '*', superUser: true });
     expect(permissions.allowEveryoneIfNoAclFound).toBe(false);
     const names = permissions.resources.map(
@@ -117,34 +106,23 @@ describe('effective permissions (WeirDescribeEffectivePermissions)', () => {
       expect(resource.operations.map((verdict) => verdict.operation)).toEqual(
         OPERATIONS_BY_RESOURCE_TYPE[resource.resourceType],
       );
-      for (const verdict of resource.operations) {
-        expect(verdict).toEqual({
-          operation: verdict.operation,
-          allowed: true,
-          reason: 'SUPER_USER',
-          acls: [],
-        });
+      for (const given of resource.operations) {
+        expect(given).toEqual(verdict(given.operation, true, 'SUPER_USER'));
       }
     }
   });
 
   it('an ALLOW READ allows READ and the DESCRIBE it implies, listing the ACL; a DENY beats it', async () => {
-    const broker = await start();
+    const broker = await secure.start();
     const readData = grant('TOPIC', 'data', 'READ');
     await addAcls(broker, readData);
-    const internal = internalAs(broker);
+    const internal = internalAs();
 
-    const allowed = resourceOf(
-      await internal.describeEffectivePermissions(PRINCIPAL_OF.granted),
-      'TOPIC',
-      'data',
-    );
-    expect(verdictOf(allowed, 'READ')).toEqual({
-      operation: 'READ',
-      allowed: true,
-      reason: 'ALLOW_ACL',
-      acls: [readData],
-    });
+    const dataAsGranted = async () =>
+      resourceOf(await internal.describeEffectivePermissions(PRINCIPAL_OF.granted), 'TOPIC', 'data');
+
+    const allowed = await dataAsGranted();
+    expect(verdictOf(allowed, 'READ')).toEqual(verdict('READ', true, 'ALLOW_ACL', [readData]));
     expect(verdictOf(allowed, 'DESCRIBE')).toMatchObject({
       allowed: true,
       reason: 'ALLOW_ACL',
@@ -158,27 +136,18 @@ describe('effective permissions (WeirDescribeEffectivePermissions)', () => {
 
     const denyRead: AclBinding = { ...readData, principal: 'User:*', permission: 'DENY' };
     await addAcls(broker, denyRead);
-    const denied = resourceOf(
-      await internal.describeEffectivePermissions(PRINCIPAL_OF.granted),
-      'TOPIC',
-      'data',
-    );
-    expect(verdictOf(denied, 'READ')).toEqual({
-      operation: 'READ',
-      allowed: false,
-      reason: 'DENY_ACL',
-      acls: [denyRead],
-    });
+    const denied = await dataAsGranted();
+    expect(verdictOf(denied, 'READ')).toEqual(verdict('READ', false, 'DENY_ACL', [denyRead]));
     // Denying READ takes nothing from the DESCRIBE that READ implied: Kafka's rule, as requests get it.
     expect(verdictOf(denied, 'DESCRIBE')).toMatchObject({ allowed: true, reason: 'ALLOW_ACL' });
   });
 
   it('a PREFIXED ACL has its own entry and applies to an existing topic under it', async () => {
-    const broker = await start();
+    const broker = await secure.start();
     const writeUnderDa = grant('TOPIC', 'da', 'WRITE', 'PREFIXED');
     const readFuture = grant('TOPIC', 'future', 'READ');
     await addAcls(broker, writeUnderDa, readFuture);
-    const permissions = await internalAs(broker).describeEffectivePermissions(PRINCIPAL_OF.granted);
+    const permissions = await internalAs().describeEffectivePermissions(PRINCIPAL_OF.granted);
 
     const prefix = resourceOf(permissions, 'TOPIC', 'da', 'PREFIXED');
     expect(prefix.exists).toBe(false);
@@ -201,23 +170,20 @@ describe('effective permissions (WeirDescribeEffectivePermissions)', () => {
   });
 
   it.each([false, true])('NO_ACL_FOUND follows allowEveryoneIfNoAclFound (%s)', async (allowEveryone) => {
-    const broker = await start(allowEveryone);
-    const permissions = await internalAs(broker).describeEffectivePermissions(PRINCIPAL_OF['no-acl']);
+    await secure.start(allowEveryone);
+    const permissions = await internalAs().describeEffectivePermissions(PRINCIPAL_OF['no-acl']);
     expect(permissions.allowEveryoneIfNoAclFound).toBe(allowEveryone);
     expect(permissions.superUser).toBe(false);
     for (const operation of OPERATIONS_BY_RESOURCE_TYPE.TOPIC) {
-      expect(verdictOf(resourceOf(permissions, 'TOPIC', 'victim'), operation)).toEqual({
-        operation,
-        allowed: allowEveryone,
-        reason: 'NO_ACL_FOUND',
-        acls: [],
-      });
+      expect(verdictOf(resourceOf(permissions, 'TOPIC', 'victim'), operation)).toEqual(
+        verdict(operation, allowEveryone, 'NO_ACL_FOUND'),
+      );
     }
   });
 
   it('a user is answered about itself without any ACL, but not about someone else', async () => {
-    const broker = await start();
-    const acting = internalAs(broker, PRINCIPAL_OF['no-acl']);
+    const broker = await secure.start();
+    const acting = internalAs(PRINCIPAL_OF['no-acl']);
 
     const own = await acting.describeEffectivePermissions(PRINCIPAL_OF['no-acl']);
     expect(own.principal).toBe(PRINCIPAL_OF['no-acl']);
@@ -238,18 +204,18 @@ describe('effective permissions (WeirDescribeEffectivePermissions)', () => {
   it.each(['alice', 'User:', '', 'Group:x'])(
     'refuses the principal "%s" with INVALID_REQUEST',
     async (principal) => {
-      const broker = await start();
-      const failure = await weirFailure(internalAs(broker).describeEffectivePermissions(principal));
+      await secure.start();
+      const failure = await weirFailure(internalAs().describeEffectivePermissions(principal));
       expect(failure.code).toBe(ErrorCode.INVALID_REQUEST);
       expect(failure.message).toMatch(/principal/);
     },
   );
 
   it('a host-specific ACL applies when that host is asked, not for "*"', async () => {
-    const broker = await start();
+    const broker = await secure.start();
     const fromHost: AclBinding = { ...grant('TOPIC', 'victim', 'READ'), host: '10.0.0.7' };
     await addAcls(broker, fromHost);
-    const internal = internalAs(broker);
+    const internal = internalAs();
 
     const anyHost = await internal.describeEffectivePermissions(PRINCIPAL_OF.granted);
     expect(anyHost.host).toBe('*');
@@ -264,16 +230,13 @@ describe('effective permissions (WeirDescribeEffectivePermissions)', () => {
 
     const thatHost = await internal.describeEffectivePermissions(PRINCIPAL_OF.granted, '10.0.0.7');
     expect(thatHost.host).toBe('10.0.0.7');
-    expect(verdictOf(resourceOf(thatHost, 'TOPIC', 'victim'), 'READ')).toEqual({
-      operation: 'READ',
-      allowed: true,
-      reason: 'ALLOW_ACL',
-      acls: [fromHost],
-    });
+    expect(verdictOf(resourceOf(thatHost, 'TOPIC', 'victim'), 'READ')).toEqual(
+      verdict('READ', true, 'ALLOW_ACL', [fromHost]),
+    );
   });
 
   it('weir acl effective prints a verdict table, or the whole answer with --json', async () => {
-    const broker = await start();
+    const broker = await secure.start();
     const readData = grant('TOPIC', 'data', 'READ');
     await addAcls(broker, readData);
     const cli = (...args: string[]) =>

@@ -1,36 +1,17 @@
-import { Admin, Client, ErrorCode, InternalAdmin } from '@weir/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
-import { grant, PRINCIPAL_OF, secureSaslConfig, seedWorld } from './acl-fixtures';
-import { type RunningBroker, startBroker } from './broker-harness';
+import { Admin, ErrorCode, InternalAdmin } from '@weir/protocol';
+import { describe, expect, it } from 'vitest';
+import { grant, PRINCIPAL_OF, secureBrokerPerTest } from './acl-fixtures';
 import { weirFailure } from './internal-fixtures';
 
-/** The console's connection to the internal listener, acting for one user. */
-function actingClient(running: RunningBroker, actAs?: string): Client {
-  return new Client({
-    bootstrapServers: [running.internalBootstrap],
-    clientId: 'act-as-test',
-    sasl: { mechanism: 'WEIR-TOKEN', token: running.internalToken, ...(actAs ? { actAs } : {}) },
-    retry: { maxAttempts: 1, initialBackoffMs: 10 },
-  });
-}
-
 describe('acting for a user on the internal listener (WEIR-TOKEN authzid)', () => {
-  let running: RunningBroker | undefined;
-  const clients: Client[] = [];
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
-    await running?.dispose();
-    running = undefined;
-  });
+  const secure = secureBrokerPerTest();
 
   it("applies the user's ACLs, not the token's super-user rule", async () => {
-    running = await startBroker(secureSaslConfig());
-    await seedWorld(running.broker);
+    const running = await secure.start();
     // User:granted may describe and read `data`, nothing on `victim`.
     await running.broker.commands.acls.createAcls([{ binding: grant('TOPIC', 'data', 'READ') }]);
 
-    const acting = actingClient(running, PRINCIPAL_OF.granted);
-    clients.push(acting);
+    const acting = secure.internalClientAs(PRINCIPAL_OF.granted);
     const admin = new Admin(acting);
     const internal = new InternalAdmin(acting);
 
@@ -55,15 +36,12 @@ describe('acting for a user on the internal listener (WEIR-TOKEN authzid)', () =
     ).not.toContain('victim');
 
     // The bare token is still the internal super user.
-    const bare = actingClient(running);
-    clients.push(bare);
-    await new Admin(bare).deleteTopics(['grow']);
+    await new Admin(secure.internalClientAs()).deleteTopics(['grow']);
   });
 
   it('refuses acting as the internal principal', async () => {
-    running = await startBroker(secureSaslConfig());
-    const acting = actingClient(running, 'User:weir-internal');
-    clients.push(acting);
+    await secure.start();
+    const acting = secure.internalClientAs('User:weir-internal');
     const failure = await weirFailure(new InternalAdmin(acting).listUsers());
     expect(failure.code).toBe(ErrorCode.SASL_AUTHENTICATION_FAILED);
   });

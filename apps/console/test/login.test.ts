@@ -1,48 +1,26 @@
-import { Admin, Client, InternalAdmin } from '@weir/protocol';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from '../../broker/test/broker-harness';
-import { createBrokerClients } from '../src/server/admin-client';
-import { handleRestRequest, handleTrpcRequest } from '../src/server/api/http';
-import { ConsoleAuth } from '../src/server/auth/console-auth';
+import { handleTrpcRequest } from '../src/server/api/http';
 import { handleBrowserSession } from '../src/server/auth/session-routes';
 import { SessionStore } from '../src/server/auth/sessions';
-import type { GatewayServices } from '../src/server/gateway-services';
-import { DEFAULT_SEARCH_LIMITS } from '../src/server/services/message-search';
+import { SECURE_ADMIN, type SecureGateway, startSecureGateway } from './secure-gateway-fixture';
 
 const ORIGIN = 'http://console.test';
-const ADMIN_PASSWORD = 'admin-console-secret-7a1c';
 const READER_PASSWORD = 'reader-console-secret-2b9d';
 
-let broker: RunningBroker;
-let tokenClient: Client;
-let services: GatewayServices;
-let auth: ConsoleAuth;
+let gateway: SecureGateway;
 
 beforeAll(async () => {
-  broker = await startBroker({
-    listeners: { client: { securityProtocol: 'SASL_PLAINTEXT' } },
-    security: {
-      bootstrapAdmin: { username: 'admin', password: ADMIN_PASSWORD },
-      superUsers: ['User:admin'],
-      allowEveryoneIfNoAclFound: false,
-      authFailureDelayMs: 0,
-    },
-    topics: { autoCreateEnable: false },
+  gateway = await startSecureGateway();
+  await gateway.internal.upsertUser({
+    username: 'reader',
+    mechanism: 'SCRAM-SHA-256',
+    password: READER_PASSWORD,
   });
-  tokenClient = new Client({
-    bootstrapServers: [broker.internalBootstrap],
-    clientId: 'login-test',
-    sasl: { mechanism: 'WEIR-TOKEN', token: broker.internalToken },
-  });
-  const internal = new InternalAdmin(tokenClient);
-  const admin = new Admin(tokenClient);
-  await internal.upsertUser({ username: 'reader', mechanism: 'SCRAM-SHA-256', password: READER_PASSWORD });
-  await admin.createTopics([
+  await gateway.admin.createTopics([
     { name: 'visible', partitions: 1 },
     { name: 'hidden', partitions: 1 },
   ]);
-  await admin.createAcls(
+  await gateway.admin.createAcls(
     (['DESCRIBE', 'READ'] as const).map((operation) => ({
       resourceType: 'TOPIC' as const,
       resourceName: 'visible',
@@ -53,52 +31,13 @@ beforeAll(async () => {
       permission: 'ALLOW' as const,
     })),
   );
-  const shared = createBrokerClients({
-    bootstrap: [broker.internalBootstrap],
-    token: () => broker.internalToken,
-    createInternalAdmin: (client) => new InternalAdmin(client),
-  });
-  services = {
-    broker: shared,
-    logger: pino({ level: 'silent' }),
-    now: Date.now,
-    searchLimits: DEFAULT_SEARCH_LIMITS,
-  };
-  auth = new ConsoleAuth({
-    mode: 'login',
-    now: Date.now,
-    verifyCredentials: async (username, password) =>
-      (await internal.verifyCredentials(username, password)).ok,
-    clientsFor: (principal) =>
-      createBrokerClients({
-        bootstrap: [broker.internalBootstrap],
-        token: () => broker.internalToken,
-        actAs: principal,
-        createInternalAdmin: (client) => new InternalAdmin(client),
-      }),
-  });
 }, 60_000);
 
 afterAll(async () => {
-  await auth?.close();
-  await services?.broker.close();
-  await tokenClient?.close();
-  await broker?.dispose();
+  await gateway?.dispose();
 });
 
-function rest(
-  method: string,
-  path: string,
-  options: { body?: unknown; headers?: Record<string, string> } = {},
-) {
-  const headers: Record<string, string> = { ...options.headers };
-  const init: RequestInit = { method, headers };
-  if (options.body !== undefined) {
-    init.body = JSON.stringify(options.body);
-    headers['content-type'] = 'application/json';
-  }
-  return handleRestRequest(new Request(`${ORIGIN}/api/v1${path}`, init), services, auth);
-}
+const rest: SecureGateway['rest'] = (...args) => gateway.rest(...args);
 
 async function bearerFor(username: string, password: string): Promise<string> {
   const response = await rest('POST', '/sessions', { body: { username, password } });
@@ -114,7 +53,7 @@ async function browserLogin(username: string, password: string) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username, password }),
     }),
-    auth,
+    gateway.auth,
   );
   expect(response.status).toBe(200);
   const setCookies = response.headers.getSetCookie();
@@ -133,8 +72,8 @@ describe('console login mode', () => {
     expect((await rest('GET', '/topics')).status).toBe(401);
     const trpc = await handleTrpcRequest(
       new Request(`${ORIGIN}/api/trpc/topics.list?input=%7B%7D`),
-      services,
-      auth,
+      gateway.services,
+      gateway.auth,
     );
     expect(trpc.status).toBe(401);
   });
@@ -161,7 +100,7 @@ describe('console login mode', () => {
     expect(detail.allowedActions.delete).toMatchObject({ allowed: false });
     expect(detail.allowedActions.delete.reason).toContain('User:reader may not DELETE');
     expect(detail.allowedActions.produce.allowed).toBe(false);
-    const adminToken = await bearerFor('admin', ADMIN_PASSWORD);
+    const adminToken = await bearerFor('admin', SECURE_ADMIN.password);
     const asAdmin = await (
       await rest('GET', '/topics/visible', { headers: { authorization: `Bearer ${adminToken}` } })
     ).json();
@@ -175,7 +114,7 @@ describe('console login mode', () => {
   });
 
   it('needs the CSRF header for changes made with the cookie, and refuses the cookie after logout', async () => {
-    const { cookie, csrfToken } = await browserLogin('admin', ADMIN_PASSWORD);
+    const { cookie, csrfToken } = await browserLogin('admin', SECURE_ADMIN.password);
     const mutation = (headers: Record<string, string>) =>
       handleTrpcRequest(
         new Request(`${ORIGIN}/api/trpc/topics.create`, {
@@ -183,16 +122,16 @@ describe('console login mode', () => {
           headers: { 'content-type': 'application/json', cookie, ...headers },
           body: JSON.stringify({ name: 'made-by-admin', partitions: 1 }),
         }),
-        services,
-        auth,
+        gateway.services,
+        gateway.auth,
       );
     expect((await mutation({})).status).toBe(403);
     expect((await mutation({ 'x-weir-csrf': 'forged' })).status).toBe(403);
     expect((await mutation({ 'x-weir-csrf': csrfToken })).status).toBe(200);
     const read = await handleTrpcRequest(
       new Request(`${ORIGIN}/api/trpc/topics.list?input=%7B%7D`, { headers: { cookie } }),
-      services,
-      auth,
+      gateway.services,
+      gateway.auth,
     );
     expect(read.status).toBe(200);
 
@@ -201,14 +140,14 @@ describe('console login mode', () => {
         method: 'DELETE',
         headers: { cookie, 'x-weir-csrf': csrfToken },
       }),
-      auth,
+      gateway.auth,
     );
     expect(logout.status).toBe(204);
     expect(logout.headers.getSetCookie().every((header) => header.includes('Max-Age=0'))).toBe(true);
     const replayed = await handleTrpcRequest(
       new Request(`${ORIGIN}/api/trpc/topics.list?input=%7B%7D`, { headers: { cookie } }),
-      services,
-      auth,
+      gateway.services,
+      gateway.auth,
     );
     expect(replayed.status).toBe(401);
   });
@@ -216,14 +155,14 @@ describe('console login mode', () => {
 
 describe('ACLs and users through the gateway', () => {
   it('lets the admin manage ACLs and users, and the broker refuses the reader', async () => {
-    const admin = { authorization: `Bearer ${await bearerFor('admin', ADMIN_PASSWORD)}` };
+    const admin = { authorization: `Bearer ${await bearerFor('admin', SECURE_ADMIN.password)}` };
     const reader = { authorization: `Bearer ${await bearerFor('reader', READER_PASSWORD)}` };
 
     const created = await rest('POST', '/users', { headers: admin, body: { username: 'temp-user' } });
     expect(created.status).toBe(200);
     const { password } = (await created.json()) as { password: string };
     expect(password.length).toBeGreaterThanOrEqual(24);
-    expect((await auth.login('temp-user', password))?.username).toBe('temp-user');
+    expect((await gateway.auth.login('temp-user', password))?.username).toBe('temp-user');
     const users = await (await rest('GET', '/users', { headers: admin })).json();
     expect(users.users.map((user: { name: string }) => user.name)).toContain('temp-user');
 

@@ -23,8 +23,16 @@ export interface SecureGateway {
   readonly internal: InternalAdmin;
   readonly admin: Admin;
   readonly auth: ConsoleAuth;
+  /** The gateway's own services, which run as the console (login mode runs requests as the user). */
+  readonly services: GatewayServices;
   /** A tRPC caller acting as the user (logged in with the password). */
   callerAs(username: string, password: string): Promise<ReturnType<typeof createCaller>>;
+  /** A REST request to /api/v1 with just the headers given (none: without a session). */
+  rest(
+    method: string,
+    path: string,
+    options?: { body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
   /** A REST request to /api/v1 with a bearer token of the user. */
   restAs(
     user: { username: string; password: string },
@@ -84,24 +92,34 @@ export async function startSecureGateway(): Promise<SecureGateway> {
     return session;
   }
 
+  function rest(
+    method: string,
+    path: string,
+    options: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
+    const headers: Record<string, string> = { ...options.headers };
+    const init: RequestInit = { method, headers };
+    if (options.body !== undefined) {
+      init.body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    return handleRestRequest(new Request(`${ORIGIN}/api/v1${path}`, init), services, auth);
+  }
+
   return {
     broker,
     internal,
     admin: new Admin(tokenClient),
     auth,
+    services,
     async callerAs(username, password) {
       const session = await sessionOf(username, password);
       return createCaller(createContextInner({ services: auth.servicesFor(session, services) }));
     },
+    rest,
     async restAs(user, method, path, body) {
       const session = await sessionOf(user.username, user.password);
-      const headers: Record<string, string> = { authorization: `Bearer ${session.id}` };
-      const init: RequestInit = { method, headers };
-      if (body !== undefined) {
-        init.body = JSON.stringify(body);
-        headers['content-type'] = 'application/json';
-      }
-      return handleRestRequest(new Request(`${ORIGIN}/api/v1${path}`, init), services, auth);
+      return rest(method, path, { body, headers: { authorization: `Bearer ${session.id}` } });
     },
     async dispose() {
       await auth.close();

@@ -144,6 +144,7 @@ export type {
 } from './client/acl/acl-types';
 export {
   ACL_OPERATION_IDS,
+  ACL_OPERATIONS,
   ACL_PATTERN_TYPE_IDS,
   ACL_PERMISSION_IDS,
   ACL_RESOURCE_TYPE_IDS,

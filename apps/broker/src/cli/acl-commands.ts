@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import {
+  ACL_OPERATIONS,
   type AclBinding,
   type AclBindingFilter,
   type AclOperation,
@@ -13,20 +14,6 @@ import { UsageError } from './usage-error';
 
 /** The user did not confirm, so nothing was deleted: a failure, so scripts do not carry on. */
 const EXIT_NOT_CONFIRMED = 1;
-
-const OPERATIONS: readonly AclOperation[] = [
-  'ALL',
-  'READ',
-  'WRITE',
-  'CREATE',
-  'DELETE',
-  'ALTER',
-  'DESCRIBE',
-  'CLUSTER_ACTION',
-  'DESCRIBE_CONFIGS',
-  'ALTER_CONFIGS',
-  'IDEMPOTENT_WRITE',
-];
 
 /** The resource flags shared by list, create and delete; at most one resource may be named. */
 export interface AclResourceFlags {
@@ -63,8 +50,8 @@ function resourceOf(flags: AclResourceFlags): { type: AclResourceType; name: str
 /** `OPERATION` as given on the command line, case-insensitively. */
 export function parseOperation(text: string): AclOperation {
   const operation = text.toUpperCase().replaceAll('-', '_') as AclOperation;
-  if (!OPERATIONS.includes(operation)) {
-    throw new UsageError(`unknown operation "${text}"; one of ${OPERATIONS.join(', ')}`);
+  if (!ACL_OPERATIONS.includes(operation)) {
+    throw new UsageError(`unknown operation "${text}"; one of ${ACL_OPERATIONS.join(', ')}`);
   }
   return operation;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { type AclBinding, ErrorCode, sameAclBinding, WeirError } from '@weir/protocol';
+import { ACL_OPERATIONS, type AclBinding, ErrorCode, sameAclBinding, WeirError } from '@weir/protocol';
 import { z } from 'zod';
 import { StorageError, type StorageIo } from '../log/storage';
 import type {
@@ -54,19 +54,7 @@ const fileSchema = z.object({
         patternType: z.enum(['LITERAL', 'PREFIXED']),
         principal: z.string().min(1),
         host: z.string().min(1),
-        operation: z.enum([
-          'ALL',
-          'READ',
-          'WRITE',
-          'CREATE',
-          'DELETE',
-          'ALTER',
-          'DESCRIBE',
-          'CLUSTER_ACTION',
-          'DESCRIBE_CONFIGS',
-          'ALTER_CONFIGS',
-          'IDEMPOTENT_WRITE',
-        ]),
+        operation: z.enum(ACL_OPERATIONS),
         permission: z.enum(['ALLOW', 'DENY']),
       }),
     )

@@ -1,18 +1,7 @@
 import type { AclBinding, AclOperation, AclResourceType } from '@weir/protocol';
 import { describe, expect, it } from 'vitest';
+import { acl } from './acl-test-support';
 import { Authorizer } from './authorizer';
-
-function acl(partial: Partial<AclBinding> & Pick<AclBinding, 'operation'>): AclBinding {
-  return {
-    resourceType: 'TOPIC',
-    resourceName: 'orders',
-    patternType: 'LITERAL',
-    principal: 'User:alice',
-    host: '*',
-    permission: 'ALLOW',
-    ...partial,
-  };
-}
 
 function authorizer(bindings: AclBinding[], allowEveryoneIfNoAclFound = false, superUsers: string[] = []) {
   return new Authorizer({ superUsers, allowEveryoneIfNoAclFound, bindings: () => bindings });

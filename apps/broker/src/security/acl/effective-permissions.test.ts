@@ -1,19 +1,8 @@
 import type { AclBinding } from '@weir/protocol';
 import { describe, expect, it } from 'vitest';
+import { acl } from './acl-test-support';
 import { Authorizer } from './authorizer';
 import { effectivePermissions } from './effective-permissions';
-
-function acl(partial: Partial<AclBinding> & Pick<AclBinding, 'operation'>): AclBinding {
-  return {
-    resourceType: 'TOPIC',
-    resourceName: 'orders',
-    patternType: 'LITERAL',
-    principal: 'User:alice',
-    host: '*',
-    permission: 'ALLOW',
-    ...partial,
-  };
-}
 
 function policy(bindings: AclBinding[]): Authorizer {
   return new Authorizer({ superUsers: [], allowEveryoneIfNoAclFound: false, bindings: () => bindings });

@@ -2,24 +2,33 @@
  * Kafka's ACL model (KIP-11, prefixed patterns from KIP-290) as names, with the wire ids beside
  * them. The broker stores and reasons in names; ids appear only where a message is encoded or
  * decoded, so a wrong id cannot leak into the policy.
+ *
+ * This file imports nothing: it is also the package's `@weir/protocol/acl-types` entry point, which
+ * browser code (the console's forms) loads without the rest of the SDK.
  */
 
 /** Resources an ACL can protect. DELEGATION_TOKEN and USER exist in Kafka but are not served. */
 export type AclResourceType = 'TOPIC' | 'GROUP' | 'CLUSTER' | 'TRANSACTIONAL_ID';
 /** LITERAL names one resource (or every one, with `*`); PREFIXED every name starting with it. */
 export type AclPatternType = 'LITERAL' | 'PREFIXED';
-export type AclOperation =
-  | 'ALL'
-  | 'READ'
-  | 'WRITE'
-  | 'CREATE'
-  | 'DELETE'
-  | 'ALTER'
-  | 'DESCRIBE'
-  | 'CLUSTER_ACTION'
-  | 'DESCRIBE_CONFIGS'
-  | 'ALTER_CONFIGS'
-  | 'IDEMPOTENT_WRITE';
+/**
+ * Every operation an ACL can name, in Kafka's id order (ANY is only for filters): the one list
+ * that parsers, schemas and menus take their choices from.
+ */
+export const ACL_OPERATIONS = [
+  'ALL',
+  'READ',
+  'WRITE',
+  'CREATE',
+  'DELETE',
+  'ALTER',
+  'DESCRIBE',
+  'CLUSTER_ACTION',
+  'DESCRIBE_CONFIGS',
+  'ALTER_CONFIGS',
+  'IDEMPOTENT_WRITE',
+] as const;
+export type AclOperation = (typeof ACL_OPERATIONS)[number];
 export type AclPermission = 'ALLOW' | 'DENY';
 
 /** The only name of the CLUSTER resource (Kafka's `kafka-cluster`). */

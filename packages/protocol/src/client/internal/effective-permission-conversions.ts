@@ -1,6 +1,12 @@
 import type { WeirDescribeEffectivePermissions } from '../../messages/apis/internal/weir-describe-effective-permissions';
 import type { ResponseOf } from '../../schema/api';
-import type { AclBinding } from '../acl/acl-types';
+import type {
+  AclBinding,
+  AclOperation,
+  AclPatternType,
+  AclPermission,
+  AclResourceType,
+} from '../acl/acl-types';
 import type {
   EffectivePermissions,
   PermissionReason,
@@ -28,12 +34,10 @@ export function effectivePermissionsFrom(response: Response): EffectivePermissio
 
 function resourceFrom(resource: WireResource): ResourcePermissions {
   return {
-    resourceType: resource.resourceType as ResourcePermissions['resourceType'],
-    resourceName: resource.resourceName,
-    patternType: resource.patternType as ResourcePermissions['patternType'],
+    ...patternFrom(resource),
     exists: resource.exists,
     operations: resource.operations.map((verdict) => ({
-      operation: verdict.operation as AclBinding['operation'],
+      operation: verdict.operation as AclOperation,
       allowed: verdict.allowed,
       reason: verdict.reason as PermissionReason,
       acls: verdict.acls.map(aclFrom),
@@ -43,12 +47,21 @@ function resourceFrom(resource: WireResource): ResourcePermissions {
 
 function aclFrom(acl: WireAcl): AclBinding {
   return {
-    resourceType: acl.resourceType as AclBinding['resourceType'],
-    resourceName: acl.resourceName,
-    patternType: acl.patternType as AclBinding['patternType'],
+    ...patternFrom(acl),
     principal: acl.principal,
     host: acl.host,
-    operation: acl.operation as AclBinding['operation'],
-    permission: acl.permission as AclBinding['permission'],
+    operation: acl.operation as AclOperation,
+    permission: acl.permission as AclPermission,
+  };
+}
+
+/** The resource pattern a resource entry and an ACL both start with. */
+function patternFrom(
+  wire: WireResource | WireAcl,
+): Pick<AclBinding, 'resourceType' | 'resourceName' | 'patternType'> {
+  return {
+    resourceType: wire.resourceType as AclResourceType,
+    resourceName: wire.resourceName,
+    patternType: wire.patternType as AclPatternType,
   };
 }

@@ -1,11 +1,12 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, Field, Input, Select } from '@weir/ui';
+import { Field, Input, Select } from '@weir/ui';
 import { type FormEvent, useState } from 'react';
 import { type AclBindingView, aclBindingSchema } from '../../../server/api/schemas/acls';
 import { gatewayError } from '../../../trpc/errors';
 import { useTRPC } from '../../../trpc/react';
+import { FormDialog } from '../../_components/form-dialog';
 import { PATTERN_OPTIONS } from './acl-text';
 
 const RESOURCE_TYPES = ['TOPIC', 'GROUP', 'CLUSTER', 'TRANSACTIONAL_ID'] as const;
@@ -61,86 +62,76 @@ export function CreateAclDialog({ open, onClose }: { open: boolean; onClose: () 
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       title="Create ACL"
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="create-acl-form" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create'}
-          </Button>
-        </>
-      }
+      onSubmit={submit}
+      submitLabel="Create"
+      pendingLabel="Creating…"
+      pending={create.isPending}
+      error={create.error ? gatewayError(create.error).message : undefined}
     >
-      <form id="create-acl-form" noValidate onSubmit={submit} className="flex flex-col gap-3">
-        <Field label="Principal" error={errors.principal} hint="User:<name>, or User:* for everyone.">
-          {(control) => <Input {...control} value={draft.principal} onChange={set('principal')} />}
-        </Field>
-        <Field label="Resource type">
-          {(control) => (
-            <Select
-              {...control}
-              value={draft.resourceType}
-              onChange={set('resourceType')}
-              options={RESOURCE_TYPES.map((value) => ({ value, label: value }))}
-            />
-          )}
-        </Field>
-        {draft.resourceType === 'CLUSTER' ? null : (
-          <>
-            <Field
-              label="Resource name"
-              error={errors.resourceName}
-              hint="* matches every resource of the type."
-            >
-              {(control) => <Input {...control} value={draft.resourceName} onChange={set('resourceName')} />}
-            </Field>
-            <Field label="Pattern">
-              {(control) => (
-                <Select
-                  {...control}
-                  value={draft.patternType}
-                  onChange={set('patternType')}
-                  options={PATTERN_OPTIONS}
-                />
-              )}
-            </Field>
-          </>
+      <Field label="Principal" error={errors.principal} hint="User:<name>, or User:* for everyone.">
+        {(control) => <Input {...control} value={draft.principal} onChange={set('principal')} />}
+      </Field>
+      <Field label="Resource type">
+        {(control) => (
+          <Select
+            {...control}
+            value={draft.resourceType}
+            onChange={set('resourceType')}
+            options={RESOURCE_TYPES.map((value) => ({ value, label: value }))}
+          />
         )}
-        <Field label="Operation">
-          {(control) => (
-            <Select
-              {...control}
-              value={draft.operation}
-              onChange={set('operation')}
-              options={OPERATIONS.map((value) => ({ value, label: value }))}
-            />
-          )}
-        </Field>
-        <Field label="Permission">
-          {(control) => (
-            <Select
-              {...control}
-              value={draft.permission}
-              onChange={set('permission')}
-              options={[
-                { value: 'ALLOW', label: 'ALLOW' },
-                { value: 'DENY', label: 'DENY' },
-              ]}
-            />
-          )}
-        </Field>
-        <Field label="Host" error={errors.host}>
-          {(control) => <Input {...control} value={draft.host} onChange={set('host')} />}
-        </Field>
-        {create.error ? (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {gatewayError(create.error).message}
-          </p>
-        ) : null}
-      </form>
-    </Dialog>
+      </Field>
+      {draft.resourceType === 'CLUSTER' ? null : (
+        <>
+          <Field
+            label="Resource name"
+            error={errors.resourceName}
+            hint="* matches every resource of the type."
+          >
+            {(control) => <Input {...control} value={draft.resourceName} onChange={set('resourceName')} />}
+          </Field>
+          <Field label="Pattern">
+            {(control) => (
+              <Select
+                {...control}
+                value={draft.patternType}
+                onChange={set('patternType')}
+                options={PATTERN_OPTIONS}
+              />
+            )}
+          </Field>
+        </>
+      )}
+      <Field label="Operation">
+        {(control) => (
+          <Select
+            {...control}
+            value={draft.operation}
+            onChange={set('operation')}
+            options={OPERATIONS.map((value) => ({ value, label: value }))}
+          />
+        )}
+      </Field>
+      <Field label="Permission">
+        {(control) => (
+          <Select
+            {...control}
+            value={draft.permission}
+            onChange={set('permission')}
+            options={[
+              { value: 'ALLOW', label: 'ALLOW' },
+              { value: 'DENY', label: 'DENY' },
+            ]}
+          />
+        )}
+      </Field>
+      <Field label="Host" error={errors.host}>
+        {(control) => <Input {...control} value={draft.host} onChange={set('host')} />}
+      </Field>
+    </FormDialog>
   );
 }

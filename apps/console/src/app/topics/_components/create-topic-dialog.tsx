@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, Field, Input, Select, TextArea } from '@weir/ui';
+import { Field, Input, Select, TextArea } from '@weir/ui';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
 import { createTopicInputSchema, type TopicPresetId } from '../../../server/api/schemas/topics';
@@ -13,6 +13,7 @@ import {
   topLevelFieldErrors,
   zodFieldErrors,
 } from '../../_components/field-errors';
+import { FormDialog } from '../../_components/form-dialog';
 import { parseConfigLines } from './parse-config-lines';
 
 type CreateTopicDialogProps = { open: boolean; onClose: () => void };
@@ -91,82 +92,63 @@ export function CreateTopicDialog({ open, onClose }: CreateTopicDialogProps) {
   const preset = presetList.find((candidate) => candidate.id === values.preset);
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       title="Create topic"
       onClose={close}
-      footer={
-        <>
-          <Button onClick={close}>Cancel</Button>
-          <Button variant="primary" type="submit" form="create-topic-form" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create'}
-          </Button>
-        </>
-      }
+      onSubmit={submit}
+      submitLabel="Create"
+      pendingLabel="Creating…"
+      pending={create.isPending}
+      error={errors.form}
     >
-      <form id="create-topic-form" noValidate onSubmit={submit} className="flex flex-col gap-3">
-        <Field
-          label="Name"
-          error={errors.name}
-          hint="Letters, digits, '.', '_' and '-'; up to 249 characters."
-        >
+      <Field label="Name" error={errors.name} hint="Letters, digits, '.', '_' and '-'; up to 249 characters.">
+        {(control) => (
+          <Input {...control} autoFocus autoComplete="off" value={values.name} onChange={set('name')} />
+        )}
+      </Field>
+      <div className="grid grid-cols-2 gap-3">
+        <Field label="Partitions" error={errors.partitions}>
           {(control) => (
-            <Input {...control} autoFocus autoComplete="off" value={values.name} onChange={set('name')} />
+            <Input {...control} inputMode="numeric" value={values.partitions} onChange={set('partitions')} />
           )}
         </Field>
-        <div className="grid grid-cols-2 gap-3">
-          <Field label="Partitions" error={errors.partitions}>
-            {(control) => (
-              <Input
-                {...control}
-                inputMode="numeric"
-                value={values.partitions}
-                onChange={set('partitions')}
-              />
-            )}
-          </Field>
-          <Field
-            label="Replication factor"
-            error={errors.replicationFactor}
-            hint="Empty: the broker's default."
-          >
-            {(control) => (
-              <Input
-                {...control}
-                inputMode="numeric"
-                value={values.replicationFactor}
-                onChange={set('replicationFactor')}
-              />
-            )}
-          </Field>
-        </div>
-        <Field label="Preset" error={errors.preset} hint={preset?.description}>
+        <Field
+          label="Replication factor"
+          error={errors.replicationFactor}
+          hint="Empty: the broker's default."
+        >
           {(control) => (
-            <Select
+            <Input
               {...control}
-              value={values.preset}
-              onChange={set('preset')}
-              options={
-                presetList.length > 0
-                  ? presetList.map((candidate) => ({ value: candidate.id, label: candidate.label }))
-                  : [{ value: 'default', label: 'Broker defaults' }]
-              }
+              inputMode="numeric"
+              value={values.replicationFactor}
+              onChange={set('replicationFactor')}
             />
           )}
         </Field>
-        <Field
-          label="Custom configs"
-          error={errors.configs}
-          hint="One name=value per line; these override the preset, e.g. retention.ms=3600000."
-        >
-          {(control) => <TextArea {...control} rows={3} value={values.configs} onChange={set('configs')} />}
-        </Field>
-        {errors.form ? (
-          <p role="alert" className="text-rose-700 text-sm dark:text-rose-400">
-            {errors.form}
-          </p>
-        ) : null}
-      </form>
-    </Dialog>
+      </div>
+      <Field label="Preset" error={errors.preset} hint={preset?.description}>
+        {(control) => (
+          <Select
+            {...control}
+            value={values.preset}
+            onChange={set('preset')}
+            options={
+              presetList.length > 0
+                ? presetList.map((candidate) => ({ value: candidate.id, label: candidate.label }))
+                : [{ value: 'default', label: 'Broker defaults' }]
+            }
+          />
+        )}
+      </Field>
+      <Field
+        label="Custom configs"
+        error={errors.configs}
+        hint="One name=value per line; these override the preset, e.g. retention.ms=3600000."
+      >
+        {(control) => <TextArea {...control} rows={3} value={values.configs} onChange={set('configs')} />}
+      </Field>
+    </FormDialog>
   );
 }

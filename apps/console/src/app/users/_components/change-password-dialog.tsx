@@ -1,12 +1,13 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, Field, Input } from '@weir/ui';
+import { Field, Input } from '@weir/ui';
 import { type FormEvent, useState } from 'react';
 import { typedPasswordSchema } from '../../../server/api/schemas/users';
 import { gatewayError } from '../../../trpc/errors';
 import { useTRPC } from '../../../trpc/react';
 import { ChoiceGroup } from '../../_components/choice-group';
+import { FormDialog } from '../../_components/form-dialog';
 import { OneTimePassword } from '../../_components/one-time-password';
 
 type PasswordSource = 'generate' | 'type';
@@ -41,6 +42,8 @@ export function ChangePasswordDialog({ username, onClose }: ChangePasswordDialog
   );
   const changed = change.data;
   const newPassword = changed?.generatedPassword ?? submittedPassword;
+  // A password the gateway refused shows at its field; any other failure under the form.
+  const failure = change.error ? gatewayError(change.error) : undefined;
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -56,68 +59,50 @@ export function ChangePasswordDialog({ username, onClose }: ChangePasswordDialog
   }
 
   return (
-    <Dialog
+    <FormDialog
       open
       title="Change password"
       onClose={onClose}
-      footer={
-        changed ? (
-          <Button variant="primary" onClick={onClose}>
-            Done
-          </Button>
-        ) : (
-          <>
-            <Button onClick={onClose}>Cancel</Button>
-            <Button variant="primary" type="submit" form="change-password-form" disabled={change.isPending}>
-              {change.isPending ? 'Changing…' : 'Change password'}
-            </Button>
-          </>
-        )
+      onSubmit={submit}
+      submitLabel="Change password"
+      pendingLabel="Changing…"
+      pending={change.isPending}
+      error={failure?.fieldErrors.password === undefined ? failure?.message : undefined}
+      result={
+        changed && newPassword !== null ? (
+          <OneTimePassword password={newPassword}>
+            <strong>{changed.username}</strong> now authenticates with this password (
+            {changed.mechanisms.join(', ')}); the old one no longer works.
+          </OneTimePassword>
+        ) : null
       }
     >
-      {changed && newPassword !== null ? (
-        <div className="flex flex-col gap-2 text-sm">
-          <p>
-            <strong>{changed.username}</strong> now authenticates with this password (
-            {changed.mechanisms.join(', ')}); the old one no longer works. Copy it now: it is shown only once.
-          </p>
-          <OneTimePassword password={newPassword} />
-        </div>
-      ) : (
-        <form id="change-password-form" noValidate onSubmit={submit} className="flex flex-col gap-3">
-          <p className="text-sm">
-            A new password for <strong>{username}</strong>, on every mechanism it has.
-          </p>
-          <ChoiceGroup
-            legend="Choose the new password"
-            name="password-source"
-            value={source}
-            choices={SOURCE_CHOICES}
-            onChange={(next) => {
-              setSource(next);
-              setError(undefined);
-            }}
-          />
-          {source === 'type' ? (
-            <Field label="New password" error={error}>
-              {(control) => (
-                <Input
-                  {...control}
-                  type="password"
-                  autoComplete="new-password"
-                  value={typed}
-                  onChange={(event) => setTyped(event.target.value)}
-                />
-              )}
-            </Field>
-          ) : null}
-          {change.error && gatewayError(change.error).fieldErrors.password === undefined ? (
-            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-              {gatewayError(change.error).message}
-            </p>
-          ) : null}
-        </form>
-      )}
-    </Dialog>
+      <p className="text-sm">
+        A new password for <strong>{username}</strong>, on every mechanism it has.
+      </p>
+      <ChoiceGroup
+        legend="Choose the new password"
+        name="password-source"
+        value={source}
+        choices={SOURCE_CHOICES}
+        onChange={(next) => {
+          setSource(next);
+          setError(undefined);
+        }}
+      />
+      {source === 'type' ? (
+        <Field label="New password" error={error}>
+          {(control) => (
+            <Input
+              {...control}
+              type="password"
+              autoComplete="new-password"
+              value={typed}
+              onChange={(event) => setTyped(event.target.value)}
+            />
+          )}
+        </Field>
+      ) : null}
+    </FormDialog>
   );
 }

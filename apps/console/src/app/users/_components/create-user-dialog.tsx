@@ -1,11 +1,12 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, Field, Input, Select } from '@weir/ui';
+import { Field, Input, Select } from '@weir/ui';
 import { type FormEvent, useState } from 'react';
 import { usernameSchema } from '../../../server/api/schemas/users';
 import { gatewayError } from '../../../trpc/errors';
 import { useTRPC } from '../../../trpc/react';
+import { FormDialog } from '../../_components/form-dialog';
 import { OneTimePassword } from '../../_components/one-time-password';
 import { MECHANISM_OPTIONS, type ScramMechanism } from './scram-mechanisms';
 
@@ -41,62 +42,44 @@ export function CreateUserDialog({ open, onClose }: { open: boolean; onClose: ()
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       title="Create user"
       onClose={close}
-      footer={
+      onSubmit={submit}
+      submitLabel="Create"
+      pendingLabel="Creating…"
+      pending={create.isPending}
+      error={create.error ? gatewayError(create.error).message : undefined}
+      result={
         created ? (
-          <Button variant="primary" onClick={close}>
-            Done
-          </Button>
-        ) : (
-          <>
-            <Button onClick={close}>Cancel</Button>
-            <Button variant="primary" type="submit" form="create-user-form" disabled={create.isPending}>
-              {create.isPending ? 'Creating…' : 'Create'}
-            </Button>
-          </>
-        )
+          <OneTimePassword password={created.password}>
+            <strong>{created.username}</strong> can now authenticate with {created.mechanism} and this
+            password.
+          </OneTimePassword>
+        ) : null
       }
     >
-      {created ? (
-        <div className="flex flex-col gap-2 text-sm">
-          <p>
-            <strong>{created.username}</strong> can now authenticate with {created.mechanism}. Copy the
-            password now: it is shown only once.
-          </p>
-          <OneTimePassword password={created.password} />
-        </div>
-      ) : (
-        <form id="create-user-form" noValidate onSubmit={submit} className="flex flex-col gap-3">
-          <Field label="Username" error={error}>
-            {(control) => (
-              <Input
-                {...control}
-                autoComplete="off"
-                value={username}
-                onChange={(e) => setUsername(e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label="Mechanism">
-            {(control) => (
-              <Select
-                {...control}
-                value={mechanism}
-                onChange={(e) => setMechanism(e.target.value as ScramMechanism)}
-                options={MECHANISM_OPTIONS}
-              />
-            )}
-          </Field>
-          {create.error ? (
-            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-              {gatewayError(create.error).message}
-            </p>
-          ) : null}
-        </form>
-      )}
-    </Dialog>
+      <Field label="Username" error={error}>
+        {(control) => (
+          <Input
+            {...control}
+            autoComplete="off"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="Mechanism">
+        {(control) => (
+          <Select
+            {...control}
+            value={mechanism}
+            onChange={(e) => setMechanism(e.target.value as ScramMechanism)}
+            options={MECHANISM_OPTIONS}
+          />
+        )}
+      </Field>
+    </FormDialog>
   );
 }

@@ -1,3 +1,4 @@
+import type { AclOperation } from '@weir/protocol';
 import { z } from 'zod';
 import { asOfMsSchema } from './common';
 
@@ -5,7 +6,13 @@ import { asOfMsSchema } from './common';
 
 export const aclResourceTypeSchema = z.enum(['TOPIC', 'GROUP', 'CLUSTER', 'TRANSACTIONAL_ID']);
 export const aclPatternTypeSchema = z.enum(['LITERAL', 'PREFIXED']);
-export const aclOperationSchema = z.enum([
+/**
+ * The browser's forms import these schemas, and the SDK's one entry point brings sockets and native
+ * codecs, so the names are written here (a type-only import costs the bundle nothing) and checked
+ * against the SDK's `AclOperation` in both directions: a name added to or removed from the SDK
+ * fails the type check here.
+ */
+const ACL_OPERATION_NAMES = [
   'ALL',
   'READ',
   'WRITE',
@@ -17,7 +24,11 @@ export const aclOperationSchema = z.enum([
   'DESCRIBE_CONFIGS',
   'ALTER_CONFIGS',
   'IDEMPOTENT_WRITE',
-]);
+] as const satisfies readonly AclOperation[];
+type MissingOperations = Exclude<AclOperation, (typeof ACL_OPERATION_NAMES)[number]>;
+const everyOperationListed: [MissingOperations] extends [never] ? true : MissingOperations = true;
+void everyOperationListed;
+export const aclOperationSchema = z.enum(ACL_OPERATION_NAMES);
 
 /** `User:<name>`, or `User:*` for everyone. */
 export const principalSchema = z
