@@ -15,8 +15,6 @@ import {
 import { afterEach } from 'vitest';
 import type { Broker } from '../src/broker';
 import type { ListenerName } from '../src/commands/cluster-commands';
-import { RequestAccess } from '../src/security/acl/request-access';
-import type { ApiHandler, RequestContext } from '../src/server/handler';
 import { type RunningBroker, startBroker } from './broker-harness';
 import { RawConnection } from './raw-socket';
 
@@ -315,33 +313,6 @@ export function worldSnapshot(broker: Broker): string {
     },
     (_key, value) => (typeof value === 'bigint' ? value.toString() : value),
   );
-}
-
-/**
- * A request context as the dispatcher builds it: the internal APIs' rows of the matrix call their
- * handlers with it as each principal (over the wire only the internal token's holder, or whom it
- * acts for, reaches them).
- */
-export function contextFor(broker: Broker, principal: string, apiKey: number): RequestContext {
-  return {
-    header: { apiKey, apiVersion: 0, correlationId: 1, clientId: 'acl-matrix' },
-    principal,
-    listenerName: 'internal',
-    auth: undefined as never,
-    clientHost: '127.0.0.1',
-    signal: new AbortController().signal,
-    access: new RequestAccess(broker.commands.acls.authorizer, principal, '127.0.0.1'),
-  };
-}
-
-/** Calls a handler directly as `principal`. */
-export function handleAs<A extends ApiSchema>(
-  broker: Broker,
-  principal: string,
-  handler: ApiHandler<A>,
-  request: RequestOf<A>,
-): Promise<unknown> {
-  return handler.handle(request, contextFor(broker, principal, handler.api.apiKey), broker.commands);
 }
 
 /** Every error code in a response, wherever it sits (`errorCode`, `partitionErrorCode`). */

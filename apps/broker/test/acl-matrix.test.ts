@@ -7,7 +7,7 @@ import { clientHandlers } from '../src/server/registry';
 import {
   clientAs,
   errorCodesIn,
-  handleAs,
+  internalClientAs,
   listenerClient,
   PRINCIPAL_OF,
   type PrincipalKind,
@@ -52,27 +52,39 @@ function listenersOf(row: Row): ListenerName[] {
 }
 
 /**
- * Every row (acl-matrix-rows.ts) × every principal, on the secure profile. Kafka APIs go over the
- * wire as the principal; the internal APIs are called through their handlers as the principal.
- * Then, over the wire on every listener that serves the row: without credentials, and with wrong
- * ones, the request is never executed.
+ * Every row (acl-matrix-rows.ts) × every principal, on the secure profile, over the wire: Kafka
+ * APIs on the client listener authenticated as the principal; the internal listener's APIs on the
+ * internal listener acting as the principal (WEIR-TOKEN with the principal as authzid), whose ACLs
+ * then decide, not the bare token's super-user rule. Then, on every listener that serves the row:
+ * without credentials, and with wrong ones, the request is never executed.
  */
 describe('authorization matrix (secure profile: allowEveryoneIfNoAclFound false)', () => {
   let sasl: RunningBroker;
   let plaintext: RunningBroker;
+  /** Each principal's client of the client listener (Kafka rows) and of the internal one. */
   const clients = new Map<PrincipalKind, Client>();
+  const internalClients = new Map<PrincipalKind, Client>();
 
   beforeAll(async () => {
     sasl = await startBroker(secureSaslConfig());
     plaintext = await startBroker(securePlaintextConfig());
-    await seedWorld(sasl.broker);
-    await seedWorld(plaintext.broker);
+    for (const running of [sasl, plaintext]) {
+      await seedWorld(running.broker);
+      // The transactional id the transaction rows act on, there from the start on both brokers, so
+      // that ListTransactions has something to hide from every principal, whatever the rows' order.
+      await running.broker.commands.transactions.initProducerId('tx', 60_000);
+    }
     clients.set('anonymous', clientAs(plaintext, 'anonymous'));
-    for (const kind of ['no-acl', 'granted', 'super'] as const) clients.set(kind, clientAs(sasl, kind));
+    // The PLAINTEXT broker's clients are User:ANONYMOUS: its internal client acts as that.
+    internalClients.set('anonymous', internalClientAs(plaintext, PRINCIPAL_OF.anonymous));
+    for (const kind of ['no-acl', 'granted', 'super'] as const) {
+      clients.set(kind, clientAs(sasl, kind));
+      internalClients.set(kind, internalClientAs(sasl, PRINCIPAL_OF[kind]));
+    }
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all([...clients.values()].map((client) => client.close()));
+    await Promise.all([...clients.values(), ...internalClients.values()].map((client) => client.close()));
     await sasl?.dispose();
     await plaintext?.dispose();
   });
@@ -83,11 +95,14 @@ describe('authorization matrix (secure profile: allowEveryoneIfNoAclFound false)
     expect(served.filter((name) => !UNAUTHORIZED_APIS.has(name) && !covered.has(name))).toEqual([]);
   });
 
-  /** The row's request from one principal: on the SASL broker, or on the PLAINTEXT one (anonymous). */
+  /**
+   * The row's request from one principal, over the wire: on the SASL broker, or on the PLAINTEXT one
+   * (anonymous); on the client listener for Kafka APIs, else on the internal listener acting as the
+   * principal.
+   */
   const ask = (row: Row, kind: PrincipalKind): Promise<unknown> => {
-    const running = kind === 'anonymous' ? plaintext : sasl;
-    if (CLIENT_API_KEYS.has(row.api.apiKey)) return clients.get(kind)!.send('any', row.api, row.request);
-    return handleAs(running.broker, PRINCIPAL_OF[kind], handlerFor(row), row.request);
+    const client = (CLIENT_API_KEYS.has(row.api.apiKey) ? clients : internalClients).get(kind)!;
+    return client.send('any', row.api, row.request);
   };
 
   describe.each(ROWS)('$label', (row) => {
