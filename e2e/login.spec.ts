@@ -20,20 +20,37 @@ test('login shows field errors, refuses a wrong password and lets the admin in',
   await page.goto(`${loginConsoleUrl()}/topics/orders`);
   await expect(page.getByRole('heading', { level: 1, name: 'orders' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Delete topic' })).toBeEnabled();
+  await expect(page.getByRole('link', { name: 'Produce' })).toBeVisible();
+  await expect(page.getByText('may not DELETE on topic orders')).toHaveCount(0);
 });
 
-test('a read-only user sees no enabled delete, the API refuses it, and a cookie dies with logout', async ({
+test('a read-only user sees no delete button, the API refuses the delete anyway, and a cookie dies with logout', async ({
   page,
   context,
 }) => {
   const base = loginConsoleUrl();
   await logIn(page, LOGIN_USERS.reader);
 
-  await test.step('the topic is readable, its delete button is disabled with the reason', async () => {
+  await test.step('the topic is readable; no delete or produce is offered, a line says why', async () => {
     await page.goto(`${base}/topics/orders`);
     await expect(page.getByRole('heading', { level: 1, name: 'orders' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Delete topic' })).toBeDisabled();
     await expect(page.getByText('User:reader may not DELETE on topic orders')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Delete topic' })).toHaveCount(0);
+    await expect(page.getByText('User:reader may not WRITE on topic orders')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Produce' })).toHaveCount(0);
+  });
+
+  await test.step('the maintenance tab offers no destructive controls either', async () => {
+    await page.goto(`${base}/topics/orders?tab=maintenance`);
+    const addPartitions = page.getByRole('region', { name: 'Add partitions' });
+    await expect(addPartitions).toContainText('User:reader may not ALTER on topic orders');
+    await expect(addPartitions.getByRole('button')).toHaveCount(0);
+    const deleteRecords = page.getByRole('region', { name: 'Delete records' });
+    await expect(deleteRecords).toContainText('User:reader may not DELETE on topic orders');
+    await expect(deleteRecords.getByRole('button')).toHaveCount(0);
+    await page.getByRole('tab', { name: 'Configuration' }).click();
+    await expect(page.getByText('User:reader may not ALTER_CONFIGS on topic orders')).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Edit / })).toHaveCount(0);
   });
 
   await test.step('a direct API delete is refused by the broker', async () => {

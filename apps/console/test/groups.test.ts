@@ -62,6 +62,7 @@ describe('consumer groups', () => {
     expect(detail.allowedActions.resetOffsets).toEqual({
       allowed: false,
       reason: 'workers has 1 member; offsets can only be reset while it is empty. Stop its consumers first.',
+      deniedBy: 'state',
     });
     expect(detail.allowedActions.delete.allowed).toBe(false);
   });
@@ -87,8 +88,8 @@ describe('consumer groups', () => {
     );
     const empty = await gateway.caller.groups.get({ groupId: 'workers' });
     expect(empty.allowedActions).toEqual({
-      resetOffsets: { allowed: true, reason: null },
-      delete: { allowed: true, reason: null },
+      resetOffsets: { allowed: true, reason: null, deniedBy: null },
+      delete: { allowed: true, reason: null, deniedBy: null },
     });
     const preview = await gateway.caller.groups.resetOffsets({
       groupId: 'workers',

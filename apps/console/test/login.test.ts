@@ -97,14 +97,14 @@ describe('console login mode', () => {
     expect(listed.status).toBe(200);
     expect((await listed.json()).topics.map((topic: { name: string }) => topic.name)).toEqual(['visible']);
     const detail = await (await rest('GET', '/topics/visible', { headers: authorization })).json();
-    expect(detail.allowedActions.delete).toMatchObject({ allowed: false });
+    expect(detail.allowedActions.delete).toMatchObject({ allowed: false, deniedBy: 'acl' });
     expect(detail.allowedActions.delete.reason).toContain('User:reader may not DELETE');
     expect(detail.allowedActions.produce.allowed).toBe(false);
     const adminToken = await bearerFor('admin', SECURE_ADMIN.password);
     const asAdmin = await (
       await rest('GET', '/topics/visible', { headers: { authorization: `Bearer ${adminToken}` } })
     ).json();
-    expect(asAdmin.allowedActions.delete.allowed).toBe(true);
+    expect(asAdmin.allowedActions.delete).toEqual({ allowed: true, reason: null, deniedBy: null });
     const refused = await rest('DELETE', '/topics/visible', { headers: authorization });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ data: { brokerError: 'TOPIC_AUTHORIZATION_FAILED' } });

@@ -135,6 +135,12 @@ describe('REST /api/v1', () => {
       ]),
     );
   });
+
+  it("documents what denies an action in every allowedActions (null, 'acl' or 'state')", () => {
+    const topicDetail = JSON.stringify(openApiDocument().paths?.['/topics/{topic}']?.get);
+    expect(topicDetail).toContain('"deniedBy"');
+    expect(topicDetail).toMatch(/"enum":\["acl","state"\]/);
+  });
 });
 
 describe('tRPC over HTTP', () => {

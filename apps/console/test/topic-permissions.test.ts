@@ -27,7 +27,7 @@ describe('topic allowedActions', () => {
   it('allows everything on an ordinary topic', async () => {
     const detail = await gateway.caller.topics.get({ topic: 'plain' });
     for (const permission of Object.values(detail.allowedActions)) {
-      expect(permission).toEqual({ allowed: true, reason: null });
+      expect(permission).toEqual({ allowed: true, reason: null, deniedBy: null });
     }
   });
 
@@ -36,13 +36,14 @@ describe('topic allowedActions', () => {
     const row = list.topics.find((topic) => topic.name === INTERNAL);
     expect(row?.allowedActions.delete.allowed).toBe(false);
     expect(row?.allowedActions.delete.reason).toContain('is an internal topic');
+    expect(row?.allowedActions.delete.deniedBy).toBe('state');
     const detail = await gateway.caller.topics.get({ topic: INTERNAL });
     expect(detail.allowedActions).toMatchObject({
-      delete: { allowed: false },
-      deleteRecords: { allowed: false },
-      addPartitions: { allowed: false },
-      produce: { allowed: false },
-      editConfigs: { allowed: true, reason: null },
+      delete: { allowed: false, deniedBy: 'state' },
+      deleteRecords: { allowed: false, deniedBy: 'state' },
+      addPartitions: { allowed: false, deniedBy: 'state' },
+      produce: { allowed: false, deniedBy: 'state' },
+      editConfigs: { allowed: true, reason: null, deniedBy: null },
     });
   });
 

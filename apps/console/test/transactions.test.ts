@@ -159,7 +159,7 @@ describe('transactions.get and topic producers', () => {
     const detail = await gateway.caller.transactions.get({ transactionalId: OPEN_ID });
     expect(detail).toMatchObject({
       state: 'Ongoing',
-      allowedActions: { abort: { allowed: true, reason: null } },
+      allowedActions: { abort: { allowed: true, reason: null, deniedBy: null } },
     });
     expect(detail.partitions).toEqual([
       expect.objectContaining({
@@ -185,7 +185,7 @@ describe('transactions.get and topic producers', () => {
 
   it('refuses the abort of a transaction that is not open', async () => {
     const committed = await gateway.caller.transactions.get({ transactionalId: COMMITTED_ID });
-    expect(committed.allowedActions.abort.allowed).toBe(false);
+    expect(committed.allowedActions.abort).toMatchObject({ allowed: false, deniedBy: 'state' });
     expect(committed.partitions).toEqual([]);
     const error = await trpcError(
       gateway.caller.transactions.abort({ transactionalId: COMMITTED_ID, reason: 'not open' }),

@@ -20,7 +20,7 @@ import {
   type TransactionRow,
 } from '../api/schemas/transactions';
 import { type AclPolicyView, withAcls } from './permissions/acl-policy';
-import { ALLOWED } from './permissions/action-permission';
+import { ALLOWED, denied } from './permissions/action-permission';
 
 /*
  * The transactions inspector. The coordinator answers what each transactional id is doing
@@ -158,10 +158,10 @@ async function readTopicState(
  * checks for WeirAbortTransaction: WRITE on the transactional id and ALTER on the cluster.
  */
 function abortPermission(row: TransactionRow, acl?: AclPolicyView | null): ActionPermissionView {
-  if (!row.open) {
-    return { allowed: false, reason: `Only an open transaction can be aborted; this one is ${row.state}.` };
-  }
-  return withAcls(ALLOWED, acl, [
+  const state = row.open
+    ? ALLOWED
+    : denied(`Only an open transaction can be aborted; this one is ${row.state}.`);
+  return withAcls(state, acl, [
     ['WRITE', 'TRANSACTIONAL_ID', row.transactionalId],
     ['ALTER', 'CLUSTER', 'kafka-cluster'],
   ]);

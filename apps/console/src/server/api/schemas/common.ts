@@ -33,10 +33,18 @@ export const groupIdSchema = z.string().min(1).max(255);
 
 export const partitionSchema = z.number().int().min(0).max(1_000_000);
 
-/** Whether an action on a resource is allowed now; the reason says why not, for the UI's hint. */
+/**
+ * Whether an action on a resource is allowed now; the reason says why not, for the UI's hint, and
+ * `deniedBy` what denies it: `acl` when the principal's ACLs never allow it (the UI leaves the
+ * control out), `state` when the resource's state forbids it for now (the UI shows it disabled).
+ */
 export const actionPermissionSchema = z.object({
   allowed: z.boolean(),
   reason: z.string().nullable(),
+  deniedBy: z.enum(['acl', 'state']).nullable().meta({
+    description:
+      "Null when allowed; `acl` when the principal's ACLs do not allow the action, `state` when the resource's state forbids it now.",
+  }),
 });
 
 /** Paging of server-side lists. */

@@ -1,7 +1,9 @@
 import type { AclBinding } from '@weir/protocol';
 import { describe, expect, it } from 'vitest';
 import { type AclPolicyView, aclAllows, withAcls } from './acl-policy';
-import { ALLOWED } from './action-permission';
+import { ALLOWED, denied } from './action-permission';
+import { groupAllowedActions } from './group-permissions';
+import { topicAllowedActions } from './topic-permissions';
 
 function acl(overrides: Partial<AclBinding>): AclBinding {
   return {
@@ -69,5 +71,70 @@ describe('aclAllows (Kafka rules)', () => {
     expect(refused.allowed).toBe(false);
     expect(refused.reason).toContain('DELETE');
     expect(withAcls(ALLOWED, null, [['DELETE', 'TOPIC', 'orders']])).toEqual(ALLOWED);
+  });
+});
+
+describe('what denies an action (deniedBy)', () => {
+  const reader = view([acl({ principal: 'User:reader' })], { principal: 'User:reader' });
+
+  it('is null when allowed, state for a denial of the resource, acl for one of the ACLs', () => {
+    expect(ALLOWED.deniedBy).toBeNull();
+    expect(denied('the group has members')).toEqual({
+      allowed: false,
+      reason: 'the group has members',
+      deniedBy: 'state',
+    });
+    expect(withAcls(ALLOWED, reader, [['DELETE', 'TOPIC', 'orders']])).toEqual({
+      allowed: false,
+      reason: 'User:reader may not DELETE on topic orders: its ACLs do not allow it.',
+      deniedBy: 'acl',
+    });
+    expect(withAcls(ALLOWED, reader, [['READ', 'TOPIC', 'orders']])).toEqual(ALLOWED);
+  });
+
+  it('names the first missing operation of several, the cluster included', () => {
+    const refused = withAcls(ALLOWED, reader, [
+      ['READ', 'TOPIC', 'orders'],
+      ['ALTER', 'CLUSTER', 'kafka-cluster'],
+    ]);
+    expect(refused).toMatchObject({ allowed: false, deniedBy: 'acl' });
+    expect(refused.reason).toContain('may not ALTER on the cluster');
+  });
+
+  it('lets the ACLs win over a denial of the state, which stands when the ACLs allow', () => {
+    const busy = denied('busy');
+    expect(withAcls(busy, reader, [['DELETE', 'TOPIC', 'orders']]).deniedBy).toBe('acl');
+    expect(withAcls(busy, reader, [['READ', 'TOPIC', 'orders']])).toBe(busy);
+    expect(withAcls(busy, null, [['DELETE', 'TOPIC', 'orders']])).toBe(busy);
+  });
+
+  it('marks the topic policy: internal topics by state, a reader by its ACLs', () => {
+    const internal = topicAllowedActions({ name: '__consumer_offsets', internal: true });
+    expect(internal.delete).toMatchObject({ allowed: false, deniedBy: 'state' });
+    expect(internal.editConfigs).toEqual(ALLOWED);
+    const asReader = topicAllowedActions({ name: 'orders', internal: false }, reader);
+    for (const action of ['delete', 'deleteRecords', 'addPartitions', 'editConfigs', 'produce'] as const) {
+      expect(asReader[action]).toMatchObject({ allowed: false, deniedBy: 'acl' });
+    }
+    expect(asReader.delete.reason).toContain('User:reader may not DELETE on topic orders');
+    const asSuper = topicAllowedActions(
+      { name: '__consumer_offsets', internal: true },
+      view([], { unrestricted: true }),
+    );
+    expect(asSuper.delete).toMatchObject({ allowed: false, deniedBy: 'state' });
+  });
+
+  it('marks the group policy: members by state, missing ACLs by acl even while members remain', () => {
+    const busy = groupAllowedActions({ groupId: 'workers', memberCount: 2 });
+    expect(busy.resetOffsets).toMatchObject({ allowed: false, deniedBy: 'state' });
+    expect(busy.delete.reason).toContain('workers has 2 members');
+    expect(groupAllowedActions({ groupId: 'workers', memberCount: 0 })).toEqual({
+      resetOffsets: ALLOWED,
+      delete: ALLOWED,
+    });
+    const asReader = groupAllowedActions({ groupId: 'workers', memberCount: 2 }, reader);
+    expect(asReader.resetOffsets).toMatchObject({ allowed: false, deniedBy: 'acl' });
+    expect(asReader.delete).toMatchObject({ allowed: false, deniedBy: 'acl' });
+    expect(asReader.delete.reason).toContain('may not DELETE on group workers');
   });
 });

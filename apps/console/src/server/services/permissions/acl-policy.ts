@@ -1,5 +1,5 @@
 import type { AclBinding, AclOperation, AclResourceType } from '@weir/protocol';
-import { type ActionPermission, ALLOWED, denied } from './action-permission';
+import { type ActionPermission, denied } from './action-permission';
 
 /*
  * What a logged-in principal may do, evaluated in the console from the broker's answers (its ACLs
@@ -71,20 +71,23 @@ const TYPE_WORD: Record<AclResourceType, string> = {
 };
 
 /**
- * Narrows a verdict by the ACLs: an action the policy allows stays allowed only if every operation
- * it needs is; the reason names the missing one. Without a view (no login) the verdict stands.
+ * Narrows a verdict by the ACLs: an action stays as the policy says only if every operation it
+ * needs is allowed; otherwise it is denied by `acl`, with a reason naming the missing operation.
+ * The ACLs are checked even when the resource's state already denies the action: a principal who
+ * may never do it should not be told to wait for the state to change. Without a view (no login)
+ * the verdict stands.
  */
 export function withAcls(
   permission: ActionPermission,
   view: AclPolicyView | null | undefined,
   needs: readonly (readonly [AclOperation, AclResourceType, string])[],
 ): ActionPermission {
-  if (!permission.allowed || view === null || view === undefined) return permission;
+  if (view === null || view === undefined) return permission;
   for (const [operation, type, name] of needs) {
     if (!aclAllows(view, operation, type, name)) {
       const what = type === 'CLUSTER' ? TYPE_WORD[type] : `${TYPE_WORD[type]} ${name}`;
-      return denied(`${view.principal} may not ${operation} on ${what}: its ACLs do not allow it.`);
+      return denied(`${view.principal} may not ${operation} on ${what}: its ACLs do not allow it.`, 'acl');
     }
   }
-  return ALLOWED;
+  return permission;
 }

@@ -22,17 +22,22 @@ function members(count: number): string {
  * consumers to stop; in login mode the principal's ACLs narrow them further.
  */
 export function groupAllowedActions(group: GroupFacts, acl?: AclPolicyView | null): GroupAllowedActions {
-  if (group.memberCount === 0) {
-    // OffsetCommit needs READ on the group (and on each topic, which the broker checks per topic).
-    return {
-      resetOffsets: withAcls(ALLOWED, acl, [['READ', 'GROUP', group.groupId]]),
-      delete: withAcls(ALLOWED, acl, [['DELETE', 'GROUP', group.groupId]]),
-    };
-  }
   const has = `${group.groupId} has ${members(group.memberCount)}`;
+  const empty = group.memberCount === 0;
+  // OffsetCommit needs READ on the group (and on each topic, which the broker checks per topic).
   return {
-    resetOffsets: denied(`${has}; offsets can only be reset while it is empty. Stop its consumers first.`),
-    delete: denied(`${has}; only an empty group can be deleted. Stop its consumers first.`),
+    resetOffsets: withAcls(
+      empty
+        ? ALLOWED
+        : denied(`${has}; offsets can only be reset while it is empty. Stop its consumers first.`),
+      acl,
+      [['READ', 'GROUP', group.groupId]],
+    ),
+    delete: withAcls(
+      empty ? ALLOWED : denied(`${has}; only an empty group can be deleted. Stop its consumers first.`),
+      acl,
+      [['DELETE', 'GROUP', group.groupId]],
+    ),
   };
 }
 

@@ -7,12 +7,14 @@ import { useState } from 'react';
 import type { ActionPermissionView } from '../../../../server/api/schemas/common';
 import { gatewayError } from '../../../../trpc/errors';
 import { useTRPC } from '../../../../trpc/react';
+import { ActionGate } from '../../../_components/action-gate';
 
 type DeleteGroupButtonProps = { groupId: string; permission: ActionPermissionView };
 
 /**
  * Deletes an empty group. While the server's `allowedActions` deny it (the group has members) it
- * stays visible but disabled, with the server's reason as its hint.
+ * stays visible but disabled, with the server's reason as its hint; when the principal's ACLs deny
+ * it, only the reason is shown.
  */
 export function DeleteGroupButton({ groupId, permission }: DeleteGroupButtonProps) {
   const trpc = useTRPC();
@@ -29,7 +31,7 @@ export function DeleteGroupButton({ groupId, permission }: DeleteGroupButtonProp
     }),
   );
   return (
-    <>
+    <ActionGate permission={permission}>
       <ActionButton variant="danger" disabledReason={permission.reason} onClick={() => setOpen(true)}>
         Delete group
       </ActionButton>
@@ -52,6 +54,6 @@ export function DeleteGroupButton({ groupId, permission }: DeleteGroupButtonProp
           setOpen(false);
         }}
       />
-    </>
+    </ActionGate>
   );
 }

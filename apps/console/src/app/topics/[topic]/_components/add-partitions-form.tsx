@@ -6,11 +6,15 @@ import { type FormEvent, useState } from 'react';
 import type { ActionPermissionView } from '../../../../server/api/schemas/common';
 import { gatewayError } from '../../../../trpc/errors';
 import { useTRPC } from '../../../../trpc/react';
+import { ActionGate } from '../../../_components/action-gate';
 import { parseWholeNumber } from '../../../_components/field-errors';
 
 type AddPartitionsFormProps = { topic: string; currentCount: number; permission: ActionPermissionView };
 
-/** Raises the partition count. Keys hash to new partitions afterwards, which the hint says. */
+/**
+ * Raises the partition count. Keys hash to new partitions afterwards, which the hint says. When the
+ * principal's ACLs do not allow it, the panel holds only the reason.
+ */
 export function AddPartitionsForm({ topic, currentCount, permission }: AddPartitionsFormProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -33,28 +37,35 @@ export function AddPartitionsForm({ topic, currentCount, permission }: AddPartit
   };
   return (
     <Panel title="Add partitions">
-      <form noValidate onSubmit={submit} className="flex items-end gap-2">
-        <Field
-          label="New partition count"
-          error={error}
-          hint="Records with a key may move to a new partition, so per-key order holds only from now on."
-          className="flex flex-1 flex-col gap-1"
-        >
-          {(control) => (
-            <Input {...control} inputMode="numeric" value={text} onChange={(e) => setText(e.target.value)} />
-          )}
-        </Field>
-        <span className="mt-5 mb-auto">
-          <ActionButton type="submit" disabled={add.isPending} disabledReason={permission.reason}>
-            Add partitions
-          </ActionButton>
-        </span>
-      </form>
-      {add.isSuccess ? (
-        <p role="status" className="mt-2 text-emerald-700 text-sm dark:text-emerald-400">
-          The topic now has {add.data.count} partitions (was {add.data.previousCount}).
-        </p>
-      ) : null}
+      <ActionGate permission={permission}>
+        <form noValidate onSubmit={submit} className="flex items-end gap-2">
+          <Field
+            label="New partition count"
+            error={error}
+            hint="Records with a key may move to a new partition, so per-key order holds only from now on."
+            className="flex flex-1 flex-col gap-1"
+          >
+            {(control) => (
+              <Input
+                {...control}
+                inputMode="numeric"
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+              />
+            )}
+          </Field>
+          <span className="mt-5 mb-auto">
+            <ActionButton type="submit" disabled={add.isPending} disabledReason={permission.reason}>
+              Add partitions
+            </ActionButton>
+          </span>
+        </form>
+        {add.isSuccess ? (
+          <p role="status" className="mt-2 text-emerald-700 text-sm dark:text-emerald-400">
+            The topic now has {add.data.count} partitions (was {add.data.previousCount}).
+          </p>
+        ) : null}
+      </ActionGate>
     </Panel>
   );
 }

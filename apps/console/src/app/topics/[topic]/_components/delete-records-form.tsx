@@ -7,6 +7,7 @@ import type { ActionPermissionView } from '../../../../server/api/schemas/common
 import type { PartitionDetail } from '../../../../server/api/schemas/topics';
 import { gatewayError } from '../../../../trpc/errors';
 import { useTRPC } from '../../../../trpc/react';
+import { ActionGate } from '../../../_components/action-gate';
 
 type DeleteRecordsFormProps = {
   topic: string;
@@ -14,7 +15,10 @@ type DeleteRecordsFormProps = {
   permission: ActionPermissionView;
 };
 
-/** Moves a partition's log start forward: records before the offset are gone for every reader. */
+/**
+ * Moves a partition's log start forward: records before the offset are gone for every reader. When
+ * the principal's ACLs do not allow it, the panel holds only the reason.
+ */
 export function DeleteRecordsForm({ topic, partitions, permission }: DeleteRecordsFormProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -42,72 +46,78 @@ export function DeleteRecordsForm({ topic, partitions, permission }: DeleteRecor
   };
   return (
     <Panel title="Delete records">
-      <form noValidate onSubmit={submit} className="flex flex-wrap items-start gap-2">
-        <Field label="Partition">
-          {(control) => (
-            <Select
-              {...control}
-              value={partition}
-              onChange={(event) => setPartition(event.target.value)}
-              options={partitions.map((p) => ({ value: String(p.partition), label: String(p.partition) }))}
-            />
-          )}
-        </Field>
-        <Field
-          label="Before offset"
-          error={error}
-          hint={
-            selected
-              ? `Log start ${formatCount(selected.logStartOffset)}, high watermark ${formatCount(selected.highWatermark)}.`
-              : undefined
+      <ActionGate permission={permission}>
+        <form noValidate onSubmit={submit} className="flex flex-wrap items-start gap-2">
+          <Field label="Partition">
+            {(control) => (
+              <Select
+                {...control}
+                value={partition}
+                onChange={(event) => setPartition(event.target.value)}
+                options={partitions.map((p) => ({
+                  value: String(p.partition),
+                  label: String(p.partition),
+                }))}
+              />
+            )}
+          </Field>
+          <Field
+            label="Before offset"
+            error={error}
+            hint={
+              selected
+                ? `Log start ${formatCount(selected.logStartOffset)}, high watermark ${formatCount(selected.highWatermark)}.`
+                : undefined
+            }
+            className="flex flex-1 flex-col gap-1"
+          >
+            {(control) => (
+              <Input
+                {...control}
+                inputMode="numeric"
+                value={offset}
+                onChange={(e) => setOffset(e.target.value)}
+              />
+            )}
+          </Field>
+          <span className="mt-5">
+            <ActionButton type="submit" variant="danger" disabledReason={permission.reason}>
+              Delete records…
+            </ActionButton>
+          </span>
+        </form>
+        {remove.isSuccess ? (
+          <p role="status" className="mt-2 text-emerald-700 text-sm dark:text-emerald-400">
+            Log start is now{' '}
+            {remove.data.partitions.map((p) => `${p.partition}: ${formatCount(p.logStartOffset)}`).join(', ')}
+            .
+          </p>
+        ) : null}
+        <ConfirmByTypingDialog
+          open={confirming}
+          title="Delete records"
+          description={
+            <>
+              Records of <strong>{topic}</strong> partition <strong>{partition}</strong> before offset{' '}
+              <strong>{formatCount(offset.trim() || '0')}</strong> will be deleted for every consumer.
+            </>
           }
-          className="flex flex-1 flex-col gap-1"
-        >
-          {(control) => (
-            <Input
-              {...control}
-              inputMode="numeric"
-              value={offset}
-              onChange={(e) => setOffset(e.target.value)}
-            />
-          )}
-        </Field>
-        <span className="mt-5">
-          <ActionButton type="submit" variant="danger" disabledReason={permission.reason}>
-            Delete records…
-          </ActionButton>
-        </span>
-      </form>
-      {remove.isSuccess ? (
-        <p role="status" className="mt-2 text-emerald-700 text-sm dark:text-emerald-400">
-          Log start is now{' '}
-          {remove.data.partitions.map((p) => `${p.partition}: ${formatCount(p.logStartOffset)}`).join(', ')}.
-        </p>
-      ) : null}
-      <ConfirmByTypingDialog
-        open={confirming}
-        title="Delete records"
-        description={
-          <>
-            Records of <strong>{topic}</strong> partition <strong>{partition}</strong> before offset{' '}
-            <strong>{formatCount(offset.trim() || '0')}</strong> will be deleted for every consumer.
-          </>
-        }
-        confirmationText={topic}
-        actionLabel="Delete records"
-        pending={remove.isPending}
-        error={remove.error ? gatewayError(remove.error).message : undefined}
-        onConfirm={() =>
-          remove.mutate({
-            topic,
-            partitions: [{ partition: Number(partition), beforeOffset: offset.trim() }],
-          })
-        }
-        onClose={() => {
-          remove.reset();
-          setConfirming(false);
-        }}
-      />
+          confirmationText={topic}
+          actionLabel="Delete records"
+          pending={remove.isPending}
+          error={remove.error ? gatewayError(remove.error).message : undefined}
+          onConfirm={() =>
+            remove.mutate({
+              topic,
+              partitions: [{ partition: Number(partition), beforeOffset: offset.trim() }],
+            })
+          }
+          onClose={() => {
+            remove.reset();
+            setConfirming(false);
+          }}
+        />
+      </ActionGate>
     </Panel>
   );
 }

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import type { ActionPermissionView } from '../../../../server/api/schemas/common';
 import { gatewayError } from '../../../../trpc/errors';
 import { useTRPC } from '../../../../trpc/react';
+import { ActionGate } from '../../../_components/action-gate';
 
 type DeleteTopicButtonProps = {
   topic: string;
@@ -16,7 +17,8 @@ type DeleteTopicButtonProps = {
 
 /**
  * Deletes the topic after its name has been typed; then returns to the list. Internal topics keep
- * the button, disabled, with the server's reason beneath it.
+ * the button, disabled, with the server's reason beneath it; a principal whose ACLs do not allow
+ * the delete gets the reason alone, without the button.
  */
 export function DeleteTopicButton({ topic, permission }: DeleteTopicButtonProps) {
   const trpc = useTRPC();
@@ -34,7 +36,7 @@ export function DeleteTopicButton({ topic, permission }: DeleteTopicButtonProps)
     }),
   );
   return (
-    <>
+    <ActionGate permission={permission}>
       <ActionButton
         variant="danger"
         disabled={permission === undefined}
@@ -62,6 +64,6 @@ export function DeleteTopicButton({ topic, permission }: DeleteTopicButtonProps)
           setOpen(false);
         }}
       />
-    </>
+    </ActionGate>
   );
 }

@@ -13,8 +13,10 @@ import {
 } from '@weir/ui';
 import { parseAsBoolean, parseAsString, useQueryStates } from 'nuqs';
 import { useMemo, useState } from 'react';
+import type { ActionPermissionView } from '../../../../server/api/schemas/common';
 import type { TopicConfigs as TopicConfigsData } from '../../../../server/api/schemas/topics';
 import { useTRPC } from '../../../../trpc/react';
+import { AclDeniedNote, deniedByAcl } from '../../../_components/action-gate';
 import { QueryState } from '../../../_components/query-state';
 import { ConfigEditDialog } from './config-edit-dialog';
 
@@ -25,12 +27,23 @@ const configParams = {
   overridden: parseAsBoolean.withDefault(false),
 };
 
-/** The topic's configs with where each value comes from; editable entries open a diff preview. */
-export function TopicConfigs({ topic }: { topic: string }) {
+type TopicConfigsProps = {
+  topic: string;
+  /** The topic's `allowedActions.editConfigs`: when the principal's ACLs deny it, no entry offers Edit. */
+  permission?: ActionPermissionView | undefined;
+};
+
+/**
+ * The topic's configs with where each value comes from; editable entries open a diff preview. A
+ * principal whose ACLs do not allow config changes sees the values without Edit buttons, and one
+ * line saying why.
+ */
+export function TopicConfigs({ topic, permission }: TopicConfigsProps) {
   const trpc = useTRPC();
   const query = useQuery(trpc.topics.configs.queryOptions({ topic }));
   const [params, setParams] = useQueryStates(configParams);
   const [editing, setEditing] = useState<ConfigEntry | null>(null);
+  const editable = !deniedByAcl(permission);
 
   const columns = useMemo<readonly DataTableColumn<ConfigEntry>[]>(
     () => [
@@ -57,26 +70,9 @@ export function TopicConfigs({ topic }: { topic: string }) {
         header: 'Source',
         cell: (entry) => <Badge tone={entry.source === 'topic' ? 'accent' : 'neutral'}>{entry.source}</Badge>,
       },
-      {
-        id: 'actions',
-        header: 'Actions',
-        align: 'right',
-        cell: (entry) =>
-          entry.readOnly ? (
-            <span className="text-xs text-zinc-400">read-only</span>
-          ) : (
-            <Button
-              size="sm"
-              variant="ghost"
-              aria-label={`Edit ${entry.name}`}
-              onClick={() => setEditing(entry)}
-            >
-              Edit
-            </Button>
-          ),
-      },
+      ...(editable ? [actionsColumn(setEditing)] : []),
     ],
-    [],
+    [editable],
   );
 
   return (
@@ -96,6 +92,7 @@ export function TopicConfigs({ topic }: { topic: string }) {
             onChange={(event) => void setParams({ overridden: event.target.checked })}
           />
         </Toolbar>
+        {permission !== undefined && !editable ? <AclDeniedNote permission={permission} /> : null}
         <AsOfIndicator
           asOfMs={query.data?.asOfMs}
           onRefresh={() => void query.refetch()}
@@ -118,4 +115,21 @@ export function TopicConfigs({ topic }: { topic: string }) {
       {editing ? <ConfigEditDialog topic={topic} entry={editing} onClose={() => setEditing(null)} /> : null}
     </div>
   );
+}
+
+/** The Edit column, for principals who may change the topic's configs. */
+function actionsColumn(setEditing: (entry: ConfigEntry) => void): DataTableColumn<ConfigEntry> {
+  return {
+    id: 'actions',
+    header: 'Actions',
+    align: 'right',
+    cell: (entry) =>
+      entry.readOnly ? (
+        <span className="text-xs text-zinc-400">read-only</span>
+      ) : (
+        <Button size="sm" variant="ghost" aria-label={`Edit ${entry.name}`} onClick={() => setEditing(entry)}>
+          Edit
+        </Button>
+      ),
+  };
 }

@@ -5,6 +5,7 @@ import { AsOfIndicator, Badge, ByteSize, Count, PageHeader, Tabs } from '@weir/u
 import Link from 'next/link';
 import { parseAsStringLiteral, useQueryState } from 'nuqs';
 import { useTRPC } from '../../../../trpc/react';
+import { ActionGate } from '../../../_components/action-gate';
 import { QueryState } from '../../../_components/query-state';
 import { TransactionAwareNote } from '../../../_components/transaction-aware-note';
 import { GroupLagBadges } from '../../_components/group-lag-badges';
@@ -39,11 +40,13 @@ export function TopicDetail({ topic }: { topic: string }) {
             <Link href={`${base}/messages`} className={linkClassName}>
               Browse messages
             </Link>
-            {query.data?.allowedActions.produce.allowed === false ? null : (
-              <Link href={`${base}/produce`} className={linkClassName}>
-                Produce
-              </Link>
-            )}
+            <ActionGate permission={query.data?.allowedActions.produce}>
+              {query.data?.allowedActions.produce.allowed === false ? null : (
+                <Link href={`${base}/produce`} className={linkClassName}>
+                  Produce
+                </Link>
+              )}
+            </ActionGate>
             <DeleteTopicButton topic={topic} permission={query.data?.allowedActions.delete} />
           </>
         }
@@ -87,7 +90,9 @@ export function TopicDetail({ topic }: { topic: string }) {
             >
               {tab === 'partitions' ? <PartitionTable partitions={detail.partitions} /> : null}
               {tab === 'producers' ? <TopicProducers topic={topic} /> : null}
-              {tab === 'configs' ? <TopicConfigs topic={topic} /> : null}
+              {tab === 'configs' ? (
+                <TopicConfigs topic={topic} permission={detail.allowedActions.editConfigs} />
+              ) : null}
               {tab === 'maintenance' ? (
                 <TopicMaintenance
                   topic={topic}

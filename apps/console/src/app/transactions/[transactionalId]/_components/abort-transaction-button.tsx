@@ -6,13 +6,15 @@ import { useState } from 'react';
 import type { ActionPermissionView } from '../../../../server/api/schemas/common';
 import { gatewayError } from '../../../../trpc/errors';
 import { useTRPC } from '../../../../trpc/react';
+import { ActionGate } from '../../../_components/action-gate';
 
 type AbortTransactionButtonProps = { transactionalId: string; permission: ActionPermissionView };
 
 /**
  * The operator's abort of an open (usually hanging) transaction. The dialog asks for a reason,
  * which the broker logs with the console's principal, and for the transactional id to be typed.
- * While the server denies it (nothing is open) the button stays visible, disabled, with the reason.
+ * While the server denies it (nothing is open) the button stays visible, disabled, with the reason;
+ * when the principal's ACLs deny it, only the reason is shown.
  */
 export function AbortTransactionButton({ transactionalId, permission }: AbortTransactionButtonProps) {
   const trpc = useTRPC();
@@ -31,7 +33,7 @@ export function AbortTransactionButton({ transactionalId, permission }: AbortTra
   );
   const error = abort.error ? gatewayError(abort.error) : undefined;
   return (
-    <>
+    <ActionGate permission={permission}>
       <ActionButton variant="danger" disabledReason={permission.reason} onClick={() => setOpen(true)}>
         Abort transaction
       </ActionButton>
@@ -72,6 +74,6 @@ export function AbortTransactionButton({ transactionalId, permission }: AbortTra
           )}
         </Field>
       </ConfirmByTypingDialog>
-    </>
+    </ActionGate>
   );
 }
