@@ -105,6 +105,9 @@ describe('console login mode', () => {
       await rest('GET', '/topics/visible', { headers: { authorization: `Bearer ${adminToken}` } })
     ).json();
     expect(asAdmin.allowedActions.delete).toEqual({ allowed: true, reason: null, deniedBy: null });
+    // The reader reaches the broker but may not DESCRIBE the cluster: its health is hidden, not down.
+    const overview = await (await rest('GET', '/cluster/overview', { headers: authorization })).json();
+    expect(overview.health).toMatchObject({ status: 'restricted', reasons: [{ check: 'authorization' }] });
     const refused = await rest('DELETE', '/topics/visible', { headers: authorization });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ data: { brokerError: 'TOPIC_AUTHORIZATION_FAILED' } });

@@ -9,6 +9,7 @@ const statusText: Record<string, { tone: StatusTone; label: string }> = {
   healthy: { tone: 'ok', label: 'Broker healthy' },
   degraded: { tone: 'warning', label: 'Broker degraded' },
   unreachable: { tone: 'error', label: 'Broker unreachable' },
+  restricted: { tone: 'neutral', label: 'Broker health hidden' },
 };
 
 /** The broker's health in one badge; the overview lists the reasons behind it. */

@@ -6,6 +6,7 @@ const statusTone: Record<ClusterOverview['health']['status'], StatusTone> = {
   healthy: 'ok',
   degraded: 'warning',
   unreachable: 'error',
+  restricted: 'neutral',
 };
 
 type HealthPanelProps = { health: ClusterOverview['health']; brokerAddress: string; asOf: ReactNode };

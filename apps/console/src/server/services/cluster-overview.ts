@@ -1,4 +1,4 @@
-import type { BrokerOverview } from '@weir/protocol';
+import { type BrokerOverview, ErrorCode } from '@weir/protocol';
 import { asKafkaError, isConsoleConfigError } from '../api/error-shapes';
 import type { ClusterOverview, HealthReason } from '../api/schemas/cluster';
 import { metadataFailureReason, type PartitionHealth, replicationReason } from './partition-health';
@@ -19,6 +19,15 @@ function unreachableReason(error: unknown, address: string): HealthReason {
     return { check: 'broker-connection', ok: false, detail: `${address}: ${kafka.name}: ${kafka.message}` };
   }
   return { check: 'broker-connection', ok: false, detail: `${address}: ${(error as Error).message}` };
+}
+
+function restrictedReason(): HealthReason {
+  return {
+    check: 'authorization',
+    ok: false,
+    detail:
+      'The broker answered, but your ACLs do not allow DESCRIBE on the cluster, which its health needs.',
+  };
 }
 
 /**
@@ -42,10 +51,15 @@ export async function clusterOverview(
   try {
     overview = await sources.describeBroker();
   } catch (error) {
+    // A logged-in user without DESCRIBE on the cluster reached the broker fine: saying
+    // "unreachable" would send them looking for a network problem that is not there.
+    const restricted = asKafkaError(error)?.originalCode === ErrorCode.CLUSTER_AUTHORIZATION_FAILED;
     return {
       asOfMs: now(),
       brokerAddress: address,
-      health: { status: 'unreachable', reasons: [unreachableReason(error, address)] },
+      health: restricted
+        ? { status: 'restricted', reasons: [restrictedReason()] }
+        : { status: 'unreachable', reasons: [unreachableReason(error, address)] },
       broker: null,
       counts: null,
       logSizeBytes: null,

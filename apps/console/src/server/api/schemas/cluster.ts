@@ -9,7 +9,10 @@ export const healthReasonSchema = z.object({
 });
 
 export const healthSchema = z.object({
-  status: z.enum(['healthy', 'degraded', 'unreachable']),
+  status: z.enum(['healthy', 'degraded', 'unreachable', 'restricted']).meta({
+    description:
+      'restricted: the broker answered, but the caller may not DESCRIBE the cluster, so its health is not shown.',
+  }),
   /** Failing reasons first. */
   reasons: z.array(healthReasonSchema),
 });
