@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientCertificate } from '../src/cli/certs-generate';
 import { grant, PRINCIPAL_OF, seedWorld } from './acl-fixtures';
 import { type RunningBroker, startBroker, TEST_INTERNAL_TOKEN } from './broker-harness';
+import { expectExitCode, weir } from './cli-runner';
 import { weirFailure } from './internal-fixtures';
 import { recordingScheduler } from './sasl-fixtures';
 import { type ClientFiles, makeTlsFiles, sdkTls, type TlsFiles } from './tls-fixtures';
@@ -175,6 +176,37 @@ describe('the internal listener with trusted client certificates (mutual TLS)', 
       expect((await new InternalAdmin(client).describeBroker()).nodeId).toBe(0);
     }
     expect((await weirTokenOutcomes()).success).toBe(before.success + 3);
+  });
+
+  it('serves the weir CLI with a trusted certificate and no token file (--internal-tls-*)', async () => {
+    // The TLS files' directory has no internal-listener.token, so the certificate alone must do.
+    const cli = (...tlsFlags: string[]) =>
+      weir([
+        'acl',
+        'effective',
+        '--principal',
+        PRINCIPAL_OF.granted,
+        '--internal',
+        running.internalBootstrap,
+        '--data-dir',
+        files.dir,
+        '--internal-tls-ca',
+        files.ca,
+        ...tlsFlags,
+      ]);
+    const served = expectExitCode(
+      await cli('--internal-tls-cert', consoleFiles.cert, '--internal-tls-key', consoleFiles.key),
+      0,
+    );
+    const rows = served.stdout.split('\n').map((line) => line.split(/\s{2,}/));
+    expect(rows).toContainEqual(['TOPIC', 'data', 'LITERAL', 'yes', 'READ', 'ALLOW', 'ALLOW_ACL']);
+
+    const withoutCertificate = await cli();
+    expect(withoutCertificate.code).not.toBe(0);
+    expect(withoutCertificate.stderr).toContain('cannot read the internal listener token');
+    const halfCertificate = await cli('--internal-tls-cert', consoleFiles.cert);
+    expect(halfCertificate.code).not.toBe(0);
+    expect(halfCertificate.stderr).toContain('--internal-tls-cert and --internal-tls-key go together');
   });
 
   it("matches principals as the listener's principalMapping derives them (cn)", async () => {

@@ -80,7 +80,7 @@ export function registerAclCommands(program: Command, deps: ClientCliDeps, exit:
       .option('--host <host>', 'the client address to assume (*: only ACLs for every host apply)', '*')
       .option('--json', 'print the whole answer as JSON, with the ACLs behind each verdict', false),
   ).action((flags: EffectiveFlags) =>
-    import('./txn-commands')
+    import('./internal-session')
       .then(({ withInternalSession }) =>
         withInternalSession(flags, deps, async (session) =>
           (await import('./acl-effective-command')).aclEffectiveCommand(session.internal, flags, deps),

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ClientCliDeps } from './client-cli-deps';
 import type { ExitReporter } from './global-options';
-import type { InternalSession } from './txn-commands';
+import type { InternalSession } from './internal-session';
 import { UsageError } from './usage-error';
 
 export const DEFAULT_INTERNAL_LISTENER = '127.0.0.1:9093';
@@ -12,6 +12,9 @@ export interface InternalListenerFlags {
   tokenFile?: string;
   token?: string;
   dataDir?: string;
+  internalTlsCa?: string;
+  internalTlsCert?: string;
+  internalTlsKey?: string;
 }
 
 /**
@@ -69,7 +72,13 @@ export function withInternalOptions(command: Command): Command {
       'file holding the internal listener token (default: <data-dir>/internal-listener.token)',
     )
     .option('--token <token>', 'the internal listener token itself (visible in the process list)')
-    .option('--data-dir <dir>', 'the broker’s data directory, where its generated token is', './data');
+    .option('--data-dir <dir>', 'the broker’s data directory, where its generated token is', './data')
+    .option('--internal-tls-ca <file>', 'CA of the internal listener’s certificate (PEM); turns TLS on')
+    .option(
+      '--internal-tls-cert <file>',
+      'client certificate (PEM) for mutual TLS; one the broker trusts stands in for the token',
+    )
+    .option('--internal-tls-key <file>', 'the client certificate’s private key (PEM)');
 }
 
 async function runTxnCommand(
@@ -77,6 +86,6 @@ async function runTxnCommand(
   deps: ClientCliDeps,
   work: (session: InternalSession) => Promise<number | undefined>,
 ): Promise<number> {
-  const { withInternalSession } = await import('./txn-commands');
+  const { withInternalSession } = await import('./internal-session');
   return withInternalSession(flags, deps, work);
 }

@@ -2,8 +2,8 @@ import type { UserScramMechanism } from '@weir/protocol';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { ClientCliDeps } from './client-cli-deps';
 import type { ExitReporter } from './global-options';
+import type { InternalSession } from './internal-session';
 import { type InternalListenerFlags, withInternalOptions } from './register-txn-commands';
-import type { InternalSession } from './txn-commands';
 
 const MECHANISMS: readonly UserScramMechanism[] = ['SCRAM-SHA-256', 'SCRAM-SHA-512'];
 
@@ -115,6 +115,6 @@ async function runUserCommand(
   deps: ClientCliDeps,
   work: (session: InternalSession) => Promise<number | undefined>,
 ): Promise<number> {
-  const { withInternalSession } = await import('./txn-commands');
+  const { withInternalSession } = await import('./internal-session');
   return withInternalSession(flags, deps, work);
 }

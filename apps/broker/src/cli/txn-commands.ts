@@ -1,79 +1,15 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { Admin, Client, InternalAdmin, parseBrokerAddress } from '@weir/protocol';
+import type { Admin } from '@weir/protocol';
 import { confirmByTyping } from './confirm-by-typing';
-import type { InternalListenerFlags } from './register-txn-commands';
-import { reportClientError } from './report-client-error';
+import type { InternalSession } from './internal-session';
 import { formatTable } from './table';
 import { UsageError } from './usage-error';
 
 /** The user did not confirm, so nothing was done: a failure, so scripts do not carry on as if aborted. */
 const EXIT_NOT_CONFIRMED = 1;
 
-/** A connection to the internal listener with the two admins the txn commands use. */
-export interface InternalSession {
-  admin: Admin;
-  internal: InternalAdmin;
-}
-
 interface Out {
   stdout: Writable;
-}
-
-/**
- * The internal listener's token: `--token`, else the contents of `--token-file`, else of
- * `<data-dir>/internal-listener.token` (where a broker without a configured token generates it).
- */
-export async function internalToken(flags: InternalListenerFlags): Promise<string> {
-  if (flags.token !== undefined) {
-    if (flags.token.trim() === '') throw new UsageError('--token must not be empty');
-    return flags.token;
-  }
-  const path = flags.tokenFile ?? join(flags.dataDir ?? './data', 'internal-listener.token');
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new UsageError(
-      `cannot read the internal listener token from ${path} (${reason}); give --token-file, --data-dir or --token`,
-    );
-  }
-  // The broker writes the token alone; a trailing newline from an editor is not part of it.
-  const token = text.trim();
-  if (token === '') throw new UsageError(`the token file ${path} is empty`);
-  return token;
-}
-
-/**
- * Runs a txn command against the internal listener: authenticates with the token, runs `work`,
- * closes the client, and turns failures into an exit status with a message on stderr.
- */
-export async function withInternalSession(
-  flags: InternalListenerFlags,
-  deps: { stderr: Writable },
-  work: (session: InternalSession) => Promise<number | undefined>,
-): Promise<number> {
-  let client: Client | undefined;
-  try {
-    try {
-      parseBrokerAddress(flags.internal);
-    } catch {
-      throw new UsageError(`--internal: "${flags.internal}" is not host:port with a port in 1..65535`);
-    }
-    const token = await internalToken(flags);
-    client = new Client({
-      bootstrapServers: [flags.internal],
-      clientId: 'weir-cli',
-      sasl: { mechanism: 'WEIR-TOKEN', token },
-    });
-    return (await work({ admin: new Admin(client), internal: new InternalAdmin(client) })) ?? 0;
-  } catch (error) {
-    return reportClientError(error, deps.stderr);
-  } finally {
-    await client?.close();
-  }
 }
 
 /** `weir txn list`: every transactional id the coordinators know, sorted by id. */
