@@ -22,6 +22,7 @@ test('login shows field errors, refuses a wrong password and lets the admin in',
   await expect(page.getByRole('button', { name: 'Delete topic' })).toBeEnabled();
   await expect(page.getByRole('link', { name: 'Produce' })).toBeVisible();
   await expect(page.getByText('may not DELETE on topic orders')).toHaveCount(0);
+  await expect(page.getByText(/^Read-only:/)).toHaveCount(0);
 });
 
 test('a read-only user sees no delete button, the API refuses the delete anyway, and a cookie dies with logout', async ({
@@ -31,12 +32,19 @@ test('a read-only user sees no delete button, the API refuses the delete anyway,
   const base = loginConsoleUrl();
   await logIn(page, LOGIN_USERS.reader);
 
-  await test.step('the topic is readable; no delete or produce is offered, a line says why', async () => {
+  await test.step('the topic is readable; no delete or produce is offered, one compact line says why', async () => {
     await page.goto(`${base}/topics/orders`);
     await expect(page.getByRole('heading', { level: 1, name: 'orders' })).toBeVisible();
-    await expect(page.getByText('User:reader may not DELETE on topic orders')).toBeVisible();
+    const denied = page.getByRole('note').filter({ hasText: 'Read-only: no WRITE, DELETE on orders' });
+    await expect(denied).toBeVisible();
+    // The full reasons stay available: on hover (title) and in the line's text for screen readers.
+    const reasons = [
+      'User:reader may not WRITE on topic orders: its ACLs do not allow it.',
+      'User:reader may not DELETE on topic orders: its ACLs do not allow it.',
+    ];
+    await expect(denied).toHaveAttribute('title', reasons.join('\n'));
+    for (const reason of reasons) await expect(denied).toContainText(reason);
     await expect(page.getByRole('button', { name: 'Delete topic' })).toHaveCount(0);
-    await expect(page.getByText('User:reader may not WRITE on topic orders')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Produce' })).toHaveCount(0);
   });
 

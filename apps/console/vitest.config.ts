@@ -9,6 +9,9 @@ export default defineProject({
       'server-only': fileURLToPath(new URL('./test/server-only-stub.ts', import.meta.url)),
     },
   },
+  // Next.js compiles the JSX itself (tsconfig says `preserve`); tests that render components need
+  // it compiled here.
+  oxc: { jsx: { runtime: 'automatic' } },
   test: {
     name: 'console',
     // CI shares two cores with builds and browsers; a busy machine must not turn a slow test into

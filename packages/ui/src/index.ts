@@ -27,6 +27,7 @@ export {
   toDateTimeInput,
 } from './format-time';
 export { Input } from './input';
+export { ListPager } from './list-pager';
 export { LoadingState } from './loading-state';
 export { MetricTile } from './metric-tile';
 export { type NavAnchorProps, NavLink } from './nav-link';

@@ -1,11 +1,11 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { AsOfIndicator } from '@weir/ui';
 import { useTRPC } from '../../trpc/react';
 import { BrokerPanel } from './broker-panel';
 import { CountsPanel } from './counts-panel';
 import { HealthPanel } from './health-panel';
+import { QueryAsOf } from './query-as-of';
 import { QueryState } from './query-state';
 import { ThroughputPanel } from './throughput-panel';
 
@@ -13,13 +13,7 @@ import { ThroughputPanel } from './throughput-panel';
 export function ClusterOverview() {
   const trpc = useTRPC();
   const query = useQuery({ ...trpc.cluster.overview.queryOptions({}), refetchInterval: 10_000 });
-  const asOf = (
-    <AsOfIndicator
-      asOfMs={query.data?.asOfMs}
-      onRefresh={() => void query.refetch()}
-      refreshing={query.isFetching}
-    />
-  );
+  const asOf = <QueryAsOf query={query} />;
   return (
     <QueryState query={query} errorTitle="Could not read the cluster overview">
       {(overview) => (

@@ -2,7 +2,6 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  AsOfIndicator,
   Button,
   ConfirmByTypingDialog,
   DataTable,
@@ -17,6 +16,7 @@ import { useState } from 'react';
 import type { AclBindingView } from '../../../server/api/schemas/acls';
 import { gatewayError } from '../../../trpc/errors';
 import { useTRPC } from '../../../trpc/react';
+import { QueryAsOf } from '../../_components/query-as-of';
 import { QueryState } from '../../_components/query-state';
 import { aclListInput } from './acl-list-input';
 import { aclKey, aclResourceText, describeAcl } from './acl-text';
@@ -80,17 +80,7 @@ export function AclManager() {
   ];
 
   return (
-    <Panel
-      title="ACL list"
-      flush
-      actions={
-        <AsOfIndicator
-          asOfMs={query.data?.asOfMs}
-          onRefresh={() => void query.refetch()}
-          refreshing={query.isFetching}
-        />
-      }
-    >
+    <Panel title="ACL list" flush actions={<QueryAsOf query={query} />}>
       <Toolbar label="ACL filters">
         <Input
           aria-label="Filter by principal"

@@ -1,10 +1,10 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { AsOfIndicator, Badge, Count, DataTable, type DataTableColumn, Panel } from '@weir/ui';
+import { Badge, Count, DataTable, type DataTableColumn } from '@weir/ui';
 import type { BrokerRow } from '../../../server/api/schemas/brokers';
 import { useTRPC } from '../../../trpc/react';
-import { QueryState } from '../../_components/query-state';
+import { ListPanel } from '../../_components/list-panel';
 
 const columns: readonly DataTableColumn<BrokerRow>[] = [
   {
@@ -43,33 +43,21 @@ export function BrokerTable() {
   const trpc = useTRPC();
   const query = useQuery(trpc.brokers.list.queryOptions({}));
   return (
-    <Panel
-      title="Broker list"
-      flush
-      actions={
-        <AsOfIndicator
-          asOfMs={query.data?.asOfMs}
-          onRefresh={() => void query.refetch()}
-          refreshing={query.isFetching}
-        />
-      }
-    >
-      <QueryState query={query} errorTitle="Could not read the brokers">
-        {(list) => (
-          <div className="flex flex-col gap-2">
-            <p className="px-2 text-xs text-zinc-500 dark:text-zinc-400">
-              Cluster <code className="font-mono">{list.clusterId ?? 'unknown'}</code> · controller{' '}
-              {list.controllerId}
-            </p>
-            <DataTable
-              label="Brokers"
-              columns={columns}
-              rows={list.brokers}
-              rowKey={(broker) => String(broker.nodeId)}
-            />
-          </div>
-        )}
-      </QueryState>
-    </Panel>
+    <ListPanel title="Broker list" query={query} errorTitle="Could not read the brokers">
+      {(list) => (
+        <>
+          <p className="px-2 text-xs text-zinc-500 dark:text-zinc-400">
+            Cluster <code className="font-mono">{list.clusterId ?? 'unknown'}</code> · controller{' '}
+            {list.controllerId}
+          </p>
+          <DataTable
+            label="Brokers"
+            columns={columns}
+            rows={list.brokers}
+            rowKey={(broker) => String(broker.nodeId)}
+          />
+        </>
+      )}
+    </ListPanel>
   );
 }

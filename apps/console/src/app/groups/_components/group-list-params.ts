@@ -1,27 +1,14 @@
-import {
-  createLoader,
-  type inferParserType,
-  parseAsBoolean,
-  parseAsInteger,
-  parseAsString,
-  parseAsStringLiteral,
-} from 'nuqs/server';
+import { createLoader, type inferParserType, parseAsString } from 'nuqs/server';
 import type { GroupListInput } from '../../../server/api/schemas/groups';
+import { listParams, listWindowInput } from '../../_components/list-params';
 
 /** The sort keys the server accepts for groups (see groupSortKeySchema). */
 export const groupSortKeys = ['name', 'state', 'lag', 'members'] as const;
 
-/**
- * The group list's URL state, read the same way by the page (a server component, which
- * prefetches) and by the list (a client component); hence the parsers from `nuqs/server`.
- */
+/** The group list's URL state: the shared search, sort and paging (see `listParams`) and a state. */
 export const groupListParams = {
-  q: parseAsString.withDefault(''),
+  ...listParams(groupSortKeys, 'name'),
   state: parseAsString.withDefault(''),
-  sort: parseAsStringLiteral(groupSortKeys).withDefault('name'),
-  desc: parseAsBoolean.withDefault(false),
-  page: parseAsInteger.withDefault(0),
-  size: parseAsInteger.withDefault(50),
 };
 
 export type GroupListParams = inferParserType<typeof groupListParams>;
@@ -31,12 +18,5 @@ export const loadGroupListParams = createLoader(groupListParams);
 
 /** The `groups.list` input for the URL state; the server's prefetch and the client use the same one. */
 export function groupListInput(params: GroupListParams): GroupListInput {
-  return {
-    search: params.q || undefined,
-    state: params.state || undefined,
-    sortBy: params.sort,
-    descending: params.desc,
-    offset: params.page * params.size,
-    limit: params.size,
-  };
+  return { ...listWindowInput(params), state: params.state || undefined };
 }

@@ -1,25 +1,20 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { AsOfIndicator, Button, Checkbox, formatCount, Input, Pager, Panel, Select, Toolbar } from '@weir/ui';
-import { useQueryStates } from 'nuqs';
+import { Button, Checkbox, ListPager, Select, Toolbar } from '@weir/ui';
 import { useState } from 'react';
 import { useTRPC } from '../../../trpc/react';
-import { QueryState } from '../../_components/query-state';
+import { ListPanel } from '../../_components/list-panel';
+import { ListSearch } from '../../_components/list-search';
+import { useListParams } from '../../_components/use-list-params';
 import { CreateTopicDialog } from './create-topic-dialog';
-import {
-  pageSizeOptions,
-  type TopicSortKey,
-  topicListInput,
-  topicListParams,
-  topicSortKeys,
-} from './topic-list-params';
+import { pageSizeOptions, topicListInput, topicListParams, topicSortKeys } from './topic-list-params';
 import { TopicTable } from './topic-table';
 
 /** The topic list with its toolbar and pager; every control writes to the URL. */
 export function TopicList() {
   const trpc = useTRPC();
-  const [params, setParams] = useQueryStates(topicListParams);
+  const { params, filter, sort, paging } = useListParams(topicListParams, { sortKeys: topicSortKeys });
   const [creating, setCreating] = useState(false);
   const query = useQuery({
     ...trpc.topics.list.queryOptions(topicListInput(params)),
@@ -27,31 +22,20 @@ export function TopicList() {
     placeholderData: keepPreviousData,
   });
 
-  const total = query.data?.totalCount ?? 0;
-  const first = params.page * params.size;
-  const last = Math.min(first + params.size, total);
-
   return (
     <>
       <Toolbar label="Topic filters">
-        <Input
-          type="search"
-          aria-label="Search topics"
-          placeholder="Search topics (press /)"
-          className="h-8 w-72"
-          value={params.q}
-          onChange={(event) => void setParams({ q: event.target.value, page: 0 })}
-        />
+        <ListSearch label="Search topics" value={params.q} onSearch={(q) => filter({ q })} />
         <Checkbox
           label="Show internal topics"
           checked={params.internal}
-          onChange={(event) => void setParams({ internal: event.target.checked, page: 0 })}
+          onChange={(event) => filter({ internal: event.target.checked })}
         />
         <Select
           aria-label="Page size"
           options={pageSizeOptions}
           value={String(params.size)}
-          onChange={(event) => void setParams({ size: Number(event.target.value), page: 0 })}
+          onChange={(event) => filter({ size: Number(event.target.value) })}
         />
         <div className="ml-auto">
           <Button variant="primary" onClick={() => setCreating(true)}>
@@ -59,43 +43,14 @@ export function TopicList() {
           </Button>
         </div>
       </Toolbar>
-      <Panel
-        title="Topic list"
-        flush
-        actions={
-          <AsOfIndicator
-            asOfMs={query.data?.asOfMs}
-            onRefresh={() => void query.refetch()}
-            refreshing={query.isFetching}
-          />
-        }
-      >
-        <QueryState query={query} errorTitle="Could not read the topic list">
-          {(list) => (
-            <div className="flex flex-col gap-2">
-              <TopicTable
-                topics={list.topics}
-                sort={{ column: params.sort, direction: params.desc ? 'desc' : 'asc' }}
-                onSortChange={(column, direction) => {
-                  const key = topicSortKeys.find((candidate) => candidate === column) as TopicSortKey;
-                  void setParams({ sort: key, desc: direction === 'desc', page: 0 });
-                }}
-                search={params.q}
-              />
-              <Pager
-                label="Topic pages"
-                summary={
-                  total === 0
-                    ? 'No topics'
-                    : `${formatCount(first + 1)}–${formatCount(last)} of ${formatCount(total)}`
-                }
-                onPrevious={params.page > 0 ? () => void setParams({ page: params.page - 1 }) : undefined}
-                onNext={last < total ? () => void setParams({ page: params.page + 1 }) : undefined}
-              />
-            </div>
-          )}
-        </QueryState>
-      </Panel>
+      <ListPanel title="Topic list" query={query} errorTitle="Could not read the topic list">
+        {(list) => (
+          <>
+            <TopicTable topics={list.topics} {...sort} search={params.q} />
+            <ListPager label="Topic pages" emptySummary="No topics" total={list.totalCount} {...paging} />
+          </>
+        )}
+      </ListPanel>
       <CreateTopicDialog open={creating} onClose={() => setCreating(false)} />
     </>
   );

@@ -7,8 +7,8 @@ import {
   EmptyState,
   type SortDirection,
 } from '@weir/ui';
-import Link from 'next/link';
 import type { TopicSummary } from '../../../server/api/schemas/topics';
+import { RowLink } from '../../_components/row-link';
 import { GroupLagBadges } from './group-lag-badges';
 
 type TopicTableProps = {
@@ -25,12 +25,7 @@ const columns: readonly DataTableColumn<TopicSummary>[] = [
     sortable: true,
     cell: (topic) => (
       <span className="inline-flex items-center gap-2">
-        <Link
-          href={`/topics/${encodeURIComponent(topic.name)}`}
-          className="font-medium text-teal-700 hover:underline dark:text-teal-400"
-        >
-          {topic.name}
-        </Link>
+        <RowLink href={`/topics/${encodeURIComponent(topic.name)}`}>{topic.name}</RowLink>
         {topic.internal ? <Badge>internal</Badge> : null}
       </span>
     ),

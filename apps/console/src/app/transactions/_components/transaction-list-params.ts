@@ -1,12 +1,6 @@
-import {
-  createLoader,
-  type inferParserType,
-  parseAsBoolean,
-  parseAsInteger,
-  parseAsString,
-  parseAsStringLiteral,
-} from 'nuqs/server';
+import { createLoader, type inferParserType, parseAsBoolean, parseAsStringLiteral } from 'nuqs/server';
 import { type TransactionListInput, transactionStates } from '../../../server/api/schemas/transactions';
+import { listParams, listWindowInput } from '../../_components/list-params';
 
 /** The sort keys the server accepts (see transactionSortKeySchema). */
 export const transactionSortKeys = ['age', 'id', 'state', 'partitions'] as const;
@@ -15,18 +9,15 @@ export const transactionSortKeys = ['age', 'id', 'state', 'partitions'] as const
 export const transactionScopes = ['open', 'hanging', 'all'] as const;
 
 /**
- * The transaction list's URL state, read the same way by the page (a server component, which
- * prefetches) and by the list (a client component); hence the parsers from `nuqs/server`.
+ * The transaction list's URL state: the shared search, sort and paging (see `listParams`), which
+ * transactions show and a state.
  */
 export const transactionListParams = {
-  q: parseAsString.withDefault(''),
+  ...listParams(transactionSortKeys, 'age'),
+  /** Age sorts oldest first by default, the other keys ascending: no default, see isDescending. */
+  desc: parseAsBoolean,
   show: parseAsStringLiteral(transactionScopes).withDefault('open'),
   state: parseAsStringLiteral(transactionStates),
-  sort: parseAsStringLiteral(transactionSortKeys).withDefault('age'),
-  /** Age sorts oldest first by default; the other keys ascending. */
-  desc: parseAsBoolean,
-  page: parseAsInteger.withDefault(0),
-  size: parseAsInteger.withDefault(50),
 };
 
 export type TransactionListParams = inferParserType<typeof transactionListParams>;
@@ -41,13 +32,9 @@ export function isDescending(params: TransactionListParams): boolean {
 /** The `transactions.list` input for the URL state; the server's prefetch and the client use the same one. */
 export function transactionListInput(params: TransactionListParams): TransactionListInput {
   return {
-    search: params.q || undefined,
+    ...listWindowInput(params, isDescending(params)),
     state: params.state ?? undefined,
     openOnly: params.show === 'open' || undefined,
     hangingOnly: params.show === 'hanging' || undefined,
-    sortBy: params.sort,
-    descending: isDescending(params),
-    offset: params.page * params.size,
-    limit: params.size,
   };
 }

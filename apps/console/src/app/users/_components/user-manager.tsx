@@ -1,19 +1,12 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  AsOfIndicator,
-  Button,
-  ConfirmByTypingDialog,
-  DataTable,
-  type DataTableColumn,
-  Panel,
-  Toolbar,
-} from '@weir/ui';
+import { Button, ConfirmByTypingDialog, DataTable, type DataTableColumn, Panel, Toolbar } from '@weir/ui';
 import Link from 'next/link';
 import { useState } from 'react';
 import { gatewayError } from '../../../trpc/errors';
 import { useTRPC } from '../../../trpc/react';
+import { QueryAsOf } from '../../_components/query-as-of';
 import { QueryState } from '../../_components/query-state';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { CreateUserDialog } from './create-user-dialog';
@@ -75,17 +68,7 @@ export function UserManager() {
     },
   ];
   return (
-    <Panel
-      title="User list"
-      flush
-      actions={
-        <AsOfIndicator
-          asOfMs={query.data?.asOfMs}
-          onRefresh={() => void query.refetch()}
-          refreshing={query.isFetching}
-        />
-      }
-    >
+    <Panel title="User list" flush actions={<QueryAsOf query={query} />}>
       <Toolbar label="User actions">
         <Button variant="primary" onClick={() => setCreating(true)}>
           Create user

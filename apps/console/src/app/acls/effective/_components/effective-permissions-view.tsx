@@ -1,9 +1,10 @@
 'use client';
 
 import { skipToken, useQuery } from '@tanstack/react-query';
-import { AsOfIndicator, Checkbox, EmptyState, Input, Panel, Select, Toolbar } from '@weir/ui';
+import { Checkbox, EmptyState, Input, Panel, Select, Toolbar } from '@weir/ui';
 import { useQueryStates } from 'nuqs';
 import { useTRPC } from '../../../../trpc/react';
+import { QueryAsOf } from '../../../_components/query-as-of';
 import { QueryState } from '../../../_components/query-state';
 import { effectivePermissionsInput, effectivePermissionsParams, resourceTypes } from './effective-params';
 import { filterResources, RESOURCE_TYPE_TITLES } from './permission-filters';
@@ -26,18 +27,7 @@ export function EffectivePermissionsView({ viewerPrincipal }: EffectivePermissio
 
   return (
     <>
-      <Panel
-        title="Whose permissions"
-        actions={
-          input ? (
-            <AsOfIndicator
-              asOfMs={query.data?.asOfMs}
-              onRefresh={() => void query.refetch()}
-              refreshing={query.isFetching}
-            />
-          ) : null
-        }
-      >
+      <Panel title="Whose permissions" actions={input ? <QueryAsOf query={query} /> : null}>
         <div className="flex flex-col gap-3">
           {/* Keyed so the form's fields follow the URL (back/forward, links from other pages). */}
           <PrincipalForm

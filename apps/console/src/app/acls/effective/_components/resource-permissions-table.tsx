@@ -1,9 +1,9 @@
 'use client';
 
 import { Badge } from '@weir/ui';
-import Link from 'next/link';
 import { Fragment, useState } from 'react';
 import type { ResourcePermissionsView } from '../../../../server/api/schemas/effective-permissions';
+import { RowLink } from '../../../_components/row-link';
 import { OperationChip } from './operation-chip';
 import { VerdictDetails } from './verdict-details';
 
@@ -43,13 +43,7 @@ function ResourceName({ resource }: { resource: ResourcePermissionsView }) {
   const name = resource.patternType === 'PREFIXED' ? `${resource.resourceName}*` : resource.resourceName;
   return (
     <span className="inline-flex items-center gap-1.5">
-      {href ? (
-        <Link href={href} className="font-medium text-teal-700 hover:underline dark:text-teal-400">
-          {name}
-        </Link>
-      ) : (
-        <span className="font-mono text-xs">{name}</span>
-      )}
+      {href ? <RowLink href={href}>{name}</RowLink> : <span className="font-mono text-xs">{name}</span>}
       <ResourceBadge resource={resource} />
     </span>
   );

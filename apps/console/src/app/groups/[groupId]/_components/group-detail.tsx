@@ -1,9 +1,10 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { AsOfIndicator, Count, PageHeader } from '@weir/ui';
+import { Count, PageHeader } from '@weir/ui';
 import Link from 'next/link';
 import { useTRPC } from '../../../../trpc/react';
+import { QueryAsOf } from '../../../_components/query-as-of';
 import { QueryState } from '../../../_components/query-state';
 import { GroupStateBadge } from '../../_components/group-state-badge';
 import { DeleteGroupButton } from './delete-group-button';
@@ -62,11 +63,7 @@ export function GroupDetail({ groupId }: { groupId: string }) {
                 <dd className="font-medium">{group.protocol || '—'}</dd>
               </div>
               <div className="ml-auto">
-                <AsOfIndicator
-                  asOfMs={group.asOfMs}
-                  onRefresh={() => void query.refetch()}
-                  refreshing={query.isFetching}
-                />
+                <QueryAsOf query={query} />
               </div>
             </dl>
             <GroupPartitionLag partitions={group.partitions} />

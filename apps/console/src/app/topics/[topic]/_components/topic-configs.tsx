@@ -1,22 +1,14 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import {
-  AsOfIndicator,
-  Badge,
-  Button,
-  Checkbox,
-  DataTable,
-  type DataTableColumn,
-  Input,
-  Toolbar,
-} from '@weir/ui';
+import { Badge, Button, Checkbox, DataTable, type DataTableColumn, Input, Toolbar } from '@weir/ui';
 import { parseAsBoolean, parseAsString, useQueryStates } from 'nuqs';
 import { useMemo, useState } from 'react';
 import type { ActionPermissionView } from '../../../../server/api/schemas/common';
 import type { TopicConfigs as TopicConfigsData } from '../../../../server/api/schemas/topics';
 import { useTRPC } from '../../../../trpc/react';
 import { AclDeniedNote, deniedByAcl } from '../../../_components/action-gate';
+import { QueryAsOf } from '../../../_components/query-as-of';
 import { QueryState } from '../../../_components/query-state';
 import { ConfigEditDialog } from './config-edit-dialog';
 
@@ -93,11 +85,7 @@ export function TopicConfigs({ topic, permission }: TopicConfigsProps) {
           />
         </Toolbar>
         {permission !== undefined && !editable ? <AclDeniedNote permission={permission} /> : null}
-        <AsOfIndicator
-          asOfMs={query.data?.asOfMs}
-          onRefresh={() => void query.refetch()}
-          refreshing={query.isFetching}
-        />
+        <QueryAsOf query={query} />
       </div>
       <QueryState query={query} errorTitle="Could not read the topic's configuration">
         {(data) => (

@@ -1,11 +1,12 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { AsOfIndicator, Badge, ByteSize, Count, PageHeader, Tabs } from '@weir/ui';
+import { Badge, ByteSize, Count, PageHeader, Tabs } from '@weir/ui';
 import Link from 'next/link';
 import { parseAsStringLiteral, useQueryState } from 'nuqs';
 import { useTRPC } from '../../../../trpc/react';
-import { ActionGate } from '../../../_components/action-gate';
+import { ActionGates } from '../../../_components/action-gate';
+import { QueryAsOf } from '../../../_components/query-as-of';
 import { QueryState } from '../../../_components/query-state';
 import { TransactionAwareNote } from '../../../_components/transaction-aware-note';
 import { GroupLagBadges } from '../../_components/group-lag-badges';
@@ -40,14 +41,28 @@ export function TopicDetail({ topic }: { topic: string }) {
             <Link href={`${base}/messages`} className={linkClassName}>
               Browse messages
             </Link>
-            <ActionGate permission={query.data?.allowedActions.produce}>
-              {query.data?.allowedActions.produce.allowed === false ? null : (
-                <Link href={`${base}/produce`} className={linkClassName}>
-                  Produce
-                </Link>
-              )}
-            </ActionGate>
-            <DeleteTopicButton topic={topic} permission={query.data?.allowedActions.delete} />
+            {/* A read-only user gets one compact line here, not a long reason per action. The
+                operations are those the server checks (TOPIC_OPERATION in topic-permissions.ts). */}
+            <ActionGates
+              resource={topic}
+              actions={[
+                {
+                  operation: 'WRITE',
+                  permission: query.data?.allowedActions.produce,
+                  control:
+                    query.data?.allowedActions.produce.allowed === false ? null : (
+                      <Link href={`${base}/produce`} className={linkClassName}>
+                        Produce
+                      </Link>
+                    ),
+                },
+                {
+                  operation: 'DELETE',
+                  permission: query.data?.allowedActions.delete,
+                  control: <DeleteTopicButton topic={topic} permission={query.data?.allowedActions.delete} />,
+                },
+              ]}
+            />
           </>
         }
       />
@@ -70,11 +85,7 @@ export function TopicDetail({ topic }: { topic: string }) {
               />
               {detail.internal ? <Badge>internal</Badge> : null}
               <div className="ml-auto">
-                <AsOfIndicator
-                  asOfMs={detail.asOfMs}
-                  onRefresh={() => void query.refetch()}
-                  refreshing={query.isFetching}
-                />
+                <QueryAsOf query={query} />
               </div>
             </dl>
             <Tabs

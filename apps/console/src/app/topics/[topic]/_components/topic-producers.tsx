@@ -1,10 +1,12 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { AsOfIndicator, Badge, Count, DataTable, type DataTableColumn, Timestamp } from '@weir/ui';
+import { Badge, Count, DataTable, type DataTableColumn, Timestamp } from '@weir/ui';
 import Link from 'next/link';
 import type { TopicProducers as TopicProducersData } from '../../../../server/api/schemas/transactions';
 import { useTRPC } from '../../../../trpc/react';
+import { producerColumn } from '../../../_components/producer-column';
+import { QueryAsOf } from '../../../_components/query-as-of';
 import { QueryState } from '../../../_components/query-state';
 
 type PartitionRow = TopicProducersData['partitions'][number];
@@ -21,16 +23,7 @@ const none = <span className="text-zinc-400 dark:text-zinc-500">—</span>;
 
 const columns: readonly DataTableColumn<ProducerRow>[] = [
   { id: 'partition', header: 'Partition', align: 'right', cell: (row) => <Count value={row.partition} /> },
-  {
-    id: 'producer',
-    header: 'Producer id / epoch',
-    align: 'right',
-    cell: (row) => (
-      <span className="font-mono text-xs tabular-nums">
-        {row.producerId} / {row.producerEpoch}
-      </span>
-    ),
-  },
+  producerColumn(),
   {
     id: 'transactionalId',
     header: 'Transactional id',
@@ -119,11 +112,7 @@ export function TopicProducers({ topic }: { topic: string }) {
           Producers with state on each partition. An open transaction holds the last stable offset at its
           first offset; read_committed consumers stop there.
         </p>
-        <AsOfIndicator
-          asOfMs={query.data?.asOfMs}
-          onRefresh={() => void query.refetch()}
-          refreshing={query.isFetching}
-        />
+        <QueryAsOf query={query} />
       </div>
       <QueryState query={query} errorTitle="Could not read the topic's producers">
         {(data) => (

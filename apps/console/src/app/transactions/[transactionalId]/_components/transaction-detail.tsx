@@ -1,20 +1,12 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import {
-  AsOfIndicator,
-  Badge,
-  Count,
-  DataTable,
-  type DataTableColumn,
-  PageHeader,
-  Panel,
-  Timestamp,
-} from '@weir/ui';
+import { Badge, Count, DataTable, type DataTableColumn, PageHeader, Panel, Timestamp } from '@weir/ui';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { TransactionPartition } from '../../../../server/api/schemas/transactions';
 import { useTRPC } from '../../../../trpc/react';
+import { QueryAsOf } from '../../../_components/query-as-of';
 import { QueryState } from '../../../_components/query-state';
 import { formatDuration } from '../../_components/format-duration';
 import { TransactionAge } from '../../_components/transaction-age';
@@ -118,11 +110,7 @@ export function TransactionDetail({ transactionalId }: { transactionalId: string
                 <TransactionAge row={detail} />
               </Fact>
               <div className="ml-auto">
-                <AsOfIndicator
-                  asOfMs={detail.asOfMs}
-                  onRefresh={() => void query.refetch()}
-                  refreshing={query.isFetching}
-                />
+                <QueryAsOf query={query} />
               </div>
             </dl>
             <Panel title="Partitions">

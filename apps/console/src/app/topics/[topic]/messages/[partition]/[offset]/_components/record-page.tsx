@@ -1,10 +1,11 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { AsOfIndicator, PageHeader, Panel } from '@weir/ui';
+import { PageHeader, Panel } from '@weir/ui';
 import Link from 'next/link';
 import { parseAsStringLiteral, useQueryState } from 'nuqs';
 import { useTRPC } from '../../../../../../../trpc/react';
+import { QueryAsOf } from '../../../../../../_components/query-as-of';
 import { QueryState } from '../../../../../../_components/query-state';
 import { decodeModes } from '../../../_components/message-params';
 import { RecordViewer } from '../../../_components/record-viewer';
@@ -37,16 +38,7 @@ export function RecordPage({ topic, partition, offset }: RecordPageProps) {
           </>
         }
       />
-      <Panel
-        title="Record"
-        actions={
-          <AsOfIndicator
-            asOfMs={query.data?.asOfMs}
-            onRefresh={() => void query.refetch()}
-            refreshing={query.isFetching}
-          />
-        }
-      >
+      <Panel title="Record" actions={<QueryAsOf query={query} />}>
         <QueryState query={query} errorTitle={`Could not read ${topic} ${partition}:${offset}`}>
           {(data) => (
             <RecordViewer
