@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Admin, Client, GroupConsumer, InternalAdmin, Producer, type ProducerMessage } from '@weir/protocol';
 import { benchValue, Window } from '../broker/phase';
-import { killLiveChildren, type ServiceChild, startServiceChild } from '../broker/run-child';
+import { type ServiceChild, startServiceChild } from '../broker/run-child';
+import { runBenchMain } from '../harness/run-bench-main';
 import { type Column, formatCount, formatRate, formatTable } from '../harness/table';
 
 /**
@@ -352,18 +353,4 @@ async function main(): Promise<void> {
   }
 }
 
-const watchdog = setTimeout(() => {
-  console.error(`bench:groups exceeded ${RUN_TIMEOUT_MS} ms; killing the broker`);
-  killLiveChildren();
-  process.exit(1);
-}, RUN_TIMEOUT_MS);
-watchdog.unref();
-
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    killLiveChildren();
-    process.exit(1);
-  },
-);
+runBenchMain(main, { name: 'groups', timeoutMs: RUN_TIMEOUT_MS, killing: 'the broker' });

@@ -15,8 +15,9 @@ import {
 } from '@weir/protocol';
 import { benchValue, Window } from '../broker/phase';
 import { ownCpuMs, processCpuMs } from '../broker/proc-stat';
-import { killLiveChildren, type ServiceChild, startServiceChild } from '../broker/run-child';
+import { type ServiceChild, startServiceChild } from '../broker/run-child';
 import type { WeirBrokerInput } from '../broker/weir-broker';
+import { runBenchMain } from '../harness/run-bench-main';
 import { type Column, formatCount, formatRate, formatTable } from '../harness/table';
 import { type ConnectRate, connectOnce, connectRate } from './auth-rate';
 
@@ -428,19 +429,11 @@ async function main(): Promise<void> {
   }
 }
 
-const watchdog = setTimeout(() => {
-  console.error(`bench:security exceeded ${RUN_TIMEOUT_MS} ms; killing the brokers`);
-  killLiveChildren();
-  if (scratchDir !== undefined) rmSync(scratchDir, { recursive: true, force: true });
-  process.exit(1);
-}, RUN_TIMEOUT_MS);
-watchdog.unref();
-
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    killLiveChildren();
-    process.exit(1);
+runBenchMain(main, {
+  name: 'security',
+  timeoutMs: RUN_TIMEOUT_MS,
+  killing: 'the brokers',
+  onTimeout: () => {
+    if (scratchDir !== undefined) rmSync(scratchDir, { recursive: true, force: true });
   },
-);
+});

@@ -11,7 +11,8 @@ import {
   TransactionalProducer,
 } from '@weir/protocol';
 import { benchValue, Window } from '../broker/phase';
-import { killLiveChildren, type ServiceChild, startServiceChild } from '../broker/run-child';
+import { type ServiceChild, startServiceChild } from '../broker/run-child';
+import { runBenchMain } from '../harness/run-bench-main';
 import { type Column, formatCount, formatRate, formatTable } from '../harness/table';
 
 /**
@@ -240,18 +241,4 @@ async function main(): Promise<void> {
   }
 }
 
-const watchdog = setTimeout(() => {
-  console.error(`bench:txn exceeded ${RUN_TIMEOUT_MS} ms; killing the broker`);
-  killLiveChildren();
-  process.exit(1);
-}, RUN_TIMEOUT_MS);
-watchdog.unref();
-
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    killLiveChildren();
-    process.exit(1);
-  },
-);
+runBenchMain(main, { name: 'txn', timeoutMs: RUN_TIMEOUT_MS, killing: 'the broker' });

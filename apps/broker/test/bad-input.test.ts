@@ -17,6 +17,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHandlers, HandlerRegistry } from '../src/server/registry';
 import { type RunningBroker, startBroker } from './broker-harness';
+import { apiVersionsBody, createTopicsBody } from './raw-request-bodies';
 import {
   batchOf,
   fetchBody,
@@ -52,26 +53,6 @@ function int16(value: number): Buffer {
 function kafkaString(value: string): Buffer {
   const bytes = Buffer.from(value, 'utf8');
   return Buffer.concat([int16(bytes.length), bytes]);
-}
-
-function apiVersionsBody(): RequestOf<typeof ApiVersions> {
-  return { clientSoftwareName: 'weir-raw-test', clientSoftwareVersion: '1.0' };
-}
-
-function createTopicsBody(
-  topics: { name: string; partitions: number; configs?: Record<string, string> }[],
-): RequestOf<typeof CreateTopics> {
-  return {
-    topics: topics.map((topic) => ({
-      name: topic.name,
-      numPartitions: topic.partitions,
-      replicationFactor: 1,
-      assignments: [],
-      configs: Object.entries(topic.configs ?? {}).map(([name, value]) => ({ name, value })),
-    })),
-    timeoutMs: 10_000,
-    validateOnly: false,
-  };
 }
 
 function metadataBody(topics: string[] | null, allowAutoTopicCreation: boolean): RequestOf<typeof Metadata> {

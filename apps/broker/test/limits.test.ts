@@ -1,14 +1,7 @@
-import {
-  ApiVersions,
-  CreateTopics,
-  encodeRequestFrame,
-  Fetch,
-  Metadata,
-  Produce,
-  type RequestOf,
-} from '@weir/protocol';
+import { ApiVersions, CreateTopics, encodeRequestFrame, Fetch, Metadata, Produce } from '@weir/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningBroker, startBroker } from './broker-harness';
+import { apiVersionsBody, createTopicsBody } from './raw-request-bodies';
 import {
   batchOf,
   fetchBody,
@@ -20,23 +13,13 @@ import {
   within,
 } from './raw-socket';
 
-function apiVersionsBody(): RequestOf<typeof ApiVersions> {
-  return { clientSoftwareName: 'weir-limits-test', clientSoftwareVersion: '1.0' };
-}
-
 async function createTopics(broker: RunningBroker, names: string[]): Promise<void> {
   const connection = await RawConnection.open(broker.port);
-  const response = await connection.request(CreateTopics, 4, {
-    topics: names.map((name) => ({
-      name,
-      numPartitions: 1,
-      replicationFactor: 1,
-      assignments: [],
-      configs: [],
-    })),
-    timeoutMs: 10_000,
-    validateOnly: false,
-  });
+  const response = await connection.request(
+    CreateTopics,
+    4,
+    createTopicsBody(names.map((name) => ({ name, partitions: 1 }))),
+  );
   expect(response.topics.map((topic) => topic.errorCode)).toEqual(names.map(() => 0));
   await connection.destroy();
 }

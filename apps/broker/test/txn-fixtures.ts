@@ -11,9 +11,11 @@ import {
   Produce,
   TxnOffsetCommit,
 } from '@weir/protocol';
-import type { RunningBroker } from './broker-harness';
+import { afterAll, beforeAll } from 'vitest';
+import type { BrokerConfigInput } from '../src/config/broker-config';
+import { type RunningBroker, startBroker } from './broker-harness';
 import { type InternalSession, internalSession } from './internal-fixtures';
-import type { RawClient } from './raw-client';
+import { RawClient } from './raw-client';
 
 /** A transactional producer as the coordinator knows it. */
 export interface Claim {
@@ -149,4 +151,55 @@ export class TxnInspector {
   close(): Promise<void> {
     return this.#session.close();
   }
+}
+
+/** The broker of a describe block's transaction tests, and what they use on it. */
+export interface TxnSuiteBroker {
+  readonly running: RunningBroker;
+  readonly client: RawClient;
+  readonly wire: TxnWire;
+  readonly inspector: TxnInspector;
+}
+
+/**
+ * Call in a describe block: before its tests, starts a broker with `overrides`, creates `topic` on
+ * it and connects a raw client and an inspector; after them, closes both and disposes of the broker.
+ */
+export function txnBrokerPerSuite(
+  overrides: BrokerConfigInput,
+  topic: { name: string; partitionCount: number },
+): TxnSuiteBroker {
+  let started: TxnSuiteBroker | undefined;
+  beforeAll(async () => {
+    const running = await startBroker(overrides);
+    await running.broker.commands.topics.createTopics(
+      [{ ...topic, replicationFactor: 1, assignments: [], configs: {} }],
+      false,
+    );
+    const client = await RawClient.connect(running.bootstrap);
+    started = { running, client, wire: new TxnWire(client), inspector: new TxnInspector(running) };
+  });
+  afterAll(async () => {
+    await started?.inspector.close();
+    await started?.client.close();
+    await started?.running.dispose();
+  });
+  function current(): TxnSuiteBroker {
+    if (started === undefined) throw new Error('the suite broker has not started');
+    return started;
+  }
+  return {
+    get running() {
+      return current().running;
+    },
+    get client() {
+      return current().client;
+    },
+    get wire() {
+      return current().wire;
+    },
+    get inspector() {
+      return current().inspector;
+    },
+  };
 }

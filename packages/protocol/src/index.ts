@@ -155,6 +155,8 @@ export {
   MATCH_ALL_ACLS,
   sameAclBinding,
 } from './client/acl/acl-types';
+export type { AclBindingWire, AclFilterWire } from './client/acl/acl-wire';
+export { aclBindingFromWire, aclBindingToWire } from './client/acl/acl-wire';
 export { Admin } from './client/admin';
 export type { AdminItemFailure } from './client/admin-error';
 export { AdminItemsError } from './client/admin-error';

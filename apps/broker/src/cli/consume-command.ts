@@ -1,4 +1,3 @@
-import type { Writable } from 'node:stream';
 import {
   Admin,
   type Client,
@@ -8,9 +7,9 @@ import {
   errorForCode,
   type TopicDescription,
 } from '@weir/protocol';
-import { OutputSink } from './output-sink';
+import { type ConsumeDeps, ConsumePrinter } from './consume-printer';
 import { partitionRanges } from './partition-ranges';
-import { formatRecord, type OutputFormat } from './record-format';
+import type { OutputFormat } from './record-format';
 import type { StartPosition } from './start-position';
 
 /**
@@ -34,14 +33,6 @@ export interface ConsumeOptions {
   timeoutMs?: number;
 }
 
-export interface ConsumeDeps {
-  stdout: Writable;
-  stderr: Writable;
-  nowMs: () => number;
-  /** Resolves on Ctrl-C: consuming stops and the summary is printed. */
-  stopRequested: Promise<unknown>;
-}
-
 /**
  * `weir consume`: prints records of one topic's partitions, from `--from`, until stopped by
  * `--max-messages`, `--exit-at-end`, `--timeout-ms`, Ctrl-C or a closed output pipe. Records go to
@@ -61,15 +52,7 @@ export async function consumeCommand(
     ranges.filter((range) => !options.exitAtEnd || range.start < range.end).map((r) => [r.partition, r.end]),
   );
   const consumer = new Consumer(client, { maxWaitMs: POLL_WAIT_MS, autoOffsetReset: 'earliest' });
-  const sink = new OutputSink(deps.stdout);
-  let stopped = false;
-  void deps.stopRequested.then(() => {
-    stopped = true;
-    void consumer.close();
-  });
-  let count = 0;
-  let idleSinceMs = deps.nowMs();
-  const reachedMax = (): boolean => options.maxMessages !== undefined && count >= options.maxMessages;
+  const printer = new ConsumePrinter(options, deps, consumer);
   const wanted = (record: ConsumerRecord): boolean => {
     if (!options.exitAtEnd) return true;
     const end = unfinished.get(record.partition);
@@ -81,29 +64,13 @@ export async function consumeCommand(
         .filter((range) => !options.exitAtEnd || unfinished.has(range.partition))
         .map((range) => ({ topic: options.topic, partition: range.partition, offset: range.start })),
     );
-    while (!stopped && !sink.broken && !reachedMax() && !(options.exitAtEnd && unfinished.size === 0)) {
-      const idleLeftMs =
-        options.timeoutMs === undefined ? POLL_WAIT_MS : idleSinceMs + options.timeoutMs - deps.nowMs();
-      if (idleLeftMs <= 0) {
-        deps.stderr.write(`No record for ${options.timeoutMs} ms; stopping.\n`);
-        break;
-      }
-      const records = (await consumer.poll({ maxWaitMs: Math.min(POLL_WAIT_MS, idleLeftMs) })).filter(wanted);
-      const shown = records.slice(
-        0,
-        options.maxMessages === undefined ? undefined : options.maxMessages - count,
-      );
-      if (shown.length > 0) {
-        // One write per poll keeps a fast topic from costing a syscall per record.
-        await sink.write(
-          Buffer.concat(shown.map((record) => formatRecord(record, options.format, options.printKey))),
-        );
-        count += shown.length;
-        idleSinceMs = deps.nowMs();
-      }
+    while (!printer.done && !(options.exitAtEnd && unfinished.size === 0)) {
+      const waitMs = printer.pollWaitMs(POLL_WAIT_MS);
+      if (waitMs === undefined) break;
+      await printer.print((await consumer.poll({ maxWaitMs: waitMs })).filter(wanted));
       if (options.exitAtEnd) {
         for (const [partition, end] of unfinished) {
-          const position = stopped ? undefined : consumer.position(options.topic, partition);
+          const position = printer.stopped ? undefined : consumer.position(options.topic, partition);
           if (position !== undefined && position >= end) unfinished.delete(partition);
         }
       }
@@ -111,7 +78,7 @@ export async function consumeCommand(
   } finally {
     await consumer.close();
   }
-  deps.stderr.write(`Consumed ${count} records.\n`);
+  printer.summarize();
 }
 
 /** The partitions to read: all of the topic's, or the one asked for if the topic has it. */

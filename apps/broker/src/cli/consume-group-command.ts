@@ -1,4 +1,3 @@
-import type { Writable } from 'node:stream';
 import {
   type Client,
   type ConsumerRecord,
@@ -6,8 +5,8 @@ import {
   type OffsetToCommit,
   WeirError,
 } from '@weir/protocol';
-import { OutputSink } from './output-sink';
-import { formatRecord, type OutputFormat } from './record-format';
+import { type ConsumeDeps, ConsumePrinter } from './consume-printer';
+import type { OutputFormat } from './record-format';
 
 /** The longest single poll: how quickly an idle consumer notices `--timeout-ms` or Ctrl-C. */
 const POLL_WAIT_MS = 1000;
@@ -23,13 +22,6 @@ export interface ConsumeGroupOptions {
   timeoutMs?: number;
 }
 
-export interface ConsumeGroupDeps {
-  stdout: Writable;
-  stderr: Writable;
-  nowMs: () => number;
-  stopRequested: Promise<unknown>;
-}
-
 /**
  * `weir consume <topic> --group <g>`: reads as a member of a consumer group and commits after each
  * batch is written, so a later run with the same group resumes after the last record printed.
@@ -37,7 +29,7 @@ export interface ConsumeGroupDeps {
 export async function consumeGroupCommand(
   client: Client,
   options: ConsumeGroupOptions,
-  deps: ConsumeGroupDeps,
+  deps: ConsumeDeps,
 ): Promise<undefined> {
   const consumer = new GroupConsumer(client, {
     groupId: options.groupId,
@@ -45,35 +37,14 @@ export async function consumeGroupCommand(
     autoOffsetReset: options.autoOffsetReset,
     maxWaitMs: POLL_WAIT_MS,
   });
-  const sink = new OutputSink(deps.stdout);
-  let stopped = false;
-  void deps.stopRequested.then(() => {
-    stopped = true;
-    void consumer.close();
-  });
-  let count = 0;
-  let idleSinceMs = deps.nowMs();
-  const reachedMax = (): boolean => options.maxMessages !== undefined && count >= options.maxMessages;
+  const printer = new ConsumePrinter(options, deps, consumer);
   try {
     consumer.subscribe([options.topic]);
-    while (!stopped && !sink.broken && !reachedMax()) {
-      const idleLeftMs =
-        options.timeoutMs === undefined ? POLL_WAIT_MS : idleSinceMs + options.timeoutMs - deps.nowMs();
-      if (idleLeftMs <= 0) {
-        deps.stderr.write(`No record for ${options.timeoutMs} ms; stopping.\n`);
-        break;
-      }
-      const records = await consumer.poll({ maxWaitMs: Math.min(POLL_WAIT_MS, idleLeftMs) });
-      const shown = records.slice(
-        0,
-        options.maxMessages === undefined ? undefined : options.maxMessages - count,
-      );
+    while (!printer.done) {
+      const waitMs = printer.pollWaitMs(POLL_WAIT_MS);
+      if (waitMs === undefined) break;
+      const shown = await printer.print(await consumer.poll({ maxWaitMs: waitMs }));
       if (shown.length === 0) continue;
-      await sink.write(
-        Buffer.concat(shown.map((record) => formatRecord(record, options.format, options.printKey))),
-      );
-      count += shown.length;
-      idleSinceMs = deps.nowMs();
       // Only what was printed is committed: records cut off by --max-messages are read next time.
       await consumer.commit(nextOffsets(shown)).catch((error: unknown) => {
         // A rebalance ended the generation: the new owner reads these records again (at least once).
@@ -83,7 +54,7 @@ export async function consumeGroupCommand(
   } finally {
     await consumer.close();
   }
-  deps.stderr.write(`Consumed ${count} records.\n`);
+  printer.summarize();
 }
 
 function nextOffsets(records: readonly ConsumerRecord[]): OffsetToCommit[] {

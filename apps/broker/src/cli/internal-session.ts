@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Admin, Client, InternalAdmin, parseBrokerAddress, type TlsOptions } from '@weir/protocol';
-import type { InternalListenerFlags } from './register-txn-commands';
+import type { InternalListenerFlags } from './internal-listener-command';
 import { reportClientError } from './report-client-error';
 import { UsageError } from './usage-error';
 

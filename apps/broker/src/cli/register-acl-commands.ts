@@ -2,8 +2,12 @@ import type { Command } from 'commander';
 import type { AclResourceFlags } from './acl-commands';
 import type { ClientCliDeps } from './client-cli-deps';
 import type { ExitReporter } from './global-options';
+import {
+  type InternalListenerFlags,
+  runInternalCommand,
+  withInternalOptions,
+} from './internal-listener-command';
 import { collectText } from './option-parsers';
-import { type InternalListenerFlags, withInternalOptions } from './register-txn-commands';
 import { runAdminCommand } from './run-client-command';
 
 /** The resource flags of every `weir acl` command. */
@@ -80,13 +84,9 @@ export function registerAclCommands(program: Command, deps: ClientCliDeps, exit:
       .option('--host <host>', 'the client address to assume (*: only ACLs for every host apply)', '*')
       .option('--json', 'print the whole answer as JSON, with the ACLs behind each verdict', false),
   ).action((flags: EffectiveFlags) =>
-    import('./internal-session')
-      .then(({ withInternalSession }) =>
-        withInternalSession(flags, deps, async (session) =>
-          (await import('./acl-effective-command')).aclEffectiveCommand(session.internal, flags, deps),
-        ),
-      )
-      .then(exit),
+    runInternalCommand(flags, deps, async (session) =>
+      (await import('./acl-effective-command')).aclEffectiveCommand(session.internal, flags, deps),
+    ).then(exit),
   );
 }
 

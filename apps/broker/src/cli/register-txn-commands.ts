@@ -1,21 +1,12 @@
 import type { Command } from 'commander';
 import type { ClientCliDeps } from './client-cli-deps';
 import type { ExitReporter } from './global-options';
-import type { InternalSession } from './internal-session';
+import {
+  type InternalListenerFlags,
+  runInternalCommand,
+  withInternalOptions,
+} from './internal-listener-command';
 import { UsageError } from './usage-error';
-
-export const DEFAULT_INTERNAL_LISTENER = '127.0.0.1:9093';
-
-/** Where the internal listener is and how to authenticate to it, as the flags give them. */
-export interface InternalListenerFlags {
-  internal: string;
-  tokenFile?: string;
-  token?: string;
-  dataDir?: string;
-  internalTlsCa?: string;
-  internalTlsCert?: string;
-  internalTlsKey?: string;
-}
 
 /**
  * `weir txn list|describe|abort`. Kafka serves transaction inspection only in flexible versions,
@@ -31,7 +22,7 @@ export function registerTxnCommands(program: Command, deps: ClientCliDeps, exit:
   withInternalOptions(
     txn.command('list').description('every transactional id with its producer id and state'),
   ).action((flags: InternalListenerFlags) =>
-    runTxnCommand(flags, deps, async (session) =>
+    runInternalCommand(flags, deps, async (session) =>
       (await import('./txn-commands')).txnListCommand(session.admin, deps),
     ).then(exit),
   );
@@ -41,7 +32,7 @@ export function registerTxnCommands(program: Command, deps: ClientCliDeps, exit:
       .command('describe <transactional-id>')
       .description('state, producer id and epoch, timeout, start time and partitions'),
   ).action((transactionalId: string, flags: InternalListenerFlags) =>
-    runTxnCommand(flags, deps, async (session) =>
+    runInternalCommand(flags, deps, async (session) =>
       (await import('./txn-commands')).txnDescribeCommand(session.admin, { transactionalId }, deps),
     ).then(exit),
   );
@@ -53,7 +44,7 @@ export function registerTxnCommands(program: Command, deps: ClientCliDeps, exit:
       .requiredOption('--reason <text>', 'why (the broker logs it with who asked)')
       .option('--yes', 'do not ask for confirmation', false),
   ).action((transactionalId: string, flags: InternalListenerFlags & { reason: string; yes: boolean }) =>
-    runTxnCommand(flags, deps, async (session) => {
+    runInternalCommand(flags, deps, async (session) => {
       if (flags.reason.trim() === '') throw new UsageError('--reason must not be empty');
       return (await import('./txn-commands')).txnAbortCommand(
         session,
@@ -62,30 +53,4 @@ export function registerTxnCommands(program: Command, deps: ClientCliDeps, exit:
       );
     }).then(exit),
   );
-}
-
-export function withInternalOptions(command: Command): Command {
-  return command
-    .option('--internal <host:port>', 'the broker’s internal listener', DEFAULT_INTERNAL_LISTENER)
-    .option(
-      '--token-file <path>',
-      'file holding the internal listener token (default: <data-dir>/internal-listener.token)',
-    )
-    .option('--token <token>', 'the internal listener token itself (visible in the process list)')
-    .option('--data-dir <dir>', 'the broker’s data directory, where its generated token is', './data')
-    .option('--internal-tls-ca <file>', 'CA of the internal listener’s certificate (PEM); turns TLS on')
-    .option(
-      '--internal-tls-cert <file>',
-      'client certificate (PEM) for mutual TLS; one the broker trusts stands in for the token',
-    )
-    .option('--internal-tls-key <file>', 'the client certificate’s private key (PEM)');
-}
-
-async function runTxnCommand(
-  flags: InternalListenerFlags,
-  deps: ClientCliDeps,
-  work: (session: InternalSession) => Promise<number | undefined>,
-): Promise<number> {
-  const { withInternalSession } = await import('./internal-session');
-  return withInternalSession(flags, deps, work);
 }

@@ -2,8 +2,11 @@ import type { UserScramMechanism } from '@weir/protocol';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { ClientCliDeps } from './client-cli-deps';
 import type { ExitReporter } from './global-options';
-import type { InternalSession } from './internal-session';
-import { type InternalListenerFlags, withInternalOptions } from './register-txn-commands';
+import {
+  type InternalListenerFlags,
+  runInternalCommand,
+  withInternalOptions,
+} from './internal-listener-command';
 
 const MECHANISMS: readonly UserScramMechanism[] = ['SCRAM-SHA-256', 'SCRAM-SHA-512'];
 
@@ -29,7 +32,7 @@ export function registerUserCommands(program: Command, deps: ClientCliDeps, exit
   withCredentialOptions(
     withInternalOptions(user.command('create <name>').description('create a SCRAM user')),
   ).action((name: string, flags: CredentialFlags) =>
-    runUserCommand(flags, deps, async (session) =>
+    runInternalCommand(flags, deps, async (session) =>
       (await import('./user-commands')).userCreateCommand(
         session.internal,
         credentialOptions(name, flags),
@@ -41,7 +44,7 @@ export function registerUserCommands(program: Command, deps: ClientCliDeps, exit
   withCredentialOptions(
     withInternalOptions(user.command('passwd <name>').description("replace a user's password")),
   ).action((name: string, flags: CredentialFlags) =>
-    runUserCommand(flags, deps, async (session) =>
+    runInternalCommand(flags, deps, async (session) =>
       (await import('./user-commands')).userPasswdCommand(
         session.internal,
         credentialOptions(name, flags),
@@ -53,7 +56,7 @@ export function registerUserCommands(program: Command, deps: ClientCliDeps, exit
   withInternalOptions(
     user.command('list').description('every user with its mechanisms and iterations'),
   ).action((flags: InternalListenerFlags) =>
-    runUserCommand(flags, deps, async (session) =>
+    runInternalCommand(flags, deps, async (session) =>
       (await import('./user-commands')).userListCommand(session.internal, deps),
     ).then(exit),
   );
@@ -64,7 +67,7 @@ export function registerUserCommands(program: Command, deps: ClientCliDeps, exit
       .description('delete a user (or with --mechanism only that credential)')
       .option('--mechanism <mechanism>', 'SCRAM-SHA-256 or SCRAM-SHA-512', parseMechanism),
   ).action((name: string, flags: InternalListenerFlags & { mechanism?: UserScramMechanism }) =>
-    runUserCommand(flags, deps, async (session) =>
+    runInternalCommand(flags, deps, async (session) =>
       (await import('./user-commands')).userDeleteCommand(
         session.internal,
         { name, ...(flags.mechanism === undefined ? {} : { mechanism: flags.mechanism }) },
@@ -108,13 +111,4 @@ function parseIterations(value: string): number {
     throw new InvalidArgumentError('expected an integer from 4096 to 16384');
   }
   return iterations;
-}
-
-async function runUserCommand(
-  flags: InternalListenerFlags,
-  deps: ClientCliDeps,
-  work: (session: InternalSession) => Promise<number | undefined>,
-): Promise<number> {
-  const { withInternalSession } = await import('./internal-session');
-  return withInternalSession(flags, deps, work);
 }

@@ -138,12 +138,8 @@ function examineBatch(
 ): void {
   const control = isControlBatch(batch.attributes);
   // Control records (transaction markers) are shown only to an unfiltered browse; a filter never
-  // matches them, since what it looks for is data.
-  if (control && options.predicate !== undefined) {
-    examineWithoutMatching(scan, budget, batch, baseOffset);
-    return;
-  }
-  const { predicate } = options;
+  // matches them, since what it looks for is data. They still count against the record budget.
+  const predicate = control && options.predicate !== undefined ? matchesNothing : options.predicate;
   const records = batch.records;
   for (let index = 0; index < records.length; index++) {
     const record = records[index]!;
@@ -175,27 +171,9 @@ function examineBatch(
   }
 }
 
-function examineWithoutMatching(
-  scan: PartitionScan,
-  budget: ScanBudget,
-  batch: RecordBatch,
-  baseOffset: number,
-): void {
-  for (const record of batch.records) {
-    const offset = baseOffset + record.offsetDelta;
-    if (offset < scan.nextOffset) continue;
-    if (offset >= scan.endOffset) {
-      scan.nextOffset = scan.endOffset;
-      scan.finished = true;
-      return;
-    }
-    if (budget.recordsLeft === 0) {
-      budget.stopped = true;
-      return;
-    }
-    budget.recordsLeft -= 1;
-    scan.nextOffset = offset + 1;
-  }
+/** The predicate of a filtered scan for control records, which no filter matches. */
+function matchesNothing(): boolean {
+  return false;
 }
 
 function toScannedRecord(

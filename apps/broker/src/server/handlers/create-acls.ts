@@ -1,5 +1,4 @@
-import { CreateAcls } from '@weir/protocol';
-import { creationFromWire } from '../../security/acl/acl-wire';
+import { aclBindingFromWire, CreateAcls } from '@weir/protocol';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
 
@@ -21,16 +20,8 @@ export const createAclsHandler = defineHandler({
       };
     }
     const results = await commands.acls.createAcls(
-      request.creations.map((creation) =>
-        creationFromWire({
-          resourceType: creation.resourceType,
-          resourceName: creation.resourceName,
-          patternType: creation.resourcePatternType,
-          principal: creation.principal,
-          host: creation.host,
-          operation: creation.operation,
-          permissionType: creation.permissionType,
-        }),
+      request.creations.map(({ resourcePatternType, ...creation }) =>
+        aclBindingFromWire({ ...creation, patternType: resourcePatternType }),
       ),
     );
     return { throttleTimeMs: 0, results };

@@ -1,5 +1,5 @@
-import { DeleteAcls, ErrorCode } from '@weir/protocol';
-import { bindingToWire, filterFromWire } from '../../security/acl/acl-wire';
+import { aclBindingToWire, DeleteAcls, ErrorCode } from '@weir/protocol';
+import { filterFromWire } from '../../security/acl/acl-wire';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
 
@@ -25,17 +25,7 @@ export const deleteAclsHandler = defineHandler({
         })),
       };
     }
-    const filters = request.filters.map((filter) =>
-      filterFromWire({
-        resourceType: filter.resourceTypeFilter,
-        resourceName: filter.resourceNameFilter,
-        patternType: filter.patternTypeFilter,
-        principal: filter.principalFilter,
-        host: filter.hostFilter,
-        operation: filter.operation,
-        permissionType: filter.permissionType,
-      }),
-    );
+    const filters = request.filters.map((filter) => filterFromWire(filter));
     const valid = filters.filter((filter) => filter !== undefined);
     const deletions = await commands.acls.deleteAcls(valid);
     let next = 0;
@@ -56,7 +46,7 @@ export const deleteAclsHandler = defineHandler({
           matchingAcls: deletion.deleted.map((binding) => ({
             errorCode: ErrorCode.NONE,
             errorMessage: null,
-            ...bindingToWire(binding),
+            ...aclBindingToWire(binding),
           })),
         };
       }),

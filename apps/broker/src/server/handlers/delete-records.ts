@@ -1,6 +1,7 @@
 import { DeleteRecords } from '@weir/protocol';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
+import { answerTopicPartitions } from './answer-topic-partitions';
 
 const RULES = API_ACL_RULES.DeleteRecords;
 
@@ -12,32 +13,28 @@ export const deleteRecordsHandler = defineHandler({
   api: DeleteRecords,
   versions: { min: 0, max: 1 },
   async handle(request, context, commands) {
-    const topics = [];
-    for (const topic of request.topics) {
-      const partitions = [];
-      const allowed = context.access.allows(RULES.topic, topic.name);
-      for (const partition of topic.partitions) {
-        if (!allowed) {
-          partitions.push({
-            partitionIndex: partition.partitionIndex,
-            lowWatermark: -1n,
-            errorCode: RULES.topic.denied,
-          });
-          continue;
-        }
+    const topics = await answerTopicPartitions(
+      request.topics,
+      context.access,
+      RULES.topic,
+      async (topic, partition) => {
         const result = await commands.data.deleteRecords({
-          topic: topic.name,
+          topic,
           partition: partition.partitionIndex,
           offset: Number(partition.offset),
         });
-        partitions.push({
+        return {
           partitionIndex: partition.partitionIndex,
           lowWatermark: result.ok ? BigInt(result.value.lowWatermark) : -1n,
           errorCode: result.ok ? 0 : result.errorCode,
-        });
-      }
-      topics.push({ name: topic.name, partitions });
-    }
+        };
+      },
+      (partition) => ({
+        partitionIndex: partition.partitionIndex,
+        lowWatermark: -1n,
+        errorCode: RULES.topic.denied,
+      }),
+    );
     return { throttleTimeMs: 0, topics };
   },
 });

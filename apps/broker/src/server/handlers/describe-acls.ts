@@ -1,5 +1,5 @@
-import { DescribeAcls, ErrorCode } from '@weir/protocol';
-import { bindingToWire, filterFromWire } from '../../security/acl/acl-wire';
+import { type AclBindingWire, aclBindingToWire, DescribeAcls, ErrorCode } from '@weir/protocol';
+import { filterFromWire } from '../../security/acl/acl-wire';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
 
@@ -24,22 +24,11 @@ export const describeAclsHandler = defineHandler({
     if (!context.access.allows(RULES.cluster)) {
       return denied(RULES.cluster.denied, 'DESCRIBE on the cluster is needed to describe ACLs');
     }
-    const filter = filterFromWire({
-      resourceType: request.resourceTypeFilter,
-      resourceName: request.resourceNameFilter,
-      patternType: request.patternTypeFilter,
-      principal: request.principalFilter,
-      host: request.hostFilter,
-      operation: request.operation,
-      permissionType: request.permissionType,
-    });
+    const filter = filterFromWire(request);
     if (filter === undefined) return denied(ErrorCode.INVALID_REQUEST, 'the filter has an unknown type id');
-    const resources = new Map<
-      string,
-      ReturnType<typeof bindingToWire> & { acls: ReturnType<typeof bindingToWire>[] }
-    >();
+    const resources = new Map<string, AclBindingWire & { acls: AclBindingWire[] }>();
     for (const binding of commands.acls.describeAcls(filter)) {
-      const wire = bindingToWire(binding);
+      const wire = aclBindingToWire(binding);
       const key = JSON.stringify([wire.resourceType, wire.resourceName, wire.patternType]);
       const resource = resources.get(key) ?? { ...wire, acls: [] };
       resource.acls.push(wire);

@@ -1,6 +1,7 @@
 import { ListOffsets } from '@weir/protocol';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
+import { answerTopicPartitions } from './answer-topic-partitions';
 
 const RULES = API_ACL_RULES.ListOffsets;
 
@@ -13,35 +14,32 @@ export const listOffsetsHandler = defineHandler({
   api: ListOffsets,
   versions: { min: 1, max: 3 },
   async handle(request, context, commands) {
-    const topics = [];
-    for (const topic of request.topics) {
-      const partitions = [];
-      const allowed = context.access.allows(RULES.topic, topic.name);
-      for (const partition of topic.partitions) {
-        if (!allowed) {
-          partitions.push({
-            partitionIndex: partition.partitionIndex,
-            errorCode: RULES.topic.denied,
-            timestamp: -1n,
-            offset: -1n,
-          });
-          continue;
-        }
+    const isolationLevel = request.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted';
+    const topics = await answerTopicPartitions(
+      request.topics,
+      context.access,
+      RULES.topic,
+      async (topic, partition) => {
         const result = await commands.data.listOffset({
-          topic: topic.name,
+          topic,
           partition: partition.partitionIndex,
           timestampMs: Number(partition.timestamp),
-          isolationLevel: request.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted',
+          isolationLevel,
         });
-        partitions.push({
+        return {
           partitionIndex: partition.partitionIndex,
           errorCode: result.ok ? 0 : result.errorCode,
           timestamp: result.ok ? BigInt(result.value.timestampMs) : -1n,
           offset: result.ok ? BigInt(result.value.offset) : -1n,
-        });
-      }
-      topics.push({ name: topic.name, partitions });
-    }
+        };
+      },
+      (partition) => ({
+        partitionIndex: partition.partitionIndex,
+        errorCode: RULES.topic.denied,
+        timestamp: -1n,
+        offset: -1n,
+      }),
+    );
     return { throttleTimeMs: 0, topics };
   },
 });

@@ -11,19 +11,8 @@ import {
   ACL_RESOURCE_TYPE_IDS,
   type AclBinding,
   type AclBindingFilter,
-  aclNameOf,
 } from './acl-types';
-
-/** An ACL or a filter as the ACL APIs carry it. */
-interface WireAcl {
-  resourceType: number;
-  resourceName: string;
-  patternType: number;
-  principal: string;
-  host: string;
-  operation: number;
-  permissionType: number;
-}
+import { type AclBindingWire, type AclFilterWire, aclBindingFromWire, aclBindingToWire } from './acl-wire';
 
 /**
  * Creates ACLs (CreateAcls). Any broker can answer: ACLs are cluster metadata. Throws an
@@ -34,16 +23,8 @@ export async function createAcls(client: Client, bindings: readonly AclBinding[]
   const response = await client.retry(() =>
     client.send('any', CreateAcls, {
       creations: bindings.map((binding) => {
-        const wire = bindingToWire(binding);
-        return {
-          resourceType: wire.resourceType,
-          resourceName: wire.resourceName,
-          resourcePatternType: wire.patternType,
-          principal: wire.principal,
-          host: wire.host,
-          operation: wire.operation,
-          permissionType: wire.permissionType,
-        };
+        const { patternType, ...wire } = aclBindingToWire(binding);
+        return { ...wire, resourcePatternType: patternType };
       }),
     }),
   );
@@ -60,18 +41,7 @@ export async function createAcls(client: Client, bindings: readonly AclBinding[]
 
 /** The ACLs a filter selects (DescribeAcls). */
 export async function describeAcls(client: Client, filter: AclBindingFilter): Promise<AclBinding[]> {
-  const wire = filterToWire(filter);
-  const response = await client.retry(() =>
-    client.send('any', DescribeAcls, {
-      resourceTypeFilter: wire.resourceType,
-      resourceNameFilter: wire.resourceName,
-      patternTypeFilter: wire.patternType,
-      principalFilter: wire.principal,
-      hostFilter: wire.host,
-      operation: wire.operation,
-      permissionType: wire.permissionType,
-    }),
-  );
+  const response = await client.retry(() => client.send('any', DescribeAcls, filterToWire(filter)));
   if (response.errorCode !== ErrorCode.NONE) {
     throw brokerError(response.errorCode, response.errorMessage, 'The ACLs could not be described.');
   }
@@ -101,18 +71,7 @@ export async function deleteAcls(
   if (filters.length === 0) return [];
   const response = await client.retry(() =>
     client.send('any', DeleteAcls, {
-      filters: filters.map((filter) => {
-        const wire = filterToWire(filter);
-        return {
-          resourceTypeFilter: wire.resourceType,
-          resourceNameFilter: wire.resourceName,
-          patternTypeFilter: wire.patternType,
-          principalFilter: wire.principal,
-          hostFilter: wire.host,
-          operation: wire.operation,
-          permissionType: wire.permissionType,
-        };
-      }),
+      filters: filters.map((filter) => filterToWire(filter)),
     }),
   );
   const failures: AdminItemFailure[] = [];
@@ -135,58 +94,24 @@ export function describeBinding(binding: AclBinding): string {
   return `${binding.permission} ${binding.principal} ${binding.operation} ${binding.resourceType} ${binding.resourceName} (${binding.patternType}) from ${binding.host}`;
 }
 
-function bindingToWire(binding: AclBinding): WireAcl {
+/** A filter as DescribeAcls and DeleteAcls carry it. */
+function filterToWire(filter: AclBindingFilter): AclFilterWire {
   return {
-    resourceType: ACL_RESOURCE_TYPE_IDS[binding.resourceType],
-    resourceName: binding.resourceName,
-    patternType: ACL_PATTERN_TYPE_IDS[binding.patternType],
-    principal: binding.principal,
-    host: binding.host,
-    operation: ACL_OPERATION_IDS[binding.operation],
-    permissionType: ACL_PERMISSION_IDS[binding.permission],
-  };
-}
-
-function filterToWire(filter: AclBindingFilter): Omit<WireAcl, 'resourceName' | 'principal' | 'host'> & {
-  resourceName: string | null;
-  principal: string | null;
-  host: string | null;
-} {
-  return {
-    resourceType: ACL_RESOURCE_TYPE_IDS[filter.resourceType],
-    resourceName: filter.resourceName,
-    patternType: ACL_PATTERN_TYPE_IDS[filter.patternType],
-    principal: filter.principal,
-    host: filter.host,
+    resourceTypeFilter: ACL_RESOURCE_TYPE_IDS[filter.resourceType],
+    resourceNameFilter: filter.resourceName,
+    patternTypeFilter: ACL_PATTERN_TYPE_IDS[filter.patternType],
+    principalFilter: filter.principal,
+    hostFilter: filter.host,
     operation: ACL_OPERATION_IDS[filter.operation],
     permissionType: ACL_PERMISSION_IDS[filter.permission],
   };
 }
 
 /** A binding the broker reported; an id this SDK does not know is a broker bug, so it throws. */
-function bindingFromWire(wire: WireAcl): AclBinding {
-  const resourceType = aclNameOf(ACL_RESOURCE_TYPE_IDS, wire.resourceType);
-  const patternType = aclNameOf(ACL_PATTERN_TYPE_IDS, wire.patternType);
-  const operation = aclNameOf(ACL_OPERATION_IDS, wire.operation);
-  const permission = aclNameOf(ACL_PERMISSION_IDS, wire.permissionType);
-  if (
-    resourceType === undefined ||
-    resourceType === 'ANY' ||
-    (patternType !== 'LITERAL' && patternType !== 'PREFIXED') ||
-    operation === undefined ||
-    operation === 'ANY' ||
-    permission === undefined ||
-    permission === 'ANY'
-  ) {
+function bindingFromWire(wire: AclBindingWire): AclBinding {
+  const decoded = aclBindingFromWire(wire);
+  if ('problem' in decoded) {
     throw new Error(`the broker reported an ACL with ids Weir does not know: ${JSON.stringify(wire)}`);
   }
-  return {
-    resourceType,
-    resourceName: wire.resourceName,
-    patternType,
-    principal: wire.principal,
-    host: wire.host,
-    operation,
-    permission,
-  };
+  return decoded.binding;
 }
