@@ -1,14 +1,11 @@
 import { DecodeError } from '../codec/decode-error';
+import { FrameAssembly } from './frame-assembly';
 
 /** Kafka's default `socket.request.max.bytes`: 100 MiB. */
 export const DEFAULT_MAX_FRAME_BYTES = 100 * 1024 * 1024;
 
 const SIZE_PREFIX_BYTES = 4;
 const MAX_INT32 = 0x7fffffff;
-
-// A partial frame's buffer starts at this size (or the frame size, if smaller) and doubles as bytes
-// arrive, so memory follows what the peer has actually sent, not what its size prefix claims.
-const INITIAL_PARTIAL_CAPACITY_BYTES = 64 * 1024;
 
 /** Settings for a {@link FrameDecoder}. */
 export interface FrameDecoderOptions {
@@ -33,10 +30,11 @@ export interface FramePushResult {
  * frames (and size prefixes) anywhere, or hold many frames.
  *
  * A frame that lies inside one chunk is returned as a view of that chunk (no copy), so callers must
- * not modify a chunk after pushing it. A frame split across chunks is assembled into a buffer that
- * grows with the bytes received and never beyond the frame's size, so the decoder holds at most
- * `maxFrameBytes` plus 4 bytes. A size above the maximum, or a negative one, fails the decoder before
- * any of that frame is buffered; every later push reports the same error.
+ * not modify a chunk after pushing it. A frame split across chunks is collected as it arrives (see
+ * {@link FrameAssembly}) and copied into one buffer once complete, so the decoder holds what the
+ * peer has sent of one frame, at most `maxFrameBytes` plus 4 bytes. A size above the maximum, or a
+ * negative one, fails the decoder before any of that frame is buffered; every later push reports
+ * the same error.
  */
 export class FrameDecoder {
   readonly #maxFrameBytes: number;
@@ -45,8 +43,7 @@ export class FrameDecoder {
   #sizePrefixBytes = 0;
   /** The body size of the frame being read, or -1 while waiting for a size prefix. */
   #frameBytes = -1;
-  #partial: Buffer | undefined;
-  #partialBytes = 0;
+  #partial: FrameAssembly | undefined;
   /** Bytes consumed from the stream so far, used to locate errors. */
   #streamOffset = 0;
   #failure: DecodeError | undefined;
@@ -67,7 +64,7 @@ export class FrameDecoder {
   /** How many bytes of an incomplete frame (size prefix included) the decoder is holding. */
   get bufferedBytes(): number {
     if (this.#frameBytes < 0) return this.#sizePrefixBytes;
-    return SIZE_PREFIX_BYTES + this.#partialBytes;
+    return SIZE_PREFIX_BYTES + (this.#partial?.bytes ?? 0);
   }
 
   /** Feeds the next chunk of the stream and returns the frames it completed. */
@@ -107,7 +104,7 @@ export class FrameDecoder {
       }
 
       const available = input.length - offset;
-      if (this.#partialBytes === 0 && available >= this.#frameBytes) {
+      if (this.#partial === undefined && available >= this.#frameBytes) {
         // The whole body is in this chunk: hand out a view instead of copying.
         frames.push(input.subarray(offset, offset + this.#frameBytes));
         offset += this.#frameBytes;
@@ -117,17 +114,14 @@ export class FrameDecoder {
       }
       if (available === 0) break;
 
-      const copyBytes = Math.min(this.#frameBytes - this.#partialBytes, available);
-      const partial = this.#reservePartial(this.#partialBytes + copyBytes);
-      input.copy(partial, this.#partialBytes, offset, offset + copyBytes);
-      this.#partialBytes += copyBytes;
-      offset += copyBytes;
-      this.#streamOffset += copyBytes;
-      if (this.#partialBytes === this.#frameBytes) {
-        // The buffer never grows past the frame size, so once full it is exactly the frame.
-        frames.push(partial);
+      this.#partial ??= new FrameAssembly(this.#frameBytes);
+      const takeBytes = Math.min(this.#frameBytes - this.#partial.bytes, available);
+      const frame = this.#partial.add(input, offset, offset + takeBytes);
+      offset += takeBytes;
+      this.#streamOffset += takeBytes;
+      if (frame !== undefined) {
+        frames.push(frame);
         this.#partial = undefined;
-        this.#partialBytes = 0;
         this.#frameBytes = -1;
       }
     }
@@ -162,24 +156,10 @@ export class FrameDecoder {
     return undefined;
   }
 
-  /** Returns the partial-frame buffer with room for `neededBytes`, growing it by doubling. */
-  #reservePartial(neededBytes: number): Buffer {
-    const current = this.#partial;
-    if (current && current.length >= neededBytes) return current;
-    let capacity = current ? current.length * 2 : Math.min(this.#frameBytes, INITIAL_PARTIAL_CAPACITY_BYTES);
-    while (capacity < neededBytes) capacity *= 2;
-    capacity = Math.min(capacity, this.#frameBytes);
-    const grown = Buffer.allocUnsafe(capacity);
-    if (current) current.copy(grown, 0, 0, this.#partialBytes);
-    this.#partial = grown;
-    return grown;
-  }
-
   #fail(error: DecodeError): void {
     this.#failure = error;
     // Drop whatever was buffered: a failed stream is never read again.
     this.#partial = undefined;
-    this.#partialBytes = 0;
     this.#sizePrefixBytes = 0;
     this.#frameBytes = -1;
   }

@@ -130,7 +130,7 @@ export class GroupConsumer {
    */
   async poll(options: PollOptions = {}): Promise<ConsumerRecord[]> {
     const records = await this.#fetch(options);
-    for (const record of records) this.#positions.markProcessed(record, this.#membership.generationId);
+    this.#positions.markAllProcessed(records, this.#membership.generationId);
     return records;
   }
 
@@ -238,7 +238,7 @@ export class GroupConsumer {
       // returns belongs to the current assignment. Records that arrive after a rebalance started
       // are dropped: the next owner reads them again from the committed offset.
       if (this.#status.state === 'running') {
-        const fresh = records.filter((record) => this.#positions.isNew(record));
+        const fresh = this.#positions.newRecords(records);
         if (fresh.length > 0) return fresh;
       }
       if (Date.now() >= deadlineMs) return [];

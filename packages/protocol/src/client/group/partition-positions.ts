@@ -44,6 +44,20 @@ export class PartitionPositions {
     });
   }
 
+  /**
+   * Marks a poll's records as processed. Only the last record of a partition decides its position,
+   * so the bookkeeping runs once per run of records of one partition, not once per record: a poll
+   * hands out tens of thousands, and an entry for each was most of the consumer's garbage.
+   */
+  markAllProcessed(records: readonly ConsumerRecord[], generationId: number): void {
+    for (let index = 0; index < records.length; index++) {
+      const record = records[index]!;
+      const next = records[index + 1];
+      if (next === undefined || next.partition !== record.partition || next.topic !== record.topic)
+        this.markProcessed(record, generationId);
+    }
+  }
+
   markCommitted(offsets: readonly OffsetToCommit[]): void {
     for (const entry of offsets)
       this.#committed.set(partitionKey(entry.topic, entry.partition), entry.offset);
@@ -107,12 +121,31 @@ export class PartitionPositions {
     return this.#paused.has(partitionKey(topic, partition));
   }
 
-  /** False for records of paused partitions or below the position (fetched again after a pause). */
-  isNew(record: ConsumerRecord): boolean {
-    const key = partitionKey(record.topic, record.partition);
-    if (this.#paused.has(key)) return false;
-    const position = this.#processed.get(key)?.offset;
-    return position === undefined || record.offset >= position;
+  /**
+   * The records to hand out, in order: not those of paused partitions, nor those below the position
+   * (fetched again after a pause). A partition's pause and position are looked up once per run of
+   * its records rather than per record; `records` itself comes back when every record passes, as it
+   * nearly always does.
+   */
+  newRecords(records: ConsumerRecord[]): ConsumerRecord[] {
+    let kept: ConsumerRecord[] | undefined;
+    let runTopic = '';
+    let runPartition = -1;
+    let paused = false;
+    let position: bigint | undefined;
+    for (let index = 0; index < records.length; index++) {
+      const record = records[index]!;
+      if (index === 0 || record.partition !== runPartition || record.topic !== runTopic) {
+        runTopic = record.topic;
+        runPartition = record.partition;
+        const key = partitionKey(runTopic, runPartition);
+        paused = this.#paused.has(key);
+        position = this.#processed.get(key)?.offset;
+      }
+      if (!paused && (position === undefined || record.offset >= position)) kept?.push(record);
+      else kept ??= records.slice(0, index);
+    }
+    return kept ?? records;
   }
 
   /** What the partition consumer should read: unpaused partitions with a known start, from their position. */
