@@ -117,7 +117,8 @@ async function produceAll(bootstrap: string, topic: string): Promise<number> {
 
 /**
  * Records/s of `memberCount` members of a fresh group reading the whole topic, each member in its
- * own process (warmed up first), timed from the go signal until the group has committed the end of
+ * own process (connected and warmed up on the first records of partition 0 first, the same for
+ * every member count; see group-member-task.ts), timed from the go signal until the group has committed the end of
  * every partition. Commits every 100 ms bound the error of that end mark.
  */
 async function groupConsume(bootstrap: string, topic: string, memberCount: number): Promise<number> {
