@@ -18,6 +18,7 @@ import {
   warmupCount,
 } from './bench-config';
 import { type BenchReport, cappedNote, type Measured, progress } from './bench-report';
+import type { ChildTaskName, ChildTasks } from './child-tasks';
 import { runKcat, writeKcatInput } from './kcat';
 import { measureClient, prefault } from './measure-client';
 import { processCpuMs } from './proc-stat';
@@ -26,6 +27,44 @@ import { createTopics, startWeir, stopWeir, verifyCount, type WeirBroker } from 
 
 // Weir measured through each client: our SDK (produce rounds, consume rounds, latency at a fixed
 // rate), kafkajs and kcat. Each section starts its own broker and removes it when done.
+
+/** The child tasks that produce or consume a workload and report a ClientRun. */
+type ClientTaskName = Extract<
+  ChildTaskName,
+  'sdk-produce' | 'sdk-consume' | 'kafkajs-produce' | 'kafkajs-consume'
+>;
+
+/** A client child task measured against the broker's CPU between the child's start and end marks. */
+function measureChild<Name extends ClientTaskName>(
+  weir: WeirBroker,
+  name: Name,
+  input: Parameters<ChildTasks[Name]>[0],
+): Promise<Measured> {
+  return measureClient(weir.service.pid, (onMark) =>
+    runChild(name, input, { timeoutMs: CHILD_TIMEOUT_MS, onMark }),
+  );
+}
+
+/** What the SDK and kafkajs produce children share: the same records, sends and warm-up. */
+function produceInput(
+  weir: WeirBroker,
+  topic: string,
+  warmupTopic: string,
+  size: Size,
+  acks: (typeof ACKS)[number],
+) {
+  return {
+    bootstrap: weir.bootstrap,
+    topic,
+    warmupTopic,
+    warmupCount: warmupCount(size),
+    count: size.count,
+    valueBytes: size.valueBytes,
+    acks: acks.acks,
+    recordsPerSend: RECORDS_PER_SEND,
+    sendsInFlight: sendsInFlight(size),
+  };
+}
 
 export async function measureSdk(root: string, report: BenchReport): Promise<void> {
   const weir = await startWeir(root, 'weir-sdk');
@@ -42,22 +81,10 @@ export async function measureSdk(root: string, report: BenchReport): Promise<voi
             await createTopics(weir, [topic]);
             await prefault(root, size);
             progress(`SDK ${workload}, round ${round + 1}/${ROUND_COUNT}`);
-            const run = await measureClient(weir.service.pid, (onMark) =>
-              runChild(
-                'sdk-produce',
-                {
-                  bootstrap: weir.bootstrap,
-                  topic,
-                  warmupTopic,
-                  warmupCount: warmupCount(size),
-                  count: size.count,
-                  valueBytes: size.valueBytes,
-                  acks: acks.acks,
-                  recordsPerSend: RECORDS_PER_SEND,
-                  sendsInFlight: sendsInFlight(size),
-                },
-                { timeoutMs: CHILD_TIMEOUT_MS, onMark },
-              ),
+            const run = await measureChild(
+              weir,
+              'sdk-produce',
+              produceInput(weir, topic, warmupTopic, size, acks),
             );
             await verifyCount(weir, topic, size.count);
             runs.push(run);
@@ -71,20 +98,14 @@ export async function measureSdk(root: string, report: BenchReport): Promise<voi
         for (let round = 0; round < ROUND_COUNT; round++) {
           progress(`SDK ${workload}, round ${round + 1}/${ROUND_COUNT}`);
           runs.push(
-            await measureClient(weir.service.pid, (onMark) =>
-              runChild(
-                'sdk-consume',
-                {
-                  bootstrap: weir.bootstrap,
-                  topic: `sdk-${size.key}-acks1-r${round}`,
-                  warmupTopic,
-                  warmupCount: warmupCount(size) * 2,
-                  partitionCount: PARTITION_COUNT,
-                  count: size.count,
-                },
-                { timeoutMs: CHILD_TIMEOUT_MS, onMark },
-              ),
-            ),
+            await measureChild(weir, 'sdk-consume', {
+              bootstrap: weir.bootstrap,
+              topic: `sdk-${size.key}-acks1-r${round}`,
+              warmupTopic,
+              warmupCount: warmupCount(size) * 2,
+              partitionCount: PARTITION_COUNT,
+              count: size.count,
+            }),
           );
         }
         return report.medianRow('Weir · SDK', workload, runs);
@@ -158,24 +179,10 @@ export async function measureKafkajs(root: string, report: BenchReport): Promise
           await createTopics(weir, [topic]);
           await prefault(root, size);
           progress(`kafkajs ${workload}`);
-          const run = await measureClient(weir.service.pid, (onMark) =>
-            runChild(
-              'kafkajs-produce',
-              {
-                bootstrap: weir.bootstrap,
-                topic,
-                warmupTopic,
-                warmupCount: warmupCount(size),
-                count: size.count,
-                valueBytes: size.valueBytes,
-                acks: acks.acks,
-                recordsPerSend: RECORDS_PER_SEND,
-                sendsInFlight: sendsInFlight(size),
-                maxSeconds: MAX_SECONDS,
-              },
-              { timeoutMs: CHILD_TIMEOUT_MS, onMark },
-            ),
-          );
+          const run = await measureChild(weir, 'kafkajs-produce', {
+            ...produceInput(weir, topic, warmupTopic, size, acks),
+            maxSeconds: MAX_SECONDS,
+          });
           await verifyCount(weir, topic, run.records);
           produced.set(topic, run.records);
           return { system: 'Weir · kafkajs', workload, run, note: cappedNote(run, size) };
@@ -187,13 +194,12 @@ export async function measureKafkajs(root: string, report: BenchReport): Promise
       if (count === undefined) continue;
       await report.attempt('Weir · kafkajs', workload, async () => {
         progress(`kafkajs ${workload}`);
-        const run = await measureClient(weir.service.pid, (onMark) =>
-          runChild(
-            'kafkajs-consume',
-            { bootstrap: weir.bootstrap, topic, count, groupId: `bench-${size.key}` },
-            { timeoutMs: CHILD_TIMEOUT_MS, onMark },
-          ),
-        );
+        const run = await measureChild(weir, 'kafkajs-consume', {
+          bootstrap: weir.bootstrap,
+          topic,
+          count,
+          groupId: `bench-${size.key}`,
+        });
         return { system: 'Weir · kafkajs', workload, run };
       });
     }
