@@ -41,7 +41,7 @@ function compactString(value: string): Buffer {
 }
 
 /**
- * ApiVersions v3 exactly as librdkafka 2.0 sends it (kafka-compat §1.2): request header v2 (the
+ * ApiVersions v3 exactly as librdkafka 2.0 sends it (docs/kafka-compat.md §1.2): request header v2 (the
  * client id stays a classic int16 string, then an empty tag section), then a flexible body with
  * the client software name and version and its own empty tag section.
  */
@@ -85,7 +85,7 @@ function decodeV3ByHand(frame: Buffer): {
   return { correlationId, errorCode, apiKeys, throttleTimeMs };
 }
 
-/** The exact bytes of the v0-shaped UNSUPPORTED_VERSION answer Kafka gives (kafka-compat §4). */
+/** The exact bytes of the v0-shaped UNSUPPORTED_VERSION answer Kafka gives (docs/kafka-compat.md §4). */
 function unsupportedVersionAnswer(correlationId: number): Buffer {
   const body = Buffer.alloc(16);
   body.writeInt32BE(correlationId, 0);
@@ -162,12 +162,12 @@ describe('ApiVersions', { timeout: 30_000 }, () => {
     expect(byKey.get(18)).toEqual({ apiKey: 18, minVersion: 0, maxVersion: 3 });
     expect(byKey.get(19)).toEqual({ apiKey: 19, minVersion: 0, maxVersion: 4 });
     expect(byKey.get(22)).toEqual({ apiKey: 22, minVersion: 0, maxVersion: 1 });
-    // Never advertise what is not implemented: kafka-javascript uses these on sight (kafka-compat §1.3).
+    // Never advertise what is not implemented: kafka-javascript uses these on sight (docs/kafka-compat.md §1.3).
     expect(byKey.has(23)).toBe(false); // OffsetForLeaderEpoch
     expect(byKey.has(68)).toBe(false); // ConsumerGroupHeartbeat
     expect(byKey.has(71)).toBe(false); // GetTelemetrySubscriptions
 
-    // librdkafka < 2.11.1 probes single versions (kafka-compat §1.2): each must lie in its range,
+    // librdkafka < 2.11.1 probes single versions (docs/kafka-compat.md §1.2): each must lie in its range,
     // or it silently turns off magic-2 produce (Produce 3, Fetch 4), zstd (Produce 7, Fetch 10)
     // and idempotence (InitProducerId 0).
     const probes: [apiKey: number, version: number][] = [
@@ -293,7 +293,7 @@ describe('ApiVersions', { timeout: 30_000 }, () => {
     expect(stderr).toContain('Received ApiVersionResponse (v3');
     expect(stderr).not.toMatch(/Protocol parse failure/i);
     expect(stderr).not.toContain('Sent ApiVersionRequest (v0');
-    // The features its single-version probes decide (kafka-compat §1.2).
+    // The features its single-version probes decide (docs/kafka-compat.md §1.2).
     for (const feature of ['MsgVer2', 'ZSTD', 'IdempotentProducer']) {
       expect(stderr).toContain(`Enabling feature ${feature}`);
     }

@@ -8,7 +8,7 @@ const run = promisify(execFile);
 
 /**
  * kcat's transactional producer (Debian's, librdkafka 2.0.2): InitProducerId v1 with the id,
- * AddPartitionsToTxn v0 and EndTxn v1, committed at end of input (kafka-compat §2.2).
+ * AddPartitionsToTxn v0 and EndTxn v1, committed at end of input (docs/kafka-compat.md §2.2).
  */
 describe('kcat transactions against Weir', () => {
   let running: RunningBroker;

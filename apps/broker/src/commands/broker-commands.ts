@@ -15,7 +15,7 @@ import type { TransactionMarkers } from './transaction-markers';
 import type { TransactionCommands } from './txn-commands';
 
 /**
- * The internal command boundary (ARCHITECTURE §1): every operation the broker offers, typed, in
+ * The internal command boundary (docs/architecture.md §1): every operation the broker offers, typed, in
  * one place. Kafka API handlers only translate wire ↔ command; the internal listener, the admin
  * gateway and authorization use the same commands.
  */

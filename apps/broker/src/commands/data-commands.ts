@@ -257,14 +257,14 @@ export class DataCommands {
       logStartOffset: log.logStartOffset,
       abortedTransactions: committed ? [] : null,
     };
-    // kafka-compat §7: below the log start or above the high watermark is out of range; exactly
+    // docs/kafka-compat.md §7: below the log start or above the high watermark is out of range; exactly
     // the high watermark is a valid, empty read.
     if (wanted.fetchOffset < log.logStartOffset || wanted.fetchOffset > log.highWatermark) {
       return { ...base, ...offsets, errorCode: ErrorCode.OFFSET_OUT_OF_RANGE, records: EMPTY };
     }
     try {
       // read_committed: only up to the last stable offset, with the aborted ranges overlapping
-      // what is returned (kafka-compat §7); clients drop those records themselves.
+      // what is returned (docs/kafka-compat.md §7); clients drop those records themselves.
       const read = await log.read(wanted.fetchOffset, {
         maxBytes: limits.maxBytes,
         minOneBatch: limits.minOneBatch,

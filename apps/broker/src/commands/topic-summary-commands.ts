@@ -19,7 +19,7 @@ const REPLICATION_FACTOR = 1;
 
 /**
  * What the asking principal may see: topics it may not describe are not counted or listed, and a
- * row's groups are only those it may describe (ARCHITECTURE §7: lists show only what the principal
+ * row's groups are only those it may describe (docs/architecture.md §7: lists show only what the principal
  * may describe). Everything, when absent.
  */
 export interface SummaryVisibility {

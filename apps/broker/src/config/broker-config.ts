@@ -41,7 +41,7 @@ function commaList<T extends z.ZodType>(item: T) {
   );
 }
 
-/** The SASL mechanisms a SASL client listener can offer (ARCHITECTURE §7). */
+/** The SASL mechanisms a SASL client listener can offer (docs/architecture.md §7). */
 export const CLIENT_SASL_MECHANISMS = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const;
 
 /**
@@ -62,7 +62,7 @@ const securedClientListenerSchema = clientListenerSchema
   .superRefine((listener, ctx) => checkListenerSecurity(listener, [], ctx));
 
 /**
- * The broker-internal listener (ARCHITECTURE §7): Kafka admin APIs plus the Weir-only ones, for the
+ * The broker-internal listener (docs/architecture.md §7): Kafka admin APIs plus the Weir-only ones, for the
  * console's gateway and other brokers, authenticated by a shared token (SASL mechanism WEIR-TOKEN)
  * or by a trusted client certificate (mutual TLS) with an empty token.
  */

@@ -61,7 +61,7 @@ export interface CoordinatorLoadState {
 type PartitionStatus = 'loading' | 'loaded' | 'failed';
 
 /**
- * The group coordinator (ARCHITECTURE §5; kafka-compat §7 "Group coordinator"). Owns the groups,
+ * The group coordinator (docs/architecture.md §5; docs/kafka-compat.md §7 "Group coordinator"). Owns the groups,
  * gates every request on the load state of the group's `__consumer_offsets` partition
  * (COORDINATOR_LOAD_IN_PROGRESS until it is replayed), and delegates membership to
  * {@link GroupMembership} and committed offsets to {@link GroupOffsets}.

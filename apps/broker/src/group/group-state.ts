@@ -1,5 +1,5 @@
 /**
- * The states of a classic consumer group (ARCHITECTURE §5), with Kafka's names: they are what
+ * The states of a classic consumer group (docs/architecture.md §5), with Kafka's names: they are what
  * DescribeGroups reports, so tools that know Kafka read them unchanged.
  *
  * - Empty: no members; the group may still hold committed offsets.

@@ -62,7 +62,7 @@ export class LogCorruptionError extends Error {
 }
 
 /**
- * Opens a partition log from its directory (ARCHITECTURE §4, recovery):
+ * Opens a partition log from its directory (docs/architecture.md §4, recovery):
  * 1. delete leftovers of interrupted work (`.deleted`, `.tmp`, indexes without a log file);
  * 2. after a clean shutdown, trust the files and only read the tail of the last segment;
  * 3. otherwise rescan every segment from the one holding the recovery point, checking lengths and

@@ -14,7 +14,7 @@ export type AppendOrigin = 'client' | 'coordinator' | 'replication';
 
 /**
  * Checks one incoming batch before it is stored, without decoding or decompressing its records
- * (kafka-compat §6.3): a whole v2 batch of exactly the bytes received, a matching CRC-32C, a known
+ * (docs/kafka-compat.md §6.3): a whole v2 batch of exactly the bytes received, a matching CRC-32C, a known
  * codec, a record count that agrees with the last offset delta, no control bit from a client, a
  * producer id on transactional batches, and a size within max.message.bytes. A failure is a
  * {@link WeirError} with the Kafka code the produce response carries.

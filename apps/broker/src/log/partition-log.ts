@@ -42,7 +42,7 @@ export type {
 } from './partition-log-types';
 
 /**
- * One partition's log (ARCHITECTURE §4). Appends are serialized: whatever queues up while a write
+ * One partition's log (docs/architecture.md §4). Appends are serialized: whatever queues up while a write
  * is in flight goes out as the next group in a single `writev`, with offsets assigned by rewriting
  * each batch's first 8 bytes. Durable appends wait for an fdatasync that covers them, and one
  * fdatasync serves every append written before it started. Readers see only what has been written

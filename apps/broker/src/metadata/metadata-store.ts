@@ -38,7 +38,7 @@ export interface UserRecord {
 }
 
 /**
- * Where the broker keeps its metadata (ARCHITECTURE §6): topics and their configs, the cluster id,
+ * Where the broker keeps its metadata (docs/architecture.md §6): topics and their configs, the cluster id,
  * producer id blocks, SASL users, ACLs. The local implementation lives in the data
  * directory; cluster mode puts it in etcd behind the same interface. Every mutation is durable
  * when its promise resolves.

@@ -90,7 +90,7 @@ export class Dispatcher {
    */
   start(frame: Buffer, connection: ConnectionFacts): StartedRequest {
     const startedMs = performance.now();
-    // After SaslHandshake v0 the client sends bare SASL tokens, not requests (kafka-compat §5).
+    // After SaslHandshake v0 the client sends bare SASL tokens, not requests (docs/kafka-compat.md §5).
     if (connection.auth.awaitsRawToken) return settled(this.#rawToken(frame, connection));
     // Checked on the raw API key before anything is decoded: a connection that has not
     // authenticated gets no more of the broker's work than reading two bytes.

@@ -18,7 +18,7 @@ import { listTransactionsHandler } from './handlers/list-transactions';
  * The Weir-only APIs (keys 32000 and up) the internal listener serves beside the client
  * listener's Kafka APIs, and Kafka's transaction inspection APIs (DescribeTransactions,
  * ListTransactions, DescribeProducers): Kafka defines them only in flexible versions, and the
- * client listener advertises no flexible version but ApiVersions v3 (kafka-compat §0). The client
+ * client listener advertises no flexible version but ApiVersions v3 (docs/kafka-compat.md §0). The client
  * listener never serves or advertises any of them.
  */
 export function internalHandlers(): ApiHandler[] {

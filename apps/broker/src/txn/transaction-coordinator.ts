@@ -31,7 +31,7 @@ import { type TransactionView, viewOf } from './transaction-views';
 type Status = 'starting' | 'loading' | 'recovering' | 'active' | 'stopped';
 
 /**
- * The transaction coordinator (ARCHITECTURE §5; kafka-compat §7 "Transaction coordinator"): the
+ * The transaction coordinator (docs/architecture.md §5; docs/kafka-compat.md §7 "Transaction coordinator"): the
  * requests of transactional producers and operators, gated on the load of `__transaction_state`.
  * Every change of an id runs in the id's queue and is installed only once the log has it
  * ({@link TransactionTable}). EndTxn answers once the markers are written and the offsets applied
@@ -167,7 +167,7 @@ export class TransactionCoordinator implements TransactionMembershipCheck {
     return ErrorCode.NONE;
   }
 
-  /** Kafka's checks, in Kafka's order; fencing is INVALID_PRODUCER_EPOCH at these versions (kafka-compat §0.9). */
+  /** Kafka's checks, in Kafka's order; fencing is INVALID_PRODUCER_EPOCH at these versions (docs/kafka-compat.md §0.9). */
   #claimError(current: TransactionMetadata | undefined, claim: ProducerClaim): number {
     if (!current || current.producerId !== claim.producerId) return ErrorCode.INVALID_PRODUCER_ID_MAPPING;
     if (current.producerEpoch !== claim.producerEpoch) return ErrorCode.INVALID_PRODUCER_EPOCH;

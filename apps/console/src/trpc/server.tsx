@@ -8,7 +8,7 @@ import { createContext } from '../server/api/trpc';
 import { makeQueryClient } from './query-client';
 
 /*
- * Server-side prefetch for pages (aesthetics-anchors §2.7). A page awaits its first query here,
+ * Server-side prefetch for pages. A page awaits its first query here,
  * calling the router in-process (no HTTP hop), and wraps its client leaves in `HydrateClient`, so
  * the HTML already holds the data and the client's `useQuery` starts from it instead of fetching
  * after hydration.

@@ -8,7 +8,7 @@ import {
 } from './error-codes';
 
 // Facts checked against apache/kafka trunk (Oct 2024) `Errors.java` and the class hierarchy under
-// `common/errors`: [code, name, retriable]. Covers every code in kafka-compat.md §8 and a spread of
+// `common/errors`: [code, name, retriable]. Covers every code in docs/kafka-compat.md §8 and a spread of
 // others, including ones whose retriable flag is easy to get wrong.
 const kafkaFacts: [number, ErrorCodeName, boolean][] = [
   [-1, 'UNKNOWN_SERVER_ERROR', false],
@@ -83,7 +83,7 @@ const kafkaFacts: [number, ErrorCodeName, boolean][] = [
   [128, 'INVALID_REGULAR_EXPRESSION', false],
 ];
 
-// kafka-compat.md §8: the codes the broker must be able to send.
+// docs/kafka-compat.md §8: the codes the broker must be able to send.
 const compatCodes = [
   -1, 1, 2, 3, 5, 6, 7, 10, 14, 15, 16, 17, 21, 22, 23, 24, 25, 26, 27, 29, 30, 31, 33, 34, 35, 36, 37, 38,
   41, 42, 45, 46, 47, 48, 49, 50, 51, 53, 58, 59, 69, 79, 87, 90,
@@ -102,7 +102,7 @@ describe('ErrorCode', () => {
     expectTypeOf<1000>().not.toExtend<ErrorCode>();
   });
 
-  it('contains every code kafka-compat.md §8 lists', () => {
+  it('contains every code docs/kafka-compat.md §8 lists', () => {
     for (const code of compatCodes) expect(isKnownErrorCode(code), `code ${code}`).toBe(true);
   });
 

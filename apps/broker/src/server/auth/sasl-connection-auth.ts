@@ -15,7 +15,7 @@ import {
 } from './sasl-mechanism';
 import { nextSaslState, type SaslEvent, type SaslState } from './sasl-states';
 
-/** What a connection may send before it has authenticated (Kafka's rule, kafka-compat §4, §7). */
+/** What a connection may send before it has authenticated (Kafka's rule, docs/kafka-compat.md §4, §7). */
 const BEFORE_AUTHENTICATION = new Set([ApiVersions.apiKey, SaslHandshake.apiKey, SaslAuthenticate.apiKey]);
 
 const NO_BYTES = Buffer.alloc(0);

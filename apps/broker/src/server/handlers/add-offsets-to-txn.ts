@@ -5,7 +5,7 @@ import { defineHandler } from '../handler';
 const RULES = API_ACL_RULES.AddOffsetsToTxn;
 
 /**
- * AddOffsetsToTxn v0–1: librdkafka sends only v0 and kafkajs at most v1 (kafka-compat §0.5). Adds
+ * AddOffsetsToTxn v0–1: librdkafka sends only v0 and kafkajs at most v1 (docs/kafka-compat.md §0.5). Adds
  * a consumer group to the open transaction, so TxnOffsetCommit may stage offsets for it. Needs
  * WRITE on the transactional id and READ on the group.
  */

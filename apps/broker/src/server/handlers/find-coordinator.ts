@@ -8,7 +8,7 @@ const RULES = API_ACL_RULES.FindCoordinator;
 /**
  * FindCoordinator v0–2: this broker coordinates every group (key type 0) and transactional id
  * (key type 1). v0 must be in the range: librdkafka 2.0 probes exactly v0 before it enables
- * consumer groups (kafka-compat §1.2); v0 carries no key type and means a group. Needs DESCRIBE
+ * consumer groups (docs/kafka-compat.md §1.2); v0 carries no key type and means a group. Needs DESCRIBE
  * on the group or transactional id; without, GROUP_ (TRANSACTIONAL_ID_) AUTHORIZATION_FAILED.
  */
 export const findCoordinatorHandler = defineHandler({

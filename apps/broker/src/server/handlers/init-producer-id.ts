@@ -9,7 +9,7 @@ const RULES = API_ACL_RULES.InitProducerId;
  * InitProducerId v0–1. Without a transactional id it hands out an idempotent producer id; with one
  * the transaction coordinator answers (one producer id per transactional id, the epoch bumped on
  * every call). v0 must be in the range: librdkafka 2.0 probes for exactly version 0 before it
- * enables idempotence (kafka-compat §1.2). PRODUCER_FENCED never goes out at these versions.
+ * enables idempotence (docs/kafka-compat.md §1.2). PRODUCER_FENCED never goes out at these versions.
  * Needs WRITE on the transactional id, or for an idempotent producer IDEMPOTENT_WRITE (which
  * WRITE on any topic or transactional id implies); the denial allocates nothing.
  */

@@ -3,7 +3,7 @@ import { field } from '../../schema/struct';
 import { int16, int32, int64, string } from '../../schema/types';
 
 /**
- * AddOffsetsToTxn (key 25), versions 0–1 (kafka-compat §0 item 5, §3): librdkafka sends only v0
+ * AddOffsetsToTxn (key 25), versions 0–1 (docs/kafka-compat.md §0 item 5, §3): librdkafka sends only v0
  * and kafkajs at most v1; v3 is the first flexible version. v0 and v1 share one layout.
  */
 export const AddOffsetsToTxn = defineApi({

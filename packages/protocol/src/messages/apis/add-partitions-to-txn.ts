@@ -3,7 +3,7 @@ import { field, struct } from '../../schema/struct';
 import { array, int16, int32, int64, string } from '../../schema/types';
 
 /**
- * AddPartitionsToTxn (key 24), versions 0–1 (kafka-compat §0 item 5, §3): librdkafka sends only
+ * AddPartitionsToTxn (key 24), versions 0–1 (docs/kafka-compat.md §0 item 5, §3): librdkafka sends only
  * v0 and kafkajs at most v1; v3 is the first flexible version. The "V3AndBelow" field names are
  * Kafka's own: from v4 the request carries a batch of transactions instead.
  */

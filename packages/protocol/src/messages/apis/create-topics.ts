@@ -3,7 +3,7 @@ import { field, struct } from '../../schema/struct';
 import { array, bool, int16, int32, string } from '../../schema/types';
 
 /**
- * CreateTopics (key 19), versions 0–4 (kafka-compat §3): kafkajs sends up to v3, librdkafka up to
+ * CreateTopics (key 19), versions 0–4 (docs/kafka-compat.md §3): kafkajs sends up to v3, librdkafka up to
  * v4, and v5 is the first flexible version. v4 is v3 on the wire; it only lets -1 partitions or -1
  * replication factor mean "use the broker default".
  */

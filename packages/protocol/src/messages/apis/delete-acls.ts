@@ -3,7 +3,7 @@ import { field, struct } from '../../schema/struct';
 import { array, int8, int16, int32, string } from '../../schema/types';
 
 /**
- * DeleteAcls (key 31), versions 0–1 (kafka-compat §3): both clients send at most v1, which adds
+ * DeleteAcls (key 31), versions 0–1 (docs/kafka-compat.md §3): both clients send at most v1, which adds
  * the pattern type to filters and matches (default 3, LITERAL); v2 is the first flexible version.
  */
 export const DeleteAcls = defineApi({

@@ -4,7 +4,7 @@ import { array, int16, int32, string } from '../../schema/types';
 
 /**
  * DeleteGroups (key 42), versions 0–1: removes empty consumer groups and their offsets, for admin
- * tools. kafkajs and librdkafka both use up to v1 and v2 is flexible (kafka-compat §2). The two
+ * tools. kafkajs and librdkafka both use up to v1 and v2 is flexible (docs/kafka-compat.md §2). The two
  * versions share one layout; the throttle time is first even at v0.
  */
 export const DeleteGroups = defineApi({

@@ -3,7 +3,7 @@ import { field, struct } from '../../schema/struct';
 import { array, int16, int32, string } from '../../schema/types';
 
 /**
- * DeleteTopics (key 20), versions 0–1 (kafka-compat §3): both clients send at most v1, and v1 only
+ * DeleteTopics (key 20), versions 0–1 (docs/kafka-compat.md §3): both clients send at most v1, and v1 only
  * adds the response's throttle time. Topics are named by string here; topic IDs arrive in v6.
  */
 export const DeleteTopics = defineApi({

@@ -3,7 +3,7 @@ import { field, struct } from '../../schema/struct';
 import { array, int8, int16, int32, string } from '../../schema/types';
 
 /**
- * DescribeAcls (key 29), versions 0–1 (kafka-compat §3): both clients send at most v1, which adds
+ * DescribeAcls (key 29), versions 0–1 (docs/kafka-compat.md §3): both clients send at most v1, which adds
  * the resource pattern type (default 3, LITERAL); v2 is the first flexible version. The throttle
  * time comes first in the response from v0.
  */

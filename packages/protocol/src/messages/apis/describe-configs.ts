@@ -3,7 +3,7 @@ import { field, struct } from '../../schema/struct';
 import { array, bool, int8, int16, int32, string } from '../../schema/types';
 
 /**
- * DescribeConfigs (key 32), versions 0–2 (kafka-compat §3): kafkajs sends up to v2, librdkafka up
+ * DescribeConfigs (key 32), versions 0–2 (docs/kafka-compat.md §3): kafkajs sends up to v2, librdkafka up
  * to v1, and v4 is the first flexible version. v0 reports `isDefault`; v1 replaces it with
  * `configSource` and adds synonyms. A null key list asks for every configuration.
  */

@@ -6,7 +6,7 @@ import { array, bool, bytes, int16, int32, string } from '../../schema/types';
  * DescribeGroups (key 15), versions 0–4: the state, protocol and members of consumer groups, for
  * admin tools. kafkajs uses up to v2 and librdkafka's admin API up to v4 (its legacy group listing
  * pins v0); v3 adds authorized operations, v4 static instance ids, and v5 is flexible
- * (kafka-compat §3).
+ * (docs/kafka-compat.md §3).
  */
 export const DescribeGroups = defineApi({
   apiKey: 15,

@@ -3,7 +3,7 @@ import { field } from '../../schema/struct';
 import { bool, int16, int32, int64, string } from '../../schema/types';
 
 /**
- * EndTxn (key 26), versions 0–1 (kafka-compat §3, §9): both clients send at most v1, and a range
+ * EndTxn (key 26), versions 0–1 (docs/kafka-compat.md §3, §9): both clients send at most v1, and a range
  * that misses librdkafka's 0–1 disables transactions for it (Tansu's failure). v3 is the first
  * flexible version. `committed` is true to commit, false to abort.
  */

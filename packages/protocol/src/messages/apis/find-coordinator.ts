@@ -5,7 +5,7 @@ import { int8, int16, int32, string } from '../../schema/types';
 /**
  * FindCoordinator (key 10), versions 0–2: which node coordinates a group or a transactional id.
  * librdkafka 2.0.2 probes exactly v0 (without it, consumer groups and LZ4 are switched off) and
- * needs v1+ for the key type that transactions use; v3 is flexible (kafka-compat §3).
+ * needs v1+ for the key type that transactions use; v3 is flexible (docs/kafka-compat.md §3).
  */
 export const FindCoordinator = defineApi({
   apiKey: 10,

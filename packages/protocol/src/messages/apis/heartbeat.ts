@@ -5,7 +5,7 @@ import { int16, int32, string } from '../../schema/types';
 /**
  * Heartbeat (key 12), versions 0–3: a member tells the coordinator it is alive and learns whether
  * a rebalance is under way. v0 is in librdkafka's balanced-consumer probe, v3 adds the static
- * instance id and v4 is flexible (kafka-compat §3).
+ * instance id and v4 is flexible (docs/kafka-compat.md §3).
  */
 export const Heartbeat = defineApi({
   apiKey: 12,

@@ -3,7 +3,7 @@ import { field } from '../../schema/struct';
 import { int16, int32, int64, string } from '../../schema/types';
 
 /**
- * InitProducerId (key 22), versions 0–1 (kafka-compat §3): the range must contain 0 because
+ * InitProducerId (key 22), versions 0–1 (docs/kafka-compat.md §3): the range must contain 0 because
  * librdkafka < 2.11.1 turns idempotence off unless v0 is advertised, and v2 is the first flexible
  * version. v0 and v1 are identical on the wire. A null transactional id asks for an idempotent
  * (non-transactional) producer id.

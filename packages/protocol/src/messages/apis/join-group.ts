@@ -5,7 +5,7 @@ import { array, bytes, int16, int32, string } from '../../schema/types';
 /**
  * JoinGroup (key 11), versions 0–5: a member (re)joins a consumer group and the coordinator picks
  * the protocol and the leader. librdkafka 2.0.2 probes exactly v0; v4 introduces the
- * MEMBER_ID_REQUIRED round trip and v5 static membership; v6 is flexible (kafka-compat §3). Only
+ * MEMBER_ID_REQUIRED round trip and v5 static membership; v6 is flexible (docs/kafka-compat.md §3). Only
  * the leader's response carries the member list.
  */
 export const JoinGroup = defineApi({

@@ -6,7 +6,7 @@ import { array, int16, int32, string } from '../../schema/types';
  * LeaveGroup (key 13), versions 0–3: members leave a group without waiting for their session to
  * time out. v0–2 name one member; v3 (what kafkajs sends) names a batch of members, each with an
  * optional static instance id, and answers per member. librdkafka 2.0.2 uses at most v1; v4 is
- * flexible (kafka-compat §3).
+ * flexible (docs/kafka-compat.md §3).
  */
 export const LeaveGroup = defineApi({
   apiKey: 13,

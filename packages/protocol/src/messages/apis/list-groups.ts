@@ -5,7 +5,7 @@ import { array, int16, int32, string } from '../../schema/types';
 /**
  * ListGroups (key 16), versions 0–2: every group this coordinator knows, for admin tools. kafkajs
  * asks every broker at up to v2 and librdkafka's legacy listing pins v0; v3 is flexible and the
- * state filter only arrives in v4 (kafka-compat §3). The request has no fields in this range.
+ * state filter only arrives in v4 (docs/kafka-compat.md §3). The request has no fields in this range.
  */
 export const ListGroups = defineApi({
   apiKey: 16,

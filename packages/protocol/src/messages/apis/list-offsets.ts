@@ -6,7 +6,7 @@ import { array, int8, int16, int32, int64, string } from '../../schema/types';
  * ListOffsets (key 2), versions 1–3: the earliest/latest/by-timestamp offset of each partition.
  * v0 returns an array of old-style offsets instead of one (timestamp, offset) pair and no client
  * here needs it; v2 adds the isolation level (latest means the LSO under read_committed). v4 would
- * bring leader epochs, which we keep out of the protocol (kafka-compat §3, §6.5).
+ * bring leader epochs, which we keep out of the protocol (docs/kafka-compat.md §3, §6.5).
  */
 export const ListOffsets = defineApi({
   apiKey: 2,

@@ -4,7 +4,7 @@ import { array, bool, int16, int32, string } from '../../schema/types';
 
 /**
  * Metadata (key 3), versions 1–6. From v1 a null topic list means "all topics" and an empty one
- * means "none"; staying at or below v6 keeps leader epochs out of the protocol (kafka-compat §6.5).
+ * means "none"; staying at or below v6 keeps leader epochs out of the protocol (docs/kafka-compat.md §6.5).
  */
 export const Metadata = defineApi({
   apiKey: 3,

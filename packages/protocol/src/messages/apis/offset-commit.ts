@@ -5,7 +5,7 @@ import { array, int16, int32, int64, string } from '../../schema/types';
 /**
  * OffsetCommit (key 8), versions 2–7: a consumer group member stores its positions. The range
  * overlaps the 1..2 that librdkafka 2.0.2 probes for its balanced-consumer feature, covers kafkajs
- * (max 5) and reaches librdkafka's 7; v8 is flexible (kafka-compat §3). The retention time exists
+ * (max 5) and reaches librdkafka's 7; v8 is flexible (docs/kafka-compat.md §3). The retention time exists
  * only in v2–4, the committed leader epoch from v6 and the static-membership instance id from v7.
  */
 export const OffsetCommit = defineApi({

@@ -4,7 +4,7 @@ import { array, int16, int32, int64, string } from '../../schema/types';
 
 /**
  * OffsetFetch (key 9), versions 1–5: a consumer group's committed offsets. kafkajs implements
- * nothing below v1 and librdkafka 2.0.2 probes exactly v1; v6 is flexible (kafka-compat §3). From
+ * nothing below v1 and librdkafka 2.0.2 probes exactly v1; v6 is flexible (docs/kafka-compat.md §3). From
  * v2 a null topic list means "every topic the group has committed" and a top-level error code
  * follows the topics; v5 returns the committed leader epoch.
  */

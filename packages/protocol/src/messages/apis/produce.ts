@@ -4,7 +4,7 @@ import { array, int16, int32, int64, records, string } from '../../schema/types'
 
 /**
  * Produce (key 0), versions 3–7: v3 is the first that carries RecordBatch v2 and v7 allows zstd;
- * librdkafka needs the advertised range to contain both (kafka-compat §1.2). An acks=0 request
+ * librdkafka needs the advertised range to contain both (docs/kafka-compat.md §1.2). An acks=0 request
  * gets no response at all.
  */
 export const Produce = defineApi({

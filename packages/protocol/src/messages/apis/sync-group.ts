@@ -5,7 +5,7 @@ import { array, bytes, int16, int32, string } from '../../schema/types';
 /**
  * SyncGroup (key 14), versions 0–3: the leader hands in every member's assignment and each member
  * collects its own. v0 is in librdkafka's balanced-consumer probe, v3 adds the static instance id
- * and v4 is flexible (kafka-compat §3). A member the leader did not assign gets empty bytes.
+ * and v4 is flexible (docs/kafka-compat.md §3). A member the leader did not assign gets empty bytes.
  */
 export const SyncGroup = defineApi({
   apiKey: 14,

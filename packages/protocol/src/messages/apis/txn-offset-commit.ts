@@ -3,7 +3,7 @@ import { field, struct } from '../../schema/struct';
 import { array, int16, int32, int64, string } from '../../schema/types';
 
 /**
- * TxnOffsetCommit (key 28), versions 0–2 (kafka-compat §3): kafkajs sends at most v1, librdkafka
+ * TxnOffsetCommit (key 28), versions 0–2 (docs/kafka-compat.md §3): kafkajs sends at most v1, librdkafka
  * picks v2 (which adds the committed leader epoch), and v3 is the first flexible version.
  */
 export const TxnOffsetCommit = defineApi({
