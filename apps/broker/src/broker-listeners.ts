@@ -5,6 +5,7 @@ import type { BrokerEndpoint, ListenerName } from './commands/cluster-commands';
 import type { BrokerConfig } from './config/broker-config';
 import type { Authorizer } from './security/acl/authorizer';
 import type { UserStore } from './security/users/user-store';
+import { clientListenerHandlers, internalListenerHandlers } from './server/api-table';
 import { clientSaslMechanisms } from './server/auth/client-sasl-mechanisms';
 import {
   type ListenerAuthenticator,
@@ -13,11 +14,9 @@ import {
 } from './server/auth/listener-authenticator';
 import type { SaslAuthHooks } from './server/auth/sasl-connection-auth';
 import { weirTokenMechanism } from './server/auth/weir-token-mechanism';
-import { clientListenerHandlers } from './server/client-listener-handlers';
 import { Dispatcher } from './server/dispatcher';
-import { internalListenerHandlers } from './server/internal-listener-handlers';
+import { HandlerRegistry } from './server/handler-registry';
 import { Listener } from './server/listener';
-import { HandlerRegistry } from './server/registry';
 import { tlsForListener } from './server/tls/tls-server';
 
 /** The broker's listeners: the client one always, the internal one unless it is disabled. */
@@ -55,12 +54,13 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
         authHooks,
       )
     : noAuthentication;
-  const dispatcher = new Dispatcher(
-    new HandlerRegistry(clientListenerHandlers(clientSasl)),
+  const dispatcher = new Dispatcher({
+    registry: new HandlerRegistry(clientListenerHandlers(clientSasl)),
     commands,
-    requestObserver(observation, 'client'),
-    'client',
-  );
+    observer: requestObserver(observation, 'client'),
+    listenerName: 'client',
+    authorizer: commands.acls.authorizer,
+  });
   const clientListener = new Listener(
     {
       ...client,
@@ -72,13 +72,13 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
     connectionEvents(observation, 'client'),
   );
   if (!internal.enabled) return { client: clientListener, internal: undefined };
-  const internalDispatcher = new Dispatcher(
-    new HandlerRegistry(internalListenerHandlers()),
+  const internalDispatcher = new Dispatcher({
+    registry: new HandlerRegistry(internalListenerHandlers()),
     commands,
-    requestObserver(observation, 'internal'),
-    'internal',
-    options.internalAuthorizer,
-  );
+    observer: requestObserver(observation, 'internal'),
+    listenerName: 'internal',
+    authorizer: options.internalAuthorizer,
+  });
   const authenticator = saslAuthenticator(
     [weirTokenMechanism(options.internalToken, internal.trustedCertificatePrincipals)],
     authHooks,

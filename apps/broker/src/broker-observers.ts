@@ -60,6 +60,10 @@ export function requestObserver(
         'request refused; closing the connection',
       );
     },
+    // Counted in requestErrorsTotal with the answer's codes (onRequest); here only its cause is logged.
+    onServerError: ({ apiName, apiVersion, error }) => {
+      requestLogger.error({ api: apiName, version: apiVersion, err: error }, 'answered UNKNOWN_SERVER_ERROR');
+    },
     onHandlerFailure: ({ apiName, error }) => {
       metrics.requestErrorsTotal.inc({ api: apiName, error: 'UNKNOWN_SERVER_ERROR' });
       requestLogger.error({ api: apiName, err: error }, 'handler failed; closing the connection');

@@ -1,9 +1,8 @@
 import { type Client, ErrorCode } from '@weir/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListenerName } from '../src/commands/cluster-commands';
+import { clientListenerHandlers, internalListenerHandlers } from '../src/server/api-table';
 import type { ApiHandler } from '../src/server/handler';
-import { internalHandlers } from '../src/server/internal-registry';
-import { clientHandlers } from '../src/server/registry';
 import {
   clientAs,
   errorCodesIn,
@@ -34,11 +33,10 @@ const AUTHORIZATION_FAILURES: ReadonlySet<number> = new Set([
 const UNAUTHORIZED_APIS = new Set(['ApiVersions', 'SaslHandshake', 'SaslAuthenticate']);
 
 /** Every API either listener serves, by key. */
-const HANDLERS = new Map(
-  [...clientHandlers(), ...internalHandlers()].map((handler) => [handler.api.apiKey, handler as ApiHandler]),
-);
+const SERVED = [...clientListenerHandlers(true), ...internalListenerHandlers()];
+const HANDLERS = new Map(SERVED.map((handler) => [handler.api.apiKey, handler as ApiHandler]));
 /** The Kafka APIs, which both listeners serve; the rest only the internal listener serves. */
-const CLIENT_API_KEYS = new Set(clientHandlers().map((handler) => handler.api.apiKey));
+const CLIENT_API_KEYS = new Set(clientListenerHandlers(false).map((handler) => handler.api.apiKey));
 
 function handlerFor(row: Row): ApiHandler {
   const handler = HANDLERS.get(row.api.apiKey);
@@ -90,7 +88,7 @@ describe('authorization matrix (secure profile: allowEveryoneIfNoAclFound false)
   });
 
   it('has a row for every API either listener serves', () => {
-    const served = [...clientHandlers(), ...internalHandlers()].map((handler) => handler.api.name);
+    const served = SERVED.map((handler) => handler.api.name);
     const covered = new Set(ROWS.map((row) => row.api.name));
     expect(served.filter((name) => !UNAUTHORIZED_APIS.has(name) && !covered.has(name))).toEqual([]);
   });

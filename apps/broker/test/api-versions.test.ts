@@ -11,7 +11,8 @@ import {
   Reader,
 } from '@weir/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientHandlers, HandlerRegistry } from '../src/server/registry';
+import { clientListenerHandlers } from '../src/server/api-table';
+import { HandlerRegistry } from '../src/server/handler-registry';
 import { type RunningBroker, startBroker } from './broker-harness';
 import { fetchValues, produceValues, RawConnection, rawFrame, rawRequestHeader } from './raw-socket';
 
@@ -97,7 +98,7 @@ function unsupportedVersionAnswer(correlationId: number): Buffer {
   return body;
 }
 
-const servedByRegistry = new HandlerRegistry(clientHandlers()).advertised();
+const servedByRegistry = new HandlerRegistry(clientListenerHandlers(false)).advertised();
 
 describe('ApiVersions', { timeout: 30_000 }, () => {
   let broker: RunningBroker;
@@ -149,7 +150,7 @@ describe('ApiVersions', { timeout: 30_000 }, () => {
     expect(byKey.size).toBe(apiKeys.length);
     expect(apiKeys.map((range) => range.apiKey)).toEqual([...byKey.keys()].sort((a, b) => a - b));
     for (const range of apiKeys) {
-      const handler = new HandlerRegistry(clientHandlers()).get(range.apiKey);
+      const handler = new HandlerRegistry(clientListenerHandlers(false)).get(range.apiKey);
       expect(handler?.versions, `key ${range.apiKey}`).toEqual({
         min: range.minVersion,
         max: range.maxVersion,

@@ -1,4 +1,5 @@
 import {
+  type ApiSchema,
   ApiVersions,
   apiByKey,
   decodeRequestFrame,
@@ -15,7 +16,8 @@ import type { Authorizer } from '../security/acl/authorizer';
 import { RequestAccess } from '../security/acl/request-access';
 import type { ConnectionAuth } from './auth/connection-auth';
 import type { ApiHandler, RequestContext } from './handler';
-import type { HandlerRegistry } from './registry';
+import type { HandlerRegistry } from './handler-registry';
+import { requestErrors } from './request-errors';
 
 /** What to do with one request frame. */
 export type DispatchOutcome =
@@ -44,6 +46,13 @@ export interface StartedRequest {
 export interface RequestObserver {
   onRequest(event: { apiName: string; apiVersion: number; durationMs: number; response: unknown }): void;
   onRejected(event: { header: RequestHeader | null; reason: string }): void;
+  /**
+   * A request answered UNKNOWN_SERVER_ERROR (for the whole request or for an item of it): `error`
+   * is the cause, reported by the request context as it converts it (request-errors.ts). The answer
+   * itself reaches `onRequest` like any other.
+   */
+  onServerError(event: { apiName: string; apiVersion: number; error: unknown }): void;
+  /** A handler threw, or its response could not be encoded: the connection closes. */
   onHandlerFailure(event: { apiName: string; error: unknown }): void;
   /**
    * A connection is closed for authentication: a request other than ApiVersions or SASL before it
@@ -64,21 +73,39 @@ export interface ConnectionFacts {
   signal: AbortSignal;
 }
 
+/** What one listener's dispatcher works with. */
+export interface DispatcherOptions<Commands> {
+  /** The listener's handlers. */
+  registry: HandlerRegistry<Commands>;
+  /** What its handlers call. */
+  commands: Commands;
+  observer: RequestObserver;
+  listenerName: ListenerName;
+  /** The policy for this listener's requests. */
+  authorizer: Authorizer;
+}
+
 /**
  * Decodes a request frame, checks its API and version against the handler registry, runs the
  * handler and encodes its response at the request's version. It never throws for bad input:
  * malformed or unsupported requests become a `close` outcome (or, for ApiVersions, the documented
- * UNSUPPORTED_VERSION answer).
+ * UNSUPPORTED_VERSION answer). The context it gives each handler turns failures into wire errors
+ * and reports every UNKNOWN_SERVER_ERROR to the observer (request-errors.ts).
  */
-export class Dispatcher {
-  constructor(
-    private readonly registry: HandlerRegistry,
-    private readonly commands: BrokerCommands,
-    private readonly observer: RequestObserver,
-    private readonly listenerName: ListenerName = 'client',
-    /** The policy for this listener's requests; the commands' own unless the listener differs. */
-    private readonly authorizer: Authorizer = commands.acls.authorizer,
-  ) {}
+export class Dispatcher<Commands = BrokerCommands> {
+  private readonly registry: HandlerRegistry<Commands>;
+  private readonly commands: Commands;
+  private readonly observer: RequestObserver;
+  private readonly listenerName: ListenerName;
+  private readonly authorizer: Authorizer;
+
+  constructor(options: DispatcherOptions<Commands>) {
+    this.registry = options.registry;
+    this.commands = options.commands;
+    this.observer = options.observer;
+    this.listenerName = options.listenerName;
+    this.authorizer = options.authorizer;
+  }
 
   dispatch(frame: Buffer, connection: ConnectionFacts): Promise<DispatchOutcome> {
     return this.start(frame, connection).outcome;
@@ -127,7 +154,11 @@ export class Dispatcher {
       );
     }
     const handler = this.registry.get(decoded.header.apiKey)!;
+    const { apiVersion } = decoded.header;
     const context: RequestContext = {
+      ...requestErrors((error) =>
+        this.observer.onServerError({ apiName: handler.api.name, apiVersion, error }),
+      ),
       header: decoded.header,
       principal: connection.auth.principal,
       listenerName: this.listenerName,
@@ -149,7 +180,7 @@ export class Dispatcher {
   }
 
   async #finish(
-    handler: ApiHandler,
+    handler: ApiHandler<ApiSchema, Commands>,
     header: RequestHeader,
     handled: Promise<unknown>,
     startedMs: number,

@@ -3,9 +3,14 @@ import type { BrokerCommands } from '../commands/broker-commands';
 import type { ListenerName } from '../commands/cluster-commands';
 import type { RequestAccess } from '../security/acl/request-access';
 import type { ConnectionAuth } from './auth/connection-auth';
+import type { RequestErrors } from './request-errors';
 
-/** Who sent a request and over which connection, and what it may do. */
-export interface RequestContext {
+/**
+ * Who sent a request and over which connection, what it may do, and how its failures become wire
+ * errors: `failure(error)` for a thrown value, `errorOf(result)` for a failed command result, the
+ * only conversions handlers use (the convention is in request-errors.ts).
+ */
+export interface RequestContext extends RequestErrors {
   header: RequestHeader;
   /** The authenticated principal; "User:ANONYMOUS" on a listener without authentication. */
   principal: string;
@@ -30,20 +35,23 @@ export interface RequestContext {
 /**
  * One Kafka API served by the broker. Handlers translate between the wire and the internal command
  * boundary and nothing else: no storage, no coordination logic. `versions` is what the broker
- * advertises, a subset of what the codec defines.
+ * advertises, a subset of what the codec defines. `Commands` is what the handler calls; the
+ * broker's handlers take the broker's commands.
  */
-export interface ApiHandler<A extends ApiSchema = ApiSchema> {
+export interface ApiHandler<A extends ApiSchema = ApiSchema, Commands = BrokerCommands> {
   readonly api: A;
   readonly versions: { min: number; max: number };
   /** The response, or undefined when the request gets none (Produce with acks=0). */
   handle(
     request: RequestOf<A>,
     context: RequestContext,
-    commands: BrokerCommands,
+    commands: Commands,
   ): Promise<ResponseOf<A> | undefined>;
 }
 
 /** Declares a handler with its types tied to its API schema. */
-export function defineHandler<A extends ApiSchema>(handler: ApiHandler<A>): ApiHandler<A> {
+export function defineHandler<A extends ApiSchema, Commands = BrokerCommands>(
+  handler: ApiHandler<A, Commands>,
+): ApiHandler<A, Commands> {
   return handler;
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientListenerHandlers } from '../../server/client-listener-handlers';
-import { internalListenerHandlers } from '../../server/internal-listener-handlers';
-import { HandlerRegistry } from '../../server/registry';
+import { clientListenerHandlers, internalListenerHandlers } from '../../server/api-table';
+import { HandlerRegistry } from '../../server/handler-registry';
 import { API_ACL_RULES, assertAclRulesFor } from './api-acl-rules';
 
 describe('API_ACL_RULES', () => {

@@ -1,7 +1,7 @@
 import { AlterConfigs } from '@weir/protocol';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
+import { answerConfigAlteration } from '../answers/answer-config-alteration';
 import { defineHandler } from '../handler';
-import { answerConfigAlteration } from './answer-config-alteration';
 
 /**
  * AlterConfigs v0–1: each topic resource's listed configs replace all its overrides (unlisted

@@ -14,8 +14,10 @@ export interface AdvertisedApi {
  * and it carries no feature tags (a `transaction.version` there would switch Java clients to
  * KIP-890 transactions).
  */
-export function createApiVersionsHandler(advertised: () => AdvertisedApi[]): ApiHandler<typeof ApiVersions> {
-  return defineHandler({
+export function createApiVersionsHandler<Commands>(
+  advertised: () => AdvertisedApi[],
+): ApiHandler<typeof ApiVersions, Commands> {
+  return defineHandler<typeof ApiVersions, Commands>({
     api: ApiVersions,
     versions: { min: 0, max: 3 },
     async handle() {

@@ -36,8 +36,7 @@ export const createTopicsHandler = defineHandler({
       throttleTimeMs: 0,
       topics: results.map((result, index) => ({
         name: request.topics[index]!.name,
-        errorCode: result.ok ? 0 : result.errorCode,
-        errorMessage: result.ok ? null : result.errorMessage,
+        ...(result.ok ? { errorCode: 0, errorMessage: null } : context.errorOf(result)),
       })),
     };
   },

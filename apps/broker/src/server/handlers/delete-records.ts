@@ -1,7 +1,7 @@
 import { DeleteRecords } from '@weir/protocol';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
+import { answerTopicPartitions } from '../answers/answer-topic-partitions';
 import { defineHandler } from '../handler';
-import { answerTopicPartitions } from './answer-topic-partitions';
 
 const RULES = API_ACL_RULES.DeleteRecords;
 
@@ -26,7 +26,7 @@ export const deleteRecordsHandler = defineHandler({
         return {
           partitionIndex: partition.partitionIndex,
           lowWatermark: result.ok ? BigInt(result.value.lowWatermark) : -1n,
-          errorCode: result.ok ? 0 : result.errorCode,
+          errorCode: result.ok ? 0 : context.errorOf(result).errorCode,
         };
       },
       (partition) => ({

@@ -23,7 +23,7 @@ export const deleteTopicsHandler = defineHandler({
       throttleTimeMs: 0,
       responses: results.map((result, index) => ({
         name: request.topicNames[index]!,
-        errorCode: result.ok ? 0 : result.errorCode,
+        errorCode: result.ok ? 0 : context.errorOf(result).errorCode,
       })),
     };
   },

@@ -1,5 +1,4 @@
 import { FindCoordinator } from '@weir/protocol';
-import { failureOf } from '../../commands/command-result';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
 
@@ -30,11 +29,9 @@ export const findCoordinatorHandler = defineHandler({
       const { nodeId, host, port } = commands.groups.findCoordinator(request.keyType, context.listenerName);
       return { throttleTimeMs: 0, errorCode: 0, errorMessage: null, nodeId, host, port };
     } catch (error) {
-      const failure = failureOf(error);
       return {
         throttleTimeMs: 0,
-        errorCode: failure.errorCode,
-        errorMessage: failure.errorMessage,
+        ...context.failure(error),
         nodeId: -1,
         host: '',
         port: -1,

@@ -1,8 +1,8 @@
 import { IncrementalAlterConfigs } from '@weir/protocol';
 import { configOperationOf } from '../../commands/config-types';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
+import { answerConfigAlteration } from '../answers/answer-config-alteration';
 import { defineHandler } from '../handler';
-import { answerConfigAlteration } from './answer-config-alteration';
 
 /**
  * IncrementalAlterConfigs v0: per-config SET, DELETE, APPEND and SUBTRACT on a topic's overrides;

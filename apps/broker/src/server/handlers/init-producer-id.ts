@@ -1,5 +1,4 @@
 import { InitProducerId } from '@weir/protocol';
-import { failureOf } from '../../commands/command-result';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
 
@@ -32,7 +31,8 @@ export const initProducerIdHandler = defineHandler({
       const { producerId, producerEpoch } = await commands.producers.initProducerId(request);
       return { throttleTimeMs: 0, errorCode: 0, producerId, producerEpoch };
     } catch (error) {
-      return { throttleTimeMs: 0, errorCode: failureOf(error).errorCode, producerId: -1n, producerEpoch: -1 };
+      const { errorCode } = context.failure(error);
+      return { throttleTimeMs: 0, errorCode, producerId: -1n, producerEpoch: -1 };
     }
   },
 });

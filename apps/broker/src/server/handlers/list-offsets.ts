@@ -1,7 +1,7 @@
 import { ListOffsets } from '@weir/protocol';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
+import { answerTopicPartitions } from '../answers/answer-topic-partitions';
 import { defineHandler } from '../handler';
-import { answerTopicPartitions } from './answer-topic-partitions';
 
 const RULES = API_ACL_RULES.ListOffsets;
 
@@ -28,7 +28,7 @@ export const listOffsetsHandler = defineHandler({
         });
         return {
           partitionIndex: partition.partitionIndex,
-          errorCode: result.ok ? 0 : result.errorCode,
+          errorCode: result.ok ? 0 : context.errorOf(result).errorCode,
           timestamp: result.ok ? BigInt(result.value.timestampMs) : -1n,
           offset: result.ok ? BigInt(result.value.offset) : -1n,
         };

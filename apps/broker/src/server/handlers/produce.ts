@@ -25,7 +25,7 @@ export const produceHandler = defineHandler({
           // Started synchronously in request order: the log queues each append before returning.
           result:
             refused !== undefined
-              ? Promise.resolve({ ok: false as const, errorCode: refused })
+              ? Promise.resolve({ ok: false as const, errorCode: refused, errorMessage: null })
               : commands.data.produce({
                   topic: topic.name,
                   partition: partition.index,
@@ -51,7 +51,7 @@ export const produceHandler = defineHandler({
               }
             : {
                 index: partition.index,
-                errorCode: result.errorCode,
+                errorCode: context.errorOf(result).errorCode,
                 baseOffset: -1n,
                 logAppendTimeMs: -1n,
                 logStartOffset: -1n,

@@ -1,7 +1,7 @@
 import { WeirAbortTransaction } from '@weir/protocol';
 import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
+import { deniedError, NO_ERROR } from '../../answers/top-level-error';
 import { defineHandler } from '../../handler';
-import { deniedError, NO_ERROR, topLevelError } from './top-level-error';
 
 const RULES = API_ACL_RULES.WeirAbortTransaction;
 
@@ -26,7 +26,7 @@ export const weirAbortTransactionHandler = defineHandler({
       );
       return { ...NO_ERROR };
     } catch (error) {
-      return topLevelError(error);
+      return context.failure(error);
     }
   },
 });

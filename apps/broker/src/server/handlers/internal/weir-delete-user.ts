@@ -1,7 +1,7 @@
 import { WeirDeleteUser } from '@weir/protocol';
 import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
+import { deniedError, NO_ERROR } from '../../answers/top-level-error';
 import { defineHandler } from '../../handler';
-import { deniedError, NO_ERROR, topLevelError } from './top-level-error';
 
 const RULES = API_ACL_RULES.WeirDeleteUser;
 
@@ -15,7 +15,7 @@ export const weirDeleteUserHandler = defineHandler({
       await commands.users.deleteUser(request.username, request.mechanism ?? undefined);
       return { ...NO_ERROR };
     } catch (error) {
-      return topLevelError(error);
+      return context.failure(error);
     }
   },
 });

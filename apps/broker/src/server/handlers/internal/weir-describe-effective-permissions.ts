@@ -1,8 +1,9 @@
 import { ACL_WILDCARD, ErrorCode, WeirDescribeEffectivePermissions } from '@weir/protocol';
 import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
 import { effectivePermissions } from '../../../security/acl/effective-permissions';
+import { deniedError, NO_ERROR } from '../../answers/top-level-error';
 import { defineHandler } from '../../handler';
-import { deniedError, NO_ERROR, type TopLevelError } from './top-level-error';
+import type { WireError } from '../../request-errors';
 
 const RULES = API_ACL_RULES.WeirDescribeEffectivePermissions;
 
@@ -22,7 +23,7 @@ export const weirDescribeEffectivePermissionsHandler = defineHandler({
   versions: { min: 0, max: 0 },
   async handle(request, context, commands) {
     const host = request.host === '' ? ACL_WILDCARD : request.host;
-    const failed = (error: TopLevelError) => ({
+    const failed = (error: WireError) => ({
       ...error,
       principal: request.principal,
       host,

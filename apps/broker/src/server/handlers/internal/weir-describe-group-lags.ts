@@ -1,7 +1,7 @@
 import { ErrorCode, WeirDescribeGroupLags } from '@weir/protocol';
 import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
+import { NO_ERROR } from '../../answers/top-level-error';
 import { defineHandler } from '../../handler';
-import { NO_ERROR, topLevelError } from './top-level-error';
 
 const RULES = API_ACL_RULES.WeirDescribeGroupLags;
 
@@ -64,7 +64,7 @@ export const weirDescribeGroupLagsHandler = defineHandler({
       );
       return { ...NO_ERROR, groups: rows };
     } catch (error) {
-      return { ...topLevelError(error), groups: [] };
+      return { ...context.failure(error), groups: [] };
     }
   },
 });

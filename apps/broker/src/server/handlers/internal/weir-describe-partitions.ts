@@ -1,7 +1,7 @@
 import { WeirDescribePartitions } from '@weir/protocol';
 import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
+import { deniedError, NO_ERROR } from '../../answers/top-level-error';
 import { defineHandler } from '../../handler';
-import { deniedError, NO_ERROR, topLevelError } from './top-level-error';
 
 const RULES = API_ACL_RULES.WeirDescribePartitions;
 
@@ -37,7 +37,7 @@ export const weirDescribePartitionsHandler = defineHandler({
         })),
       };
     } catch (error) {
-      return { ...topLevelError(error), partitions: [] };
+      return { ...context.failure(error), partitions: [] };
     }
   },
 });

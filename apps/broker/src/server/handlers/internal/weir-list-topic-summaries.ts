@@ -1,7 +1,7 @@
 import { type TopicSortKey, WeirListTopicSummaries } from '@weir/protocol';
 import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
+import { NO_ERROR } from '../../answers/top-level-error';
 import { defineHandler } from '../../handler';
-import { NO_ERROR, topLevelError } from './top-level-error';
 
 const RULES = API_ACL_RULES.WeirListTopicSummaries;
 
@@ -45,7 +45,7 @@ export const weirListTopicSummariesHandler = defineHandler({
         })),
       };
     } catch (error) {
-      return { ...topLevelError(error), totalCount: 0, topics: [] };
+      return { ...context.failure(error), totalCount: 0, topics: [] };
     }
   },
 });

@@ -1,7 +1,7 @@
 import { WeirListUsers } from '@weir/protocol';
 import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
+import { deniedError, NO_ERROR } from '../../answers/top-level-error';
 import { defineHandler } from '../../handler';
-import { deniedError, NO_ERROR } from './top-level-error';
 
 const RULES = API_ACL_RULES.WeirListUsers;
 

@@ -1,7 +1,7 @@
 import { compressionTypeId, WeirScanRecords } from '@weir/protocol';
 import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
+import { deniedError, NO_ERROR } from '../../answers/top-level-error';
 import { defineHandler } from '../../handler';
-import { deniedError, NO_ERROR, topLevelError } from './top-level-error';
 
 const RULES = API_ACL_RULES.WeirScanRecords;
 
@@ -78,7 +78,7 @@ export const weirScanRecordsHandler = defineHandler({
         scannedBytes: BigInt(outcome.scannedBytes),
       };
     } catch (error) {
-      return { ...topLevelError(error), records: [], partitions: [], scannedRecords: 0, scannedBytes: 0n };
+      return { ...context.failure(error), records: [], partitions: [], scannedRecords: 0, scannedBytes: 0n };
     }
   },
 });

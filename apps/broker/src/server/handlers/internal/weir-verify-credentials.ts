@@ -1,7 +1,7 @@
 import { WeirVerifyCredentials } from '@weir/protocol';
 import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
+import { deniedError } from '../../answers/top-level-error';
 import { defineHandler } from '../../handler';
-import { deniedError, topLevelError } from './top-level-error';
 
 const RULES = API_ACL_RULES.WeirVerifyCredentials;
 
@@ -22,7 +22,7 @@ export const weirVerifyCredentialsHandler = defineHandler({
       const principal = await commands.users.verifyCredentials(request.username, request.password, source);
       return { errorCode: 0, errorMessage: null, principal };
     } catch (error) {
-      return { ...topLevelError(error), principal: null };
+      return { ...context.failure(error), principal: null };
     }
   },
 });
