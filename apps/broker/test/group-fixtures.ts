@@ -4,7 +4,7 @@ import { GroupCoordinator } from '../src/group/group-coordinator';
 import type { JoinRequest } from '../src/group/group-membership';
 import type { GroupScheduler } from '../src/group/group-scheduler';
 import type { CoordinatorRecord } from '../src/group/offsets-records';
-import type { GroupStore, ReplayReport } from '../src/group/offsets-topic';
+import type { GroupLogSource, GroupStore, ReplayReport } from '../src/group/offsets-topic';
 
 interface ScheduledTask {
   atMs: number;
@@ -53,16 +53,19 @@ export class ManualScheduler implements GroupScheduler {
 }
 
 /** An in-memory `__consumer_offsets`: keeps every record per partition, can fail on demand. */
-export class MemoryGroupStore implements GroupStore {
+export class MemoryGroupStore implements GroupStore, GroupLogSource {
   readonly partitions: CoordinatorRecord[][];
+  /** The partition and leader epoch of every write, in order. */
+  readonly writes: { partition: number; leaderEpoch: number }[] = [];
   failWith: Error | undefined;
 
   constructor(readonly partitionCount = 4) {
     this.partitions = Array.from({ length: partitionCount }, () => []);
   }
 
-  async write(partition: number, records: readonly CoordinatorRecord[]): Promise<void> {
+  async write(partition: number, leaderEpoch: number, records: readonly CoordinatorRecord[]): Promise<void> {
     if (this.failWith) throw this.failWith;
+    this.writes.push({ partition, leaderEpoch });
     this.partitions[partition]!.push(...records);
   }
 
@@ -70,9 +73,67 @@ export class MemoryGroupStore implements GroupStore {
     return this.partitions.flat();
   }
 
-  async replay(partition: number, onRecord: (record: CoordinatorRecord) => void): Promise<ReplayReport> {
+  async replay(
+    partition: number,
+    _leaderEpoch: number,
+    onRecord: (record: CoordinatorRecord) => void,
+  ): Promise<ReplayReport> {
     for (const record of this.partitions[partition]!) onRecord(record);
     return { records: this.partitions[partition]!.length, skipped: 0 };
+  }
+}
+
+/**
+ * A replay source whose replays wait until the test releases them: each replay first reads the
+ * records, then parks until {@link release} (or {@link fail}) is called for its partition, so a
+ * test can send requests while a partition is loading and then decide how the load ends.
+ */
+export class HeldReplaySource<R> {
+  readonly #held = new Map<number, { resolve: () => void; reject: (error: Error) => void }[]>();
+  /** The partition and leader epoch of every replay started, in order. */
+  readonly started: { partition: number; leaderEpoch: number }[] = [];
+
+  constructor(
+    private readonly inner: {
+      readonly partitionCount: number;
+      replay(partition: number, leaderEpoch: number, onRecord: (record: R) => void): Promise<ReplayReport>;
+    },
+  ) {}
+
+  get partitionCount(): number {
+    return this.inner.partitionCount;
+  }
+
+  async replay(partition: number, leaderEpoch: number, onRecord: (record: R) => void): Promise<ReplayReport> {
+    this.started.push({ partition, leaderEpoch });
+    const report = await this.inner.replay(partition, leaderEpoch, onRecord);
+    await new Promise<void>((resolve, reject) => {
+      const waiting = this.#held.get(partition) ?? [];
+      waiting.push({ resolve, reject });
+      this.#held.set(partition, waiting);
+    });
+    return report;
+  }
+
+  /** How many replays of the partition are parked. */
+  heldCount(partition: number): number {
+    return this.#held.get(partition)?.length ?? 0;
+  }
+
+  /** Lets the oldest parked replay of the partition finish. */
+  release(partition: number): void {
+    this.#next(partition).resolve();
+  }
+
+  /** Makes the oldest parked replay of the partition throw. */
+  fail(partition: number, error: Error): void {
+    this.#next(partition).reject(error);
+  }
+
+  #next(partition: number): { resolve: () => void; reject: (error: Error) => void } {
+    const next = this.#held.get(partition)?.shift();
+    if (!next) throw new Error(`no replay of partition ${partition} is held`);
+    return next;
   }
 }
 

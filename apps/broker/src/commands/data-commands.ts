@@ -6,11 +6,12 @@ import {
   isTransactionalBatch,
   iterateBatches,
   type RecordBatchHeader,
+  readBatchHeader,
   WeirError,
 } from '@weir/protocol';
 import type { PartitionLog } from '../log/partition-log';
 import type { TopicManager } from '../topics/topic-manager';
-import type { TransactionMembershipCheck } from '../txn/transaction-contracts';
+import type { TransactionMembership, TransactionMembershipCheck } from '../txn/transaction-contracts';
 import { type CommandResult, failureOf, resultOf } from './command-result';
 import { watchForChange } from './wait-for-change';
 
@@ -68,7 +69,7 @@ const VALID_ACKS = new Set([-1, 0, 1]);
  * Admits every transactional batch. Only a constructor default, until the broker passes the
  * transaction coordinator's check; never use it where a coordinator exists.
  */
-const EVERY_PARTITION_IS_A_MEMBER: TransactionMembershipCheck = { membership: () => 'member' };
+const EVERY_PARTITION_IS_A_MEMBER: TransactionMembershipCheck = { membership: async () => 'member' };
 
 /**
  * The data path: produce, fetch (with long-poll), list offsets and delete records. Produce with
@@ -117,10 +118,12 @@ export class DataCommands {
           detail: 'produce requests of version 3 and above carry exactly one record batch per partition',
         });
       }
+      const membership = await this.#askTransactionMembership(request.topic, request.partition, records);
       const result = await log.append(records, {
         origin: 'client',
         durable: request.acks === -1,
-        admit: (header) => this.#checkTransactionMembership(request.topic, request.partition, header),
+        admit: (header) =>
+          this.#checkTransactionMembership(request.topic, request.partition, header, membership),
       });
       this.traffic.bytesIn(request.topic, records.length, result.lastOffset - result.baseOffset + 1);
       return {
@@ -132,18 +135,52 @@ export class DataCommands {
   }
 
   /**
+   * Asks the transaction coordinator, before the append, whether the batch's producer may write a
+   * transactional batch here; undefined for a batch that is not transactional or whose header the
+   * log will refuse anyway. A bridge until the replica layer asks the coordinator itself: the
+   * question is asynchronous (the coordinator may be another broker), the log's admit hook is not.
+   */
+  async #askTransactionMembership(
+    topic: string,
+    partition: number,
+    records: Buffer,
+  ): Promise<TransactionMembership | undefined> {
+    const header = readBatchHeader(records);
+    if (!header.ok || !isTransactionalBatch(header.value.attributes)) return undefined;
+    const { producerId, producerEpoch } = header.value;
+    return this.transactions.membership({
+      transactionalId: null,
+      producerId,
+      producerEpoch,
+      topic,
+      partition,
+    });
+  }
+
+  /**
    * A transactional batch may only go to a partition its producer added to the ongoing
    * transaction (AddPartitionsToTxn): otherwise INVALID_TXN_STATE, or INVALID_PRODUCER_EPOCH when
-   * a newer epoch owns the transactional id. Runs after the log validated the batch.
+   * a newer epoch owns the transactional id. Runs after the log validated the batch, with the
+   * coordinator's answer to {@link askTransactionMembership}.
    */
-  #checkTransactionMembership(topic: string, partition: number, header: RecordBatchHeader): void {
+  #checkTransactionMembership(
+    topic: string,
+    partition: number,
+    header: RecordBatchHeader,
+    verdict: TransactionMembership | undefined,
+  ): void {
     if (!isTransactionalBatch(header.attributes)) return;
     const { producerId, producerEpoch } = header;
-    const verdict = this.transactions.membership(producerId, producerEpoch, { topic, partition });
     if (verdict === 'member') return;
     if (verdict === 'fenced') {
       throw new WeirError(ErrorCode.INVALID_PRODUCER_EPOCH, {
         detail: `producer ${producerId} epoch ${producerEpoch} is fenced by a newer epoch`,
+      });
+    }
+    if (verdict === 'unavailable') {
+      // Retriable and known to every producer, as Kafka answers while it cannot verify a transaction.
+      throw new WeirError(ErrorCode.NOT_ENOUGH_REPLICAS, {
+        detail: `the transaction coordinator of producer ${producerId} is not available here yet`,
       });
     }
     throw new WeirError(ErrorCode.INVALID_TXN_STATE, {

@@ -1,10 +1,14 @@
-import { ErrorCode } from '@weir/protocol';
+import { ErrorCode, WeirError } from '@weir/protocol';
+import { CoordinatorShards, type ShardLoadState } from '../coordination/coordinator-shards';
+import { partitionForKey } from '../coordination/partition-for-key';
 import type {
   CoordinatorContext,
   CoordinatorLogger,
   GroupCoordinatorConfig,
+  GroupDirectory,
   PartitionCatalog,
 } from './coordinator-context';
+import { coordinatorWriteError } from './coordinator-context';
 import type { Group } from './group';
 import {
   GroupMembership,
@@ -22,8 +26,9 @@ import {
   type TopicPartitionErrors,
   type TransactionalOffset,
 } from './group-offsets';
-import { GroupLoader } from './group-persistence';
+import type { GroupLoader } from './group-persistence';
 import type { GroupScheduler } from './group-scheduler';
+import { type GroupShard, groupShardLifecycle } from './group-shard';
 import type { GroupState } from './group-state';
 import {
   type DescribedGroup,
@@ -32,16 +37,10 @@ import {
   type GroupSnapshot,
   snapshotOf,
 } from './group-views';
-import { offsetsPartitionFor } from './java-string-hash';
 import { type JoinOutcome, joinError, type SyncOutcome, syncError } from './member';
+import { OffsetRetention } from './offset-retention';
 import type { CoordinatorRecord } from './offsets-records';
-import type { GroupStore, ReplayReport } from './offsets-topic';
-
-/** What the coordinator loads its state from at start. */
-export interface GroupLogSource {
-  readonly partitionCount: number;
-  replay(partition: number, onRecord: (record: CoordinatorRecord) => void): Promise<ReplayReport>;
-}
+import { type GroupLogSource, type GroupStore, OFFSETS_TOPIC } from './offsets-topic';
 
 export interface GroupCoordinatorDeps {
   config: GroupCoordinatorConfig;
@@ -49,131 +48,177 @@ export interface GroupCoordinatorDeps {
   scheduler: GroupScheduler;
   logger: CoordinatorLogger;
   catalog: PartitionCatalog;
+  /**
+   * Where a shard is replayed from when this broker gains its partition. Optional only for the
+   * standalone start path, which hands it to {@link GroupCoordinator.load} instead.
+   */
+  source?: GroupLogSource;
 }
-
-export interface CoordinatorLoadState {
-  /** True once every partition has been replayed (successfully or not). */
-  loaded: boolean;
-  loadingPartitions: number;
-  failedPartitions: number[];
-}
-
-type PartitionStatus = 'loading' | 'loaded' | 'failed';
 
 /**
- * The group coordinator (docs/architecture.md §5; docs/kafka-compat.md §7 "Group coordinator"). Owns the groups,
- * gates every request on the load state of the group's `__consumer_offsets` partition
- * (COORDINATOR_LOAD_IN_PROGRESS until it is replayed), and delegates membership to
- * {@link GroupMembership} and committed offsets to {@link GroupOffsets}.
+ * The group coordinator (docs/architecture.md §5; docs/kafka-compat.md §7 "Group coordinator"). It
+ * holds one {@link GroupShard} per `__consumer_offsets` partition this broker leads
+ * ({@link onBecomeLeader}, {@link onResign}) and gates every request on the shard of the group's
+ * partition: COORDINATOR_LOAD_IN_PROGRESS while it replays, COORDINATOR_NOT_AVAILABLE when it
+ * could not be read, NOT_COORDINATOR when this broker does not lead it. Membership is delegated to
+ * {@link GroupMembership}, committed offsets to {@link GroupOffsets}.
  */
 export class GroupCoordinator {
-  readonly #groups = new Map<string, Group>();
+  readonly #shards: CoordinatorShards<GroupShard, GroupLoader>;
   readonly #membership: GroupMembership;
   readonly #offsets: GroupOffsets;
+  readonly #retention: OffsetRetention;
   readonly #deps: GroupCoordinatorDeps;
-  #status: 'starting' | 'loading' | 'active' | 'stopped' = 'starting';
-  #partitions: PartitionStatus[] = [];
-  #partitionCount = 0;
+  #source: GroupLogSource | undefined;
+  #stopped = false;
+  #standaloneLoadStarted = false;
+  #recordsReplayed = 0;
   #rebalancesTotal = 0;
-  #cancelExpiry: (() => void) | undefined;
 
   constructor(deps: GroupCoordinatorDeps) {
     this.#deps = deps;
+    this.#source = deps.source;
+    const groups: GroupDirectory = {
+      get: (groupId) => this.#groupOf(groupId),
+      set: (groupId, group) => {
+        this.#activeShardOf(groupId).groups.set(groupId, group);
+      },
+      delete: (groupId) => {
+        this.#activeShardOf(groupId).groups.delete(groupId);
+      },
+    };
     const context: CoordinatorContext = {
       config: deps.config,
       scheduler: deps.scheduler,
-      store: deps.store,
       logger: deps.logger,
       catalog: deps.catalog,
-      groups: this.#groups,
-      partitionOf: (groupId) => this.partitionOf(groupId),
+      groups,
+      write: (groupId, records, options) => this.#write(groupId, records, options),
       onRebalanceCompleted: () => {
         this.#rebalancesTotal += 1;
       },
     };
     this.#membership = new GroupMembership(context);
     this.#offsets = new GroupOffsets(context, this.#membership.rebalancer);
+    this.#retention = new OffsetRetention({
+      context,
+      offsets: this.#offsets,
+      activeShards: () => this.#shards.active(),
+    });
+    this.#shards = new CoordinatorShards(
+      OFFSETS_TOPIC,
+      groupShardLifecycle({
+        source: () => {
+          if (!this.#source) throw new Error('the group coordinator has no log to load shards from');
+          return this.#source;
+        },
+        scheduler: deps.scheduler,
+        rebalancer: this.#membership.rebalancer,
+        onReplayed: (records) => {
+          this.#recordsReplayed += records;
+        },
+      }),
+      deps.logger,
+    );
   }
 
+  /** The `__consumer_offsets` partition of a group. */
   partitionOf(groupId: string): number {
-    return offsetsPartitionFor(groupId, this.#partitionCount);
+    return partitionForKey(groupId, this.#deps.store.partitionCount);
   }
 
   /**
-   * Replays every partition of the offsets topic into groups, one partition after the other;
-   * each partition's groups are served as soon as it is done. A partition that cannot be read
-   * stays failed (its groups get COORDINATOR_NOT_AVAILABLE) without failing the others.
+   * This broker now leads `partition` at `leaderEpoch`: its groups are replayed (requests for them
+   * answer COORDINATOR_LOAD_IN_PROGRESS meanwhile) and served once the replay is done. Resolves
+   * when the load has finished, loaded or failed. A newer epoch than the shard's reloads the
+   * partition, the same epoch changes nothing, an older one is ignored.
+   */
+  onBecomeLeader(partition: number, leaderEpoch: number): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
+    this.#retention.start();
+    return this.#shards.becomeLeader(partition, leaderEpoch);
+  }
+
+  /** This broker no longer leads `partition`: its groups are forgotten and answer NOT_COORDINATOR. */
+  onResign(partition: number): void {
+    this.#shards.resign(partition);
+  }
+
+  /** Resolves once no shard this coordinator leads is loading. */
+  whenLoaded(): Promise<void> {
+    return this.#shards.whenLoaded();
+  }
+
+  /**
+   * The standalone start path (transitional: the integrator replaces it with leadership events
+   * from the replica layer): this broker leads every partition of the offsets topic at epoch 0.
+   * Every partition is loading from the call on, and they are replayed one after the other; a
+   * partition that cannot be read stays failed (its groups get COORDINATOR_NOT_AVAILABLE) without
+   * failing the others.
    */
   async load(
     source: GroupLogSource,
   ): Promise<{ groups: number; records: number; failedPartitions: number[] }> {
-    if (this.#status !== 'starting')
-      throw new Error(`the group coordinator cannot load while ${this.#status}`);
-    this.#status = 'loading';
-    this.#partitionCount = source.partitionCount;
-    this.#partitions = Array.from({ length: source.partitionCount }, () => 'loading');
-    let records = 0;
-    for (let partition = 0; partition < source.partitionCount; partition++) {
-      const loader = new GroupLoader();
-      try {
-        records += (await source.replay(partition, (record) => loader.apply(record))).records;
-      } catch (error) {
-        this.#partitions[partition] = 'failed';
-        this.#deps.logger.warn({ partition, err: error }, 'loading a __consumer_offsets partition failed');
-        continue;
-      }
-      if (this.#isStopped()) break;
-      for (const group of loader.build(this.#deps.scheduler.nowMs())) this.#install(group);
-      this.#partitions[partition] = 'loaded';
-    }
-    if (this.#isStopped()) return { groups: 0, records, failedPartitions: [] };
-    this.#status = 'active';
-    this.#scheduleExpiry();
-    const failedPartitions = this.loadState().failedPartitions;
-    return { groups: this.#groups.size, records, failedPartitions };
+    if (this.#standaloneLoadStarted) throw new Error('the group coordinator was loaded already');
+    this.#standaloneLoadStarted = true;
+    this.#source = source;
+    const recordsBefore = this.#recordsReplayed;
+    const partitions = Array.from({ length: source.partitionCount }, (_, partition) => partition);
+    await Promise.all(partitions.map((partition) => this.onBecomeLeader(partition, 0)));
+    const groups = this.#shards.all().reduce((total, shard) => total + shard.groups.size, 0);
+    const records = this.#recordsReplayed - recordsBefore;
+    return { groups, records, failedPartitions: this.loadState().failedPartitions };
   }
 
-  /** A separate read, because the status may change while the load awaits (shutdown). */
-  #isStopped(): boolean {
-    return this.#status === 'stopped';
+  /** Which of the partitions this broker leads are still loading or failed to load. */
+  loadState(): ShardLoadState {
+    return this.#shards.loadState();
   }
 
-  /** Loaded members get a fresh session: they have that long to show up again. */
-  #install(group: Group): void {
-    this.#groups.set(group.groupId, group);
-    for (const member of group.members.values()) this.#membership.rebalancer.armSession(group, member);
-  }
-
-  loadState(): CoordinatorLoadState {
-    const failedPartitions: number[] = [];
-    let loadingPartitions = 0;
-    this.#partitions.forEach((status, partition) => {
-      if (status === 'failed') failedPartitions.push(partition);
-      if (status === 'loading') loadingPartitions += 1;
-    });
-    const loaded = this.#status === 'active' || (this.#status === 'loading' && loadingPartitions === 0);
-    return { loaded, loadingPartitions, failedPartitions };
-  }
-
-  /** Stops timers and answers parked requests with NOT_COORDINATOR, so clients look elsewhere. */
+  /** Stops timers and drops every shard: parked requests get NOT_COORDINATOR, so clients look elsewhere. */
   shutdown(): void {
-    this.#status = 'stopped';
-    this.#cancelExpiry?.();
-    this.#cancelExpiry = undefined;
-    for (const group of this.#groups.values()) {
-      this.#membership.rebalancer.shutDownGroup(group, ErrorCode.NOT_COORDINATOR);
+    this.#stopped = true;
+    this.#retention.stop();
+    this.#shards.resignAll();
+  }
+
+  /** The group's shard, when it is served here. */
+  #activeShardOf(groupId: string): GroupShard {
+    const shard = this.#servedShardOf(groupId);
+    if (!shard) throw new Error(`group "${groupId}" was reached without an active shard`);
+    return shard;
+  }
+
+  #servedShardOf(groupId: string): GroupShard | undefined {
+    if (this.#deps.store.partitionCount === 0) return undefined;
+    const shard = this.#shards.get(this.partitionOf(groupId));
+    return shard?.state === 'active' ? shard : undefined;
+  }
+
+  #groupOf(groupId: string): Group | undefined {
+    return this.#servedShardOf(groupId)?.groups.get(groupId);
+  }
+
+  /** A group's records go to its shard's partition with the shard's epoch, while the shard is active. */
+  #write(
+    groupId: string,
+    records: readonly CoordinatorRecord[],
+    options: { durable: boolean },
+  ): Promise<void> {
+    const shard = this.#servedShardOf(groupId);
+    if (!shard) {
+      return Promise.reject(
+        new WeirError(ErrorCode.NOT_COORDINATOR, { detail: `group "${groupId}" is not coordinated here` }),
+      );
     }
+    return this.#deps.store.write(shard.partition, shard.leaderEpoch, records, options);
   }
 
   /** Whether requests for this group can be served now; the error to answer otherwise. */
   #gate(groupId: string, options: { emptyIdAllowed: boolean }): number {
     if (!options.emptyIdAllowed && groupId === '') return ErrorCode.INVALID_GROUP_ID;
-    if (this.#status === 'stopped') return ErrorCode.NOT_COORDINATOR;
-    if (this.#status === 'starting') return ErrorCode.COORDINATOR_LOAD_IN_PROGRESS;
-    const status = this.#partitions[this.partitionOf(groupId)];
-    if (status === 'loading') return ErrorCode.COORDINATOR_LOAD_IN_PROGRESS;
-    if (status === 'failed') return ErrorCode.COORDINATOR_NOT_AVAILABLE;
-    return ErrorCode.NONE;
+    if (this.#stopped || this.#deps.store.partitionCount === 0) return ErrorCode.NOT_COORDINATOR;
+    return this.#shards.gate(this.partitionOf(groupId));
   }
 
   join(request: JoinRequest): Promise<JoinOutcome> {
@@ -215,12 +260,18 @@ export class GroupCoordinator {
   /**
    * The transaction coordinator's half of a commit: a committed transaction's offsets become the
    * group's (durably) before EndTxn answers. Returns an error code; retriable ones are retried.
+   * While the group's shard is loading it waits for the load instead of answering
+   * COORDINATOR_LOAD_IN_PROGRESS, so transactions completed right after a restart do not wait for
+   * a retry timer.
    */
   async applyTransactionalOffsets(
     groupId: string,
     committer: { producerId: bigint; producerEpoch: number },
     offsets: readonly TransactionalOffset[],
   ): Promise<number> {
+    if (groupId !== '' && !this.#stopped && this.#deps.store.partitionCount > 0) {
+      await this.#shards.whenPartitionLoaded(this.partitionOf(groupId));
+    }
     const gate = this.#gate(groupId, { emptyIdAllowed: false });
     if (gate !== ErrorCode.NONE) return gate;
     return this.#offsets.commitTransactional(groupId, committer, offsets);
@@ -261,14 +312,12 @@ export class GroupCoordinator {
     errorCode: number;
     groups: { groupId: string; protocolType: string; state: GroupState }[];
   } {
-    if (this.#status === 'stopped') return { errorCode: ErrorCode.NOT_COORDINATOR, groups: [] };
-    const groups = [...this.#groups.values()]
-      .filter((group) => !group.is('Dead'))
-      .map((group) => ({
-        groupId: group.groupId,
-        protocolType: group.protocolType ?? '',
-        state: group.state,
-      }));
+    if (this.#stopped) return { errorCode: ErrorCode.NOT_COORDINATOR, groups: [] };
+    const groups = this.#liveGroups().map((group) => ({
+      groupId: group.groupId,
+      protocolType: group.protocolType ?? '',
+      state: group.state,
+    }));
     const errorCode = this.loadState().loaded ? ErrorCode.NONE : ErrorCode.COORDINATOR_LOAD_IN_PROGRESS;
     return { errorCode, groups };
   }
@@ -280,7 +329,7 @@ export class GroupCoordinator {
   describeGroup(groupId: string): DescribedGroup {
     const gate = this.#gate(groupId, { emptyIdAllowed: true });
     if (gate !== ErrorCode.NONE) return { ...describeUnknown(groupId, ''), errorCode: gate };
-    const group = this.#groups.get(groupId);
+    const group = this.#groupOf(groupId);
     return group ? describeGroup(group) : describeUnknown(groupId, 'Dead');
   }
 
@@ -291,12 +340,13 @@ export class GroupCoordinator {
   async deleteGroup(groupId: string): Promise<number> {
     const gate = this.#gate(groupId, { emptyIdAllowed: true });
     if (gate !== ErrorCode.NONE) return gate;
-    const group = this.#groups.get(groupId);
+    const shard = this.#activeShardOf(groupId);
+    const group = shard.groups.get(groupId);
     if (!group || group.is('Dead')) return ErrorCode.GROUP_ID_NOT_FOUND;
     if (!group.is('Empty')) return ErrorCode.NON_EMPTY_GROUP;
     group.transitionTo('Dead', this.#deps.scheduler.nowMs());
     this.#membership.rebalancer.shutDownGroup(group, ErrorCode.COORDINATOR_NOT_AVAILABLE);
-    this.#groups.delete(groupId);
+    shard.groups.delete(groupId);
     const records: CoordinatorRecord[] = [...group.allOffsets()].map(({ topic, partition }) => ({
       kind: 'offset',
       groupId,
@@ -306,22 +356,31 @@ export class GroupCoordinator {
     }));
     records.push({ kind: 'group', groupId, value: null });
     try {
-      await this.#deps.store.write(this.partitionOf(groupId), records, { durable: true });
+      await this.#write(groupId, records, { durable: true });
       return ErrorCode.NONE;
     } catch (error) {
       this.#deps.logger.warn({ groupId, err: error }, 'writing the tombstones of a deleted group failed');
-      return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+      return coordinatorWriteError(error);
     }
   }
 
   /** A plain-data copy of one group, for operator commands; undefined for an unknown group. */
   snapshot(groupId: string): GroupSnapshot | undefined {
-    const group = this.#groups.get(groupId);
+    const group = this.#groupOf(groupId);
     return group && snapshotOf(group);
   }
 
   snapshots(): GroupSnapshot[] {
-    return [...this.#groups.values()].filter((group) => !group.is('Dead')).map(snapshotOf);
+    return this.#liveGroups().map(snapshotOf);
+  }
+
+  /** Every group of the active shards that is not Dead. */
+  #liveGroups(): Group[] {
+    const groups: Group[] = [];
+    for (const shard of this.#shards.active()) {
+      for (const group of shard.groups.values()) if (!group.is('Dead')) groups.push(group);
+    }
+    return groups;
   }
 
   /**
@@ -333,9 +392,11 @@ export class GroupCoordinator {
     groupId: string;
     offsets: ReadonlyMap<string, ReadonlyMap<number, { readonly offset: number }>>;
   }> {
-    for (const group of this.#groups.values()) {
-      if (!group.is('Dead') && group.offsets.size > 0)
-        yield { groupId: group.groupId, offsets: group.offsets };
+    for (const shard of this.#shards.active()) {
+      for (const group of shard.groups.values()) {
+        if (!group.is('Dead') && group.offsets.size > 0)
+          yield { groupId: group.groupId, offsets: group.offsets };
+      }
     }
   }
 
@@ -348,54 +409,11 @@ export class GroupCoordinator {
     return this.#rebalancesTotal;
   }
 
-  #scheduleExpiry(): void {
-    this.#cancelExpiry = this.#deps.scheduler.schedule(
-      this.#deps.config.offsetsRetentionCheckIntervalMs,
-      () => {
-        this.#cancelExpiry = undefined;
-        this.expireOffsets().then(
-          () => {
-            if (this.#status === 'active') this.#scheduleExpiry();
-          },
-          (error: unknown) => {
-            this.#deps.logger.warn({ err: error }, 'expiring committed offsets failed');
-            if (this.#status === 'active') this.#scheduleExpiry();
-          },
-        );
-      },
-    );
-  }
-
   /**
    * One retention round: expired offsets become tombstones, and Empty groups left without offsets
-   * are removed (their metadata too). Runs every `offsetsRetentionCheckIntervalMs`.
+   * are removed (their metadata too). Runs every `offsetsRetentionCheckIntervalMs` on its own.
    */
-  async expireOffsets(): Promise<{ offsetsExpired: number; groupsRemoved: number }> {
-    let offsetsExpired = 0;
-    let groupsRemoved = 0;
-    for (const group of [...this.#groups.values()]) {
-      if (this.#status !== 'active') break;
-      if (group.is('Dead')) continue;
-      offsetsExpired += await this.#offsets.expire(group);
-      if (group.is('Empty') && !group.hasOffsets && group.pendingMembers.size === 0) {
-        group.transitionTo('Dead', this.#deps.scheduler.nowMs());
-        this.#groups.delete(group.groupId);
-        groupsRemoved += 1;
-        this.#deps.store
-          .write(this.partitionOf(group.groupId), [{ kind: 'group', groupId: group.groupId, value: null }], {
-            durable: false,
-          })
-          .catch((error: unknown) => {
-            this.#deps.logger.warn(
-              { groupId: group.groupId, err: error },
-              'writing a group tombstone failed',
-            );
-          });
-      }
-    }
-    if (offsetsExpired > 0 || groupsRemoved > 0) {
-      this.#deps.logger.info({ offsetsExpired, groupsRemoved }, 'committed offsets expired');
-    }
-    return { offsetsExpired, groupsRemoved };
+  expireOffsets(): Promise<{ offsetsExpired: number; groupsRemoved: number }> {
+    return this.#retention.runOnce();
   }
 }

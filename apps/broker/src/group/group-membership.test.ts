@@ -67,7 +67,7 @@ function heartbeat(
 }
 
 describe('JoinGroup', () => {
-  it('answers COORDINATOR_LOAD_IN_PROGRESS until the offsets topic is loaded', async () => {
+  it('answers NOT_COORDINATOR before it leads the partition and serves it once loaded', async () => {
     const store = new MemoryGroupStore();
     const coordinator = new GroupCoordinator({
       config: TEST_GROUP_CONFIG,
@@ -76,13 +76,15 @@ describe('JoinGroup', () => {
       logger: { info() {}, warn() {} },
       catalog: { hasPartition: () => true },
     });
-    expect((await coordinator.join(joinRequest())).errorCode).toBe(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS);
+    expect((await coordinator.join(joinRequest())).errorCode).toBe(ErrorCode.NOT_COORDINATOR);
     expect(
       coordinator.heartbeat({ groupId: 'g', memberId: 'm', generationId: 1, groupInstanceId: null }),
-    ).toBe(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS);
-    expect(coordinator.loadState().loaded).toBe(false);
+    ).toBe(ErrorCode.NOT_COORDINATOR);
     await coordinator.load(store);
     expect(coordinator.loadState()).toEqual({ loaded: true, loadingPartitions: 0, failedPartitions: [] });
+    expect(
+      coordinator.heartbeat({ groupId: 'g', memberId: 'm', generationId: 1, groupInstanceId: null }),
+    ).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
   });
 
   it('serves the partitions that loaded and answers COORDINATOR_NOT_AVAILABLE for one that failed', async () => {
@@ -96,9 +98,9 @@ describe('JoinGroup', () => {
     });
     const report = await coordinator.load({
       partitionCount: 2,
-      replay: async (partition, onRecord) => {
+      replay: async (partition, leaderEpoch, onRecord) => {
         if (partition === 1) throw new Error('disk on fire');
-        return store.replay(partition, onRecord);
+        return store.replay(partition, leaderEpoch, onRecord);
       },
     });
     expect(report.failedPartitions).toEqual([1]);

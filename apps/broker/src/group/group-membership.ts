@@ -271,10 +271,8 @@ export class GroupMembership {
     group.assignmentInFlight = true;
     const record = groupRecordOf(group, byMember);
     const current = () => group.is('CompletingRebalance') && group.generationId === generation;
-    context.store
-      .write(context.partitionOf(group.groupId), [{ kind: 'group', groupId: group.groupId, value: record }], {
-        durable: true,
-      })
+    context
+      .write(group.groupId, [{ kind: 'group', groupId: group.groupId, value: record }], { durable: true })
       .then(
         () => {
           if (!current()) return;

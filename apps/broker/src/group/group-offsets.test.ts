@@ -165,7 +165,7 @@ describe('OffsetCommit', () => {
     const fx = await loadedCoordinator();
     await commit(fx, { 't0:0': 5 });
     fx.store.failWith = new WeirError(ErrorCode.KAFKA_STORAGE_ERROR);
-    expect(errorsOf(await commit(fx, { 't0:0': 6 }))).toEqual([ErrorCode.COORDINATOR_NOT_AVAILABLE]);
+    expect(errorsOf(await commit(fx, { 't0:0': 6 }))).toEqual([ErrorCode.NOT_COORDINATOR]);
     expect(committed(fx, 't0', 0)).toBe(5);
   });
 });

@@ -228,7 +228,7 @@ export class GroupOffsets {
       });
     }
     try {
-      await this.context.store.write(this.context.partitionOf(group.groupId), records, { durable: true });
+      await this.context.write(group.groupId, records, { durable: true });
       changes.forEach((change, index) => {
         const current = group.committedOffset(change.topic, change.partition);
         if (!current || current.sequence < sequences[index]!) {

@@ -2,7 +2,6 @@ import { decodeConsumerAssignment, decodeConsumerSubscription } from '@weir/prot
 import fc from 'fast-check';
 import { AssignerProtocol } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { javaStringHashCode, offsetsPartitionFor } from './java-string-hash';
 import { type CoordinatorRecord, decodeCoordinatorRecord, encodeCoordinatorRecord } from './offsets-records';
 
 function roundTrip(record: CoordinatorRecord): CoordinatorRecord | undefined {
@@ -100,30 +99,6 @@ describe('__consumer_offsets records', () => {
     expect(decodeCoordinatorRecord(key, Buffer.from([0, 5, 1, 2]))).toBeUndefined();
     expect(() => decodeCoordinatorRecord(key.subarray(0, key.length - 1), null)).toThrow();
     expect(() => decodeCoordinatorRecord(Buffer.concat([key, Buffer.from([1])]), null)).toThrow();
-  });
-});
-
-describe('group placement', () => {
-  it("matches Java's String.hashCode", () => {
-    expect(javaStringHashCode('')).toBe(0);
-    expect(javaStringHashCode('hello')).toBe(99_162_322);
-    expect(javaStringHashCode('test')).toBe(3_556_498);
-    // Overflows to Integer.MIN_VALUE, whose Math.abs stays negative: Kafka's Utils.abs maps it to 0.
-    expect(javaStringHashCode('polygenelubricants')).toBe(-2_147_483_648);
-    expect(offsetsPartitionFor('polygenelubricants', 50)).toBe(0);
-    expect(offsetsPartitionFor('test', 50)).toBe(3_556_498 % 50);
-    // Non-BMP characters hash as two UTF-16 code units, as in Java.
-    expect(javaStringHashCode('😀')).toBe((0xd83d * 31 + 0xde00) | 0);
-  });
-
-  it('always lands inside the partition range', () => {
-    fc.assert(
-      fc.property(fc.string(), fc.integer({ min: 1, max: 1000 }), (groupId, partitions) => {
-        const partition = offsetsPartitionFor(groupId, partitions);
-        expect(partition).toBeGreaterThanOrEqual(0);
-        expect(partition).toBeLessThan(partitions);
-      }),
-    );
   });
 });
 

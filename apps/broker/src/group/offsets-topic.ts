@@ -19,19 +19,35 @@ const OFFSETS_TOPIC_CONFIGS: Record<string, string> = {
   'max.message.bytes': String(16 * 1024 * 1024),
 };
 
-/** Where the coordinator persists its records: one `__consumer_offsets` partition per group. */
+/**
+ * Where the coordinator persists its records: one `__consumer_offsets` partition per group. Every
+ * write carries the leader epoch of the shard that makes it, so the replica layer can refuse a
+ * shard that no longer leads the partition.
+ */
 export interface GroupStore {
   readonly partitionCount: number;
   /** Appends records to a partition; with `durable`, resolves once they are fdatasync'd. */
   write(
     partition: number,
+    leaderEpoch: number,
     records: readonly CoordinatorRecord[],
     options: { durable: boolean },
   ): Promise<void>;
 }
 
+/** What the coordinator loads a shard from when it gains a partition. */
+export interface GroupLogSource {
+  readonly partitionCount: number;
+  /** Hands every record of a partition to `onRecord` in log order; throws when the log is unreadable. */
+  replay(
+    partition: number,
+    leaderEpoch: number,
+    onRecord: (record: CoordinatorRecord) => void,
+  ): Promise<ReplayReport>;
+}
+
 /** {@link GroupStore} over the broker's own partition logs. */
-export class OffsetsTopicStore implements GroupStore {
+export class OffsetsTopicStore implements GroupStore, GroupLogSource {
   #partitionCount = 0;
   readonly #records: InternalTopicRecords<CoordinatorRecord>;
 
@@ -71,10 +87,11 @@ export class OffsetsTopicStore implements GroupStore {
 
   write(
     partition: number,
+    leaderEpoch: number,
     records: readonly CoordinatorRecord[],
     options: { durable: boolean },
   ): Promise<void> {
-    return this.#records.write(partition, records, options);
+    return this.#records.write(partition, leaderEpoch, records, options);
   }
 
   /** Resolves once every append started so far has finished (successfully or not). */
@@ -83,7 +100,11 @@ export class OffsetsTopicStore implements GroupStore {
   }
 
   /** Every record of a partition in log order; see {@link InternalTopicRecords.replay}. */
-  replay(partition: number, onRecord: (record: CoordinatorRecord) => void): Promise<ReplayReport> {
-    return this.#records.replay(partition, onRecord);
+  replay(
+    partition: number,
+    leaderEpoch: number,
+    onRecord: (record: CoordinatorRecord) => void,
+  ): Promise<ReplayReport> {
+    return this.#records.replay(partition, leaderEpoch, onRecord);
   }
 }

@@ -250,12 +250,10 @@ export class Rebalancer {
   /** Writes the group's metadata in the background; a failure is logged and the next write repairs it. */
   persistGroup(group: Group): void {
     const { context } = this;
-    context.store
-      .write(
-        context.partitionOf(group.groupId),
-        [{ kind: 'group', groupId: group.groupId, value: groupRecordOf(group) }],
-        { durable: false },
-      )
+    context
+      .write(group.groupId, [{ kind: 'group', groupId: group.groupId, value: groupRecordOf(group) }], {
+        durable: false,
+      })
       .catch((error: unknown) => {
         context.logger.warn({ groupId: group.groupId, err: error }, 'storing the group metadata failed');
       });

@@ -44,7 +44,14 @@ export class InternalTopicRecords<R> {
    * larger than one batch is split, and every batch is handed to the log before any await, so the
    * log keeps them in call order.
    */
-  async write(partition: number, records: readonly R[], options: { durable: boolean }): Promise<void> {
+  async write(
+    partition: number,
+    leaderEpoch: number,
+    records: readonly R[],
+    options: { durable: boolean },
+  ): Promise<void> {
+    // The leader epoch is checked by the replica layer.
+    void leaderEpoch;
     if (records.length === 0) return;
     const log = this.topics.partitionLog(this.topic, partition);
     const timestampMs = this.clock.nowMs();
@@ -83,7 +90,9 @@ export class InternalTopicRecords<R> {
    * `onRecord` in log order. Unreadable records are counted and skipped; a log that cannot be read
    * at all throws (the caller marks the partition failed).
    */
-  async replay(partition: number, onRecord: (record: R) => void): Promise<ReplayReport> {
+  async replay(partition: number, leaderEpoch: number, onRecord: (record: R) => void): Promise<ReplayReport> {
+    // The leader epoch is checked by the replica layer.
+    void leaderEpoch;
     const log = this.topics.partitionLog(this.topic, partition);
     const endOffset = log.highWatermark;
     let offset = log.logStartOffset;

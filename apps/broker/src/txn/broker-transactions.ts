@@ -1,6 +1,6 @@
 import type { ProducerIdCommands } from '../commands/producer-id-commands';
 import type { BrokerConfig } from '../config/broker-config';
-import type { CoordinatorLogger } from '../group/coordinator-context';
+import type { CoordinatorLogger } from '../coordination/coordinator-shards';
 import type { GroupCoordinator } from '../group/group-coordinator';
 import type { GroupScheduler } from '../group/group-scheduler';
 import type { BrokerMetrics } from '../http/metrics';
@@ -26,8 +26,8 @@ export interface BrokerTransactionsDeps {
 /**
  * The broker's transaction coordinator and the `__transaction_state` log it persists to, wired to
  * the partitions (markers), the group coordinator (offsets), the producer id allocator and the
- * metrics. The broker opens and loads the log before its listeners start and recovers prepared
- * transactions once the groups are loaded.
+ * metrics. Shards replay from the same log. The broker opens and loads the log before its
+ * listeners start and recovers prepared transactions once the groups are loaded.
  */
 export function createBrokerTransactions(deps: BrokerTransactionsDeps): {
   log: TransactionLog;
@@ -43,6 +43,7 @@ export function createBrokerTransactions(deps: BrokerTransactionsDeps): {
       completionRetryMs: COMPLETION_RETRY_MS,
     },
     store: log,
+    source: log,
     scheduler: deps.scheduler,
     logger: deps.logger,
     markers: deps.markers,

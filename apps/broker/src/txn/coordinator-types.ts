@@ -1,9 +1,10 @@
 import { ErrorCode } from '@weir/protocol';
-import type { CoordinatorLogger, PartitionCatalog } from '../group/coordinator-context';
+import type { CoordinatorLogger } from '../coordination/coordinator-shards';
+import type { PartitionCatalog } from '../group/coordinator-context';
 import type { GroupScheduler } from '../group/group-scheduler';
 import type { TransactionOffsetsSink } from './transaction-completion';
 import type { TransactionMarkerWriter } from './transaction-contracts';
-import type { TransactionStore } from './transaction-log';
+import type { TransactionLogSource, TransactionStore } from './transaction-log';
 import { partitionKey, type StagedOffset } from './transaction-metadata';
 import type { TransactionObserver } from './transaction-table';
 
@@ -35,6 +36,11 @@ export interface TransactionCoordinatorDeps {
   observer: TransactionObserver;
   /** A fresh producer id from the broker's allocator (the same one idempotent producers use). */
   allocateProducerId(): Promise<bigint>;
+  /**
+   * Where a shard is replayed from when this broker gains its partition. Optional only for the
+   * standalone start path, which hands it to TransactionCoordinator.load instead.
+   */
+  source?: TransactionLogSource;
 }
 
 /** A request's claim to be the current producer of a transactional id. */

@@ -48,7 +48,12 @@ export function resultOfPrepared(metadata: TransactionMetadata): TransactionResu
  */
 export async function completePrepared(
   prepared: TransactionMetadata,
-  deps: { markers: TransactionMarkerWriter; offsets: TransactionOffsetsSink },
+  deps: {
+    markers: TransactionMarkerWriter;
+    offsets: TransactionOffsetsSink;
+    /** The leader epoch of the shard that completes the transaction, written into every marker. */
+    coordinatorEpoch: number;
+  },
 ): Promise<CompletionOutcome> {
   const result = resultOfPrepared(prepared);
   const partitions = [...prepared.partitions.values()];
@@ -57,7 +62,7 @@ export async function completePrepared(
       producerId: prepared.producerId,
       producerEpoch: prepared.producerEpoch,
       result,
-      coordinatorEpoch: 0,
+      coordinatorEpoch: deps.coordinatorEpoch,
       partitions,
     });
     const failed = written.filter((marker) => !MARKER_OUTCOMES_THAT_COMPLETE.has(marker.errorCode));

@@ -17,7 +17,7 @@ export interface WriteMarkersRequest {
   readonly producerId: bigint;
   readonly producerEpoch: number;
   readonly result: TransactionResult;
-  /** Stored in the marker's value (Kafka's coordinator epoch); 0 on a single node. */
+  /** Stored in the marker's value: Kafka's coordinator epoch, the leader epoch of the shard that writes it. */
   readonly coordinatorEpoch: number;
   readonly partitions: readonly TopicPartitionRef[];
 }
@@ -39,18 +39,31 @@ export interface TransactionMarkerWriter {
 }
 
 /** What the produce path asks before appending a transactional batch. */
+export interface TransactionMembershipQuery {
+  /** The produce request's transactional id; null when the caller does not have it (then the producer id decides). */
+  transactionalId: string | null;
+  producerId: bigint;
+  producerEpoch: number;
+  topic: string;
+  partition: number;
+}
+
+/** The answer to a {@link TransactionMembershipQuery}. */
 export type TransactionMembership =
   /** The partition was added to the producer's ongoing transaction: append. */
   | 'member'
   /** No ongoing transaction holds the partition: answer INVALID_TXN_STATE. */
   | 'not-member'
   /** A newer epoch owns the transactional id: answer INVALID_PRODUCER_EPOCH. */
-  | 'fenced';
+  | 'fenced'
+  /** The shard that owns the id is loading, failed, or not led here: the producer should retry. */
+  | 'unavailable';
 
 /**
- * Implemented by the coordinator side. The produce path calls it for every transactional batch
- * (attributes bit 4) before the append.
+ * Implemented by the coordinator side. The produce path asks it for every transactional batch
+ * (attributes bit 4) before the append. Asynchronous, because in cluster mode the coordinator of
+ * the id may be another broker.
  */
 export interface TransactionMembershipCheck {
-  membership(producerId: bigint, producerEpoch: number, partition: TopicPartitionRef): TransactionMembership;
+  membership(query: TransactionMembershipQuery): Promise<TransactionMembership>;
 }

@@ -14,7 +14,12 @@ class RecordingStore implements TransactionStore {
 
   async ensureCreated(): Promise<void> {}
 
-  async write(_partition: number, records: readonly TransactionRecord[], options: { durable: boolean }) {
+  async write(
+    _partition: number,
+    _leaderEpoch: number,
+    records: readonly TransactionRecord[],
+    options: { durable: boolean },
+  ) {
     for (const record of records) this.events.push(`${record.value?.state} durable=${options.durable}`);
   }
 }
@@ -36,6 +41,7 @@ function finisherOver(table: TransactionTable, events: string[]) {
     logger: quiet,
     observer,
     completionRetryMs: 1000,
+    coordinatorEpoch: 0,
     running: () => true,
   });
 }
@@ -48,7 +54,14 @@ describe('TransactionFinisher', () => {
     'makes %s durable before the markers and writes %s without its own fdatasync',
     async (prepare, complete, result) => {
       const events: string[] = [];
-      const table = new TransactionTable(new RecordingStore(events), observer, quiet);
+      const table = new TransactionTable({
+        store: new RecordingStore(events),
+        partition: 0,
+        leaderEpoch: 0,
+        leads: () => true,
+        logger: quiet,
+        openCountChanged: () => undefined,
+      });
       const ongoing = newTransactionMetadata('tx', {
         producerId: 7n,
         producerEpoch: 0,

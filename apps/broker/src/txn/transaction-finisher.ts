@@ -1,5 +1,5 @@
 import { ErrorCode } from '@weir/protocol';
-import type { CoordinatorLogger } from '../group/coordinator-context';
+import type { CoordinatorLogger } from '../coordination/coordinator-shards';
 import type { GroupScheduler } from '../group/group-scheduler';
 import { completePrepared, type TransactionOffsetsSink } from './transaction-completion';
 import type { TransactionMarkerWriter } from './transaction-contracts';
@@ -20,14 +20,16 @@ export interface TransactionFinisherDeps {
   observer: TransactionObserver;
   /** How long a completion whose markers or offsets failed waits before it is tried again. */
   completionRetryMs: number;
-  /** False once the broker is stopping: retries stop. */
+  /** The leader epoch of the shard, written into the markers as Kafka's coordinator epoch. */
+  coordinatorEpoch: number;
+  /** False once the broker is stopping or the shard lost its partition: retries stop. */
   running(): boolean;
 }
 
 /**
  * Ends transactions: commit and abort (EndTxn), the fencing abort (InitProducerId over an open
  * transaction, timeouts, operators), and the completion of transactions found prepared at start.
- * Every method is called with the id's queue held.
+ * Every method is called with the id's queue held. One finisher serves one shard (its table).
  */
 export class TransactionFinisher {
   /** Ids found prepared at start that are not complete yet; /ready waits for them. */

@@ -19,25 +19,34 @@ const TRANSACTION_TOPIC_CONFIGS: Record<string, string> = {
   'segment.bytes': String(100 * 1024 * 1024),
 };
 
-/** Where the coordinator persists its records: one `__transaction_state` partition per id. */
+/**
+ * Where the coordinator persists its records: one `__transaction_state` partition per id. Every
+ * write carries the leader epoch of the shard that makes it, so the replica layer can refuse a
+ * shard that no longer leads the partition.
+ */
 export interface TransactionStore {
   /** 0 until the topic exists. */
   readonly partitionCount: number;
-  /** Creates the topic unless it exists; the first write of a new transactional id waits for it. */
+  /** Creates the topic unless it exists; the first InitProducerId of a standalone broker waits for it. */
   ensureCreated(): Promise<void>;
   /** Appends records to a partition; with `durable`, resolves once they are fdatasync'd. */
   write(
     partition: number,
+    leaderEpoch: number,
     records: readonly TransactionRecord[],
     options: { durable: boolean },
   ): Promise<void>;
 }
 
-/** What the coordinator loads its state from at start. */
+/** What the coordinator loads a shard from when it gains a partition. */
 export interface TransactionLogSource {
   readonly partitionCount: number;
   /** Hands every record of a partition to `onRecord` in log order; throws when the log is unreadable. */
-  replay(partition: number, onRecord: (record: TransactionRecord) => void): Promise<ReplayReport>;
+  replay(
+    partition: number,
+    leaderEpoch: number,
+    onRecord: (record: TransactionRecord) => void,
+  ): Promise<ReplayReport>;
 }
 
 /** {@link TransactionStore} over the broker's own partition logs. */
@@ -104,10 +113,11 @@ export class TransactionLog implements TransactionStore, TransactionLogSource {
 
   write(
     partition: number,
+    leaderEpoch: number,
     records: readonly TransactionRecord[],
     options: { durable: boolean },
   ): Promise<void> {
-    return this.#records.write(partition, records, options);
+    return this.#records.write(partition, leaderEpoch, records, options);
   }
 
   /** Resolves once every append started so far has finished (successfully or not). */
@@ -115,7 +125,11 @@ export class TransactionLog implements TransactionStore, TransactionLogSource {
     return this.#records.drain();
   }
 
-  replay(partition: number, onRecord: (record: TransactionRecord) => void): Promise<ReplayReport> {
-    return this.#records.replay(partition, onRecord);
+  replay(
+    partition: number,
+    leaderEpoch: number,
+    onRecord: (record: TransactionRecord) => void,
+  ): Promise<ReplayReport> {
+    return this.#records.replay(partition, leaderEpoch, onRecord);
   }
 }

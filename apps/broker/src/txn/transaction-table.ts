@@ -1,6 +1,5 @@
-import { ErrorCode } from '@weir/protocol';
-import type { CoordinatorLogger } from '../group/coordinator-context';
-import { offsetsPartitionFor } from '../group/java-string-hash';
+import { ErrorCode, WeirError } from '@weir/protocol';
+import type { CoordinatorLogger } from '../coordination/coordinator-shards';
 import { KeyedSerialQueue } from './keyed-serial-queue';
 import type { TopicPartitionRef, TransactionMembership, TransactionResult } from './transaction-contracts';
 import type { TransactionStore } from './transaction-log';
@@ -13,10 +12,24 @@ export interface TransactionObserver {
   transactionCompleted(result: TransactionResult, durationMs: number): void;
 }
 
+export interface TransactionTableDeps {
+  store: TransactionStore;
+  /** The `__transaction_state` partition this table's ids live on. */
+  partition: number;
+  /** The leader epoch of the shard, carried by every write. */
+  leaderEpoch: number;
+  /** False once the shard lost its partition: a write that finishes after that installs nothing. */
+  leads(): boolean;
+  logger: CoordinatorLogger;
+  /** Told by how much the number of open transactions of this table changed. */
+  openCountChanged(delta: number): void;
+}
+
 /**
- * The coordinator's transactional ids and the one way to change them: a change is made on a copy,
- * written to the id's `__transaction_state` partition, and installed only once the write is
- * durable, so memory never runs ahead of the log. Every change of an id runs in {@link queue}.
+ * The transactional ids of one `__transaction_state` partition and the one way to change them: a
+ * change is made on a copy, written to the partition with the shard's leader epoch, and installed
+ * only once the write is durable and the shard still leads, so memory never runs ahead of the log.
+ * Every change of an id runs in {@link queue}.
  */
 export class TransactionTable {
   readonly #transactions = new Map<string, TransactionMetadata>();
@@ -25,16 +38,7 @@ export class TransactionTable {
   readonly queue = new KeyedSerialQueue();
   #openCount = 0;
 
-  constructor(
-    private readonly store: TransactionStore,
-    private readonly observer: TransactionObserver,
-    private readonly logger: CoordinatorLogger,
-  ) {}
-
-  /** The `__transaction_state` partition of an id, hashed as Kafka does (like groups). */
-  partitionOf(transactionalId: string): number {
-    return offsetsPartitionFor(transactionalId, this.store.partitionCount);
-  }
+  constructor(private readonly deps: TransactionTableDeps) {}
 
   get(transactionalId: string): TransactionMetadata | undefined {
     return this.#transactions.get(transactionalId);
@@ -54,28 +58,29 @@ export class TransactionTable {
 
   /**
    * Writes `next` and installs it: once fdatasync'd, or with `durable: false` once written (only
-   * for a record whose loss a crash recovery repairs; see TransactionFinisher.complete). On a
-   * failed write nothing changes and the answer is COORDINATOR_NOT_AVAILABLE, which clients answer
-   * by finding the coordinator again and retrying.
+   * for a record whose loss a crash recovery repairs; see TransactionFinisher.complete). A failed
+   * write changes nothing and answers with {@link transactionWriteError}'s code. A write that
+   * finishes after the shard lost its partition installs nothing either and answers
+   * NOT_COORDINATOR, as Kafka does when the coordinator epoch changed during the append: the new
+   * coordinator reads the record from the log.
    */
   async persist(
     next: TransactionMetadata,
     options: { durable: boolean } = { durable: true },
   ): Promise<number> {
+    const { store, partition, leaderEpoch, logger } = this.deps;
     try {
-      await this.store.ensureCreated();
-      await this.store.write(
-        this.partitionOf(next.transactionalId),
+      await store.write(
+        partition,
+        leaderEpoch,
         [{ transactionalId: next.transactionalId, value: next }],
         options,
       );
     } catch (error) {
-      this.logger.warn(
-        { transactionalId: next.transactionalId, err: error },
-        'writing transaction state failed',
-      );
-      return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+      logger.warn({ transactionalId: next.transactionalId, err: error }, 'writing transaction state failed');
+      return transactionWriteError(error);
     }
+    if (!this.deps.leads()) return ErrorCode.NOT_COORDINATOR;
     this.install(next);
     return ErrorCode.NONE;
   }
@@ -89,21 +94,21 @@ export class TransactionTable {
     const delta = Number(isOpen(next.state)) - Number(previous !== undefined && isOpen(previous.state));
     if (delta !== 0) {
       this.#openCount += delta;
-      this.observer.openTransactionsChanged(this.#openCount);
+      this.deps.openCountChanged(delta);
     }
   }
 
   /** Forgets an expired id after writing its tombstone; false when the write failed. */
   async remove(metadata: TransactionMetadata): Promise<boolean> {
     const { transactionalId } = metadata;
+    const { store, partition, leaderEpoch, logger } = this.deps;
     try {
-      await this.store.write(this.partitionOf(transactionalId), [{ transactionalId, value: null }], {
-        durable: false,
-      });
+      await store.write(partition, leaderEpoch, [{ transactionalId, value: null }], { durable: false });
     } catch (error) {
-      this.logger.warn({ transactionalId, err: error }, 'writing a transaction tombstone failed');
+      logger.warn({ transactionalId, err: error }, 'writing a transaction tombstone failed');
       return false;
     }
+    if (!this.deps.leads()) return false;
     this.#transactions.delete(transactionalId);
     if (this.#byProducerId.get(metadata.producerId) === transactionalId) {
       this.#byProducerId.delete(metadata.producerId);
@@ -111,17 +116,63 @@ export class TransactionTable {
     return true;
   }
 
-  /** The produce path's question (transaction-contracts.ts): may this producer append here? */
-  membership(producerId: bigint, producerEpoch: number, partition: TopicPartitionRef): TransactionMembership {
-    const transactionalId = this.#byProducerId.get(producerId);
-    const current = transactionalId === undefined ? undefined : this.#transactions.get(transactionalId);
-    if (!current) return 'not-member';
+  /**
+   * The produce path's question (transaction-contracts.ts) for an id of this table: may this
+   * producer append to the partition?
+   */
+  membershipOf(
+    transactionalId: string,
+    producerId: bigint,
+    producerEpoch: number,
+    partition: TopicPartitionRef,
+  ): TransactionMembership {
+    const current = this.#transactions.get(transactionalId);
+    if (!current || current.producerId !== producerId) return 'not-member';
     if (producerEpoch < current.producerEpoch) return 'fenced';
     const member =
       current.state === 'Ongoing' &&
       producerEpoch === current.producerEpoch &&
       current.partitions.has(partitionKey(partition));
     return member ? 'member' : 'not-member';
+  }
+
+  /** The same question by producer id alone; undefined when no id of this table has the producer. */
+  membershipOfProducer(
+    producerId: bigint,
+    producerEpoch: number,
+    partition: TopicPartitionRef,
+  ): TransactionMembership | undefined {
+    const transactionalId = this.#byProducerId.get(producerId);
+    if (transactionalId === undefined) return undefined;
+    return this.membershipOf(transactionalId, producerId, producerEpoch, partition);
+  }
+}
+
+/**
+ * The error a client gets when a `__transaction_state` write fails, mapped as Kafka's transaction
+ * coordinator maps the replica layer's append errors (TransactionStateManager): a partition this
+ * broker no longer leads, or cannot write, means "look for the coordinator again"
+ * (NOT_COORDINATOR); one that cannot take the write right now means "retry"
+ * (COORDINATOR_NOT_AVAILABLE); a record too large for the log is a broker fault
+ * (UNKNOWN_SERVER_ERROR). Any other Kafka error passes through unchanged.
+ */
+export function transactionWriteError(error: unknown): number {
+  if (!(error instanceof WeirError)) return ErrorCode.UNKNOWN_SERVER_ERROR;
+  switch (error.code) {
+    case ErrorCode.NOT_LEADER_OR_FOLLOWER:
+    case ErrorCode.KAFKA_STORAGE_ERROR:
+    case ErrorCode.FENCED_LEADER_EPOCH:
+      return ErrorCode.NOT_COORDINATOR;
+    case ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
+    case ErrorCode.NOT_ENOUGH_REPLICAS:
+    case ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND:
+    case ErrorCode.REQUEST_TIMED_OUT:
+      return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    case ErrorCode.MESSAGE_TOO_LARGE:
+    case ErrorCode.RECORD_LIST_TOO_LARGE:
+      return ErrorCode.UNKNOWN_SERVER_ERROR;
+    default:
+      return error.code;
   }
 }
 

@@ -1,14 +1,22 @@
 import { ErrorCode } from '@weir/protocol';
-import type { CoordinatorLogger } from '../group/coordinator-context';
+import type { CoordinatorLogger } from '../coordination/coordinator-shards';
 import type { GroupScheduler } from '../group/group-scheduler';
 import type { TransactionFinisher } from './transaction-finisher';
 import { copyMetadata, transition } from './transaction-metadata';
 import { isIdle } from './transaction-state';
 import type { TransactionTable } from './transaction-table';
 
+/** What the timers work on: one shard's ids and the finisher that ends its transactions. */
+export interface TimedShard {
+  readonly table: TransactionTable;
+  readonly finisher: TransactionFinisher;
+  /** False once the shard lost its partition: the round moves on to the next shard. */
+  readonly leads: boolean;
+}
+
 export interface TransactionTimersDeps {
-  table: TransactionTable;
-  finisher: TransactionFinisher;
+  /** The shards whose ids are served now; only those are checked. */
+  activeShards(): readonly TimedShard[];
   scheduler: GroupScheduler;
   logger: CoordinatorLogger;
   /** transactional.id.expiration.ms */
@@ -18,9 +26,10 @@ export interface TransactionTimersDeps {
 }
 
 /**
- * The coordinator's clock-driven work, every `checkIntervalMs`: open transactions past their
- * timeout are aborted with the epoch bumped (so the producer that went quiet is fenced, as Kafka
- * does), and idle ids unused for `transactional.id.expiration.ms` are forgotten, with a tombstone.
+ * The coordinator's clock-driven work, every `checkIntervalMs`, over the active shards: open
+ * transactions past their timeout are aborted with the epoch bumped (so the producer that went
+ * quiet is fenced, as Kafka does), and idle ids unused for `transactional.id.expiration.ms` are
+ * forgotten, with a tombstone.
  */
 export class TransactionTimers {
   #cancel: (() => void) | undefined;
@@ -28,7 +37,9 @@ export class TransactionTimers {
 
   constructor(private readonly deps: TransactionTimersDeps) {}
 
+  /** Starts the periodic rounds; harmless while they already run. */
   start(): void {
+    if (this.#running) return;
     this.#running = true;
     this.#schedule();
   }
@@ -56,7 +67,22 @@ export class TransactionTimers {
 
   /** One round; each id is re-checked inside its queue, since a request may have changed it. */
   async runOnce(): Promise<{ aborted: number; expired: number }> {
-    const { table, finisher, scheduler, idExpirationMs } = this.deps;
+    let aborted = 0;
+    let expired = 0;
+    for (const shard of this.deps.activeShards()) {
+      const counts = await this.#runShard(shard);
+      aborted += counts.aborted;
+      expired += counts.expired;
+    }
+    if (aborted > 0 || expired > 0) {
+      this.deps.logger.info({ aborted, expired }, 'transaction timers ran');
+    }
+    return { aborted, expired };
+  }
+
+  async #runShard(shard: TimedShard): Promise<{ aborted: number; expired: number }> {
+    const { scheduler, idExpirationMs } = this.deps;
+    const { table, finisher } = shard;
     const timedOut = (id: string) => {
       const current = table.get(id);
       return current?.state === 'Ongoing' && current.startTimeMs + current.timeoutMs <= scheduler.nowMs();
@@ -72,7 +98,7 @@ export class TransactionTimers {
     let abortedCount = 0;
     let expiredCount = 0;
     for (const { transactionalId: id } of table.values()) {
-      if (!this.#running) break;
+      if (!this.#running || !shard.leads) break;
       if (timedOut(id)) {
         await table.queue.run(id, async () => {
           const current = table.get(id);
@@ -89,9 +115,6 @@ export class TransactionTimers {
           if (await table.remove(current)) expiredCount += 1;
         });
       }
-    }
-    if (abortedCount > 0 || expiredCount > 0) {
-      this.deps.logger.info({ aborted: abortedCount, expired: expiredCount }, 'transaction timers ran');
     }
     return { aborted: abortedCount, expired: expiredCount };
   }

@@ -1,0 +1,57 @@
+import { ErrorCode } from '@weir/protocol';
+import { CoordinatorShard } from '../coordination/coordinator-shard';
+import type { ShardLifecycle } from '../coordination/coordinator-shards';
+import type { Group } from './group';
+import { GroupLoader } from './group-persistence';
+import type { GroupScheduler } from './group-scheduler';
+import type { GroupLogSource } from './offsets-topic';
+import type { Rebalancer } from './rebalancer';
+
+/** The groups of one `__consumer_offsets` partition while this broker leads it. */
+export class GroupShard extends CoordinatorShard {
+  readonly groups = new Map<string, Group>();
+}
+
+export interface GroupShardLifecycleDeps {
+  /** Where shards are replayed from. */
+  source(): GroupLogSource;
+  scheduler: GroupScheduler;
+  rebalancer: Rebalancer;
+  /** Told how many records each replay read, for the start-up report. */
+  onReplayed(records: number): void;
+}
+
+/**
+ * How the group coordinator gains and loses a partition: a replay rebuilds the partition's groups
+ * (loaded members get a fresh session, so they have that long to show up again), and a shard that
+ * loses its partition answers its parked JoinGroup and SyncGroup requests with NOT_COORDINATOR (the
+ * clients look for the new coordinator), stops its timers and marks its groups Dead, as Kafka
+ * unloads a partition's groups.
+ */
+export function groupShardLifecycle(deps: GroupShardLifecycleDeps): ShardLifecycle<GroupShard, GroupLoader> {
+  return {
+    create: (partition, leaderEpoch) => new GroupShard(partition, leaderEpoch),
+    async replay(shard) {
+      const loader = new GroupLoader();
+      const report = await deps
+        .source()
+        .replay(shard.partition, shard.leaderEpoch, (record) => loader.apply(record));
+      deps.onReplayed(report.records);
+      return loader;
+    },
+    install(shard, loader) {
+      for (const group of loader.build(deps.scheduler.nowMs())) {
+        shard.groups.set(group.groupId, group);
+        for (const member of group.members.values()) deps.rebalancer.armSession(group, member);
+      }
+    },
+    drop(shard) {
+      const nowMs = deps.scheduler.nowMs();
+      for (const group of shard.groups.values()) {
+        deps.rebalancer.shutDownGroup(group, ErrorCode.NOT_COORDINATOR);
+        group.transitionTo('Dead', nowMs);
+      }
+      shard.groups.clear();
+    },
+  };
+}

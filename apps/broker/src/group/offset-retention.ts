@@ -1,0 +1,82 @@
+import type { CoordinatorContext } from './coordinator-context';
+import type { GroupOffsets } from './group-offsets';
+import type { GroupShard } from './group-shard';
+
+export interface OffsetRetentionDeps {
+  context: CoordinatorContext;
+  offsets: GroupOffsets;
+  /** The shards whose groups are served now; only those expire. */
+  activeShards(): readonly GroupShard[];
+}
+
+/**
+ * Offset retention, every `offsetsRetentionCheckIntervalMs`: expired offsets become tombstones, and
+ * Empty groups left without offsets are removed (their metadata too). Only the shards this broker
+ * leads and has loaded take part; a shard that loses its partition mid-round is left alone.
+ */
+export class OffsetRetention {
+  #cancel: (() => void) | undefined;
+  #running = false;
+
+  constructor(private readonly deps: OffsetRetentionDeps) {}
+
+  /** Starts the periodic rounds; harmless while they already run. */
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#schedule();
+  }
+
+  stop(): void {
+    this.#running = false;
+    this.#cancel?.();
+    this.#cancel = undefined;
+  }
+
+  #schedule(): void {
+    const { scheduler, config, logger } = this.deps.context;
+    this.#cancel = scheduler.schedule(config.offsetsRetentionCheckIntervalMs, () => {
+      this.#cancel = undefined;
+      this.runOnce().then(
+        () => {
+          if (this.#running) this.#schedule();
+        },
+        (error: unknown) => {
+          logger.warn({ err: error }, 'expiring committed offsets failed');
+          if (this.#running) this.#schedule();
+        },
+      );
+    });
+  }
+
+  /** One retention round over the active shards. */
+  async runOnce(): Promise<{ offsetsExpired: number; groupsRemoved: number }> {
+    const { context, offsets } = this.deps;
+    let offsetsExpired = 0;
+    let groupsRemoved = 0;
+    for (const shard of this.deps.activeShards()) {
+      for (const group of [...shard.groups.values()]) {
+        if (shard.state !== 'active') break;
+        if (group.is('Dead')) continue;
+        offsetsExpired += await offsets.expire(group);
+        if (shard.state !== 'active') break;
+        if (group.is('Empty') && !group.hasOffsets && group.pendingMembers.size === 0) {
+          group.transitionTo('Dead', context.scheduler.nowMs());
+          shard.groups.delete(group.groupId);
+          groupsRemoved += 1;
+          context
+            .write(group.groupId, [{ kind: 'group', groupId: group.groupId, value: null }], {
+              durable: false,
+            })
+            .catch((error: unknown) => {
+              context.logger.warn({ groupId: group.groupId, err: error }, 'writing a group tombstone failed');
+            });
+        }
+      }
+    }
+    if (offsetsExpired > 0 || groupsRemoved > 0) {
+      context.logger.info({ offsetsExpired, groupsRemoved }, 'committed offsets expired');
+    }
+    return { offsetsExpired, groupsRemoved };
+  }
+}
