@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { connectionEvents, type ListenerObservation, requestObserver } from './broker-observers';
-import type { BrokerCommands } from './commands/broker-commands';
-import type { BrokerEndpoint, ListenerName } from './commands/cluster-commands';
+import type { BrokerServices } from './broker-services';
 import type { BrokerConfig } from './config/broker-config';
+import type { BrokerRegistration, ListenerAddress } from './metadata/metadata-store';
 import type { Authorizer } from './security/acl/authorizer';
 import type { UserStore } from './security/users/user-store';
 import { clientListenerHandlers, internalListenerHandlers } from './server/api-table';
@@ -27,7 +27,7 @@ export interface BrokerListeners {
 
 export interface BrokerListenersOptions {
   config: BrokerConfig;
-  commands: BrokerCommands;
+  services: BrokerServices;
   /** The users SASL PLAIN and SCRAM check passwords against on the client listener. */
   userStore: UserStore;
   authHooks: SaslAuthHooks;
@@ -44,7 +44,7 @@ export interface BrokerListenersOptions {
  * authenticates, with the WEIR-TOKEN mechanism (or a trusted client certificate).
  */
 export function createBrokerListeners(options: BrokerListenersOptions): BrokerListeners {
-  const { config, commands, authHooks, observation } = options;
+  const { config, services, authHooks, observation } = options;
   const client = config.listeners.client;
   const internal = config.listeners.internal;
   const clientSasl = client.securityProtocol === 'SASL_PLAINTEXT' || client.securityProtocol === 'SASL_SSL';
@@ -56,10 +56,10 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
     : noAuthentication;
   const dispatcher = new Dispatcher({
     registry: new HandlerRegistry(clientListenerHandlers(clientSasl)),
-    commands,
+    services,
     observer: requestObserver(observation, 'client'),
     listenerName: 'client',
-    authorizer: commands.acls.authorizer,
+    authorizer: services.acls.authorizer,
   });
   const clientListener = new Listener(
     {
@@ -74,7 +74,7 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
   if (!internal.enabled) return { client: clientListener, internal: undefined };
   const internalDispatcher = new Dispatcher({
     registry: new HandlerRegistry(internalListenerHandlers()),
-    commands,
+    services,
     observer: requestObserver(observation, 'internal'),
     listenerName: 'internal',
     authorizer: options.internalAuthorizer,
@@ -91,19 +91,41 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
   return { client: clientListener, internal: internalListener };
 }
 
-/** This broker as clients of one listener are told about it (Metadata, FindCoordinator). */
-export function listenerEndpoint(
+/** Binds every listener's port; connections wait until {@link openListeners}. */
+export async function bindListeners(listeners: BrokerListeners): Promise<void> {
+  await listeners.client.bind();
+  await listeners.internal?.bind();
+}
+
+/** Serves every listener's connections, those that waited since the bind first. */
+export function openListeners(listeners: BrokerListeners): void {
+  listeners.client.open();
+  listeners.internal?.open();
+}
+
+/**
+ * This broker's registration once its listeners are bound: where clients of each listener reach
+ * it (the advertised address, else the bound one), which Metadata and FindCoordinator answer.
+ */
+export function registrationOf(
   config: BrokerConfig,
   listeners: BrokerListeners,
-  listenerName: ListenerName,
-): BrokerEndpoint {
-  const settings = config.listeners[listenerName];
-  const listener = listenerName === 'internal' ? listeners.internal : listeners.client;
+  sessionId: string,
+  nowMs: number,
+): BrokerRegistration {
+  const addressOf = (name: 'client' | 'internal', port: number): ListenerAddress => {
+    const settings = config.listeners[name];
+    return { host: settings.advertisedHost ?? settings.host, port: settings.advertisedPort ?? port };
+  };
   return {
-    nodeId: config.nodeId,
-    host: settings.advertisedHost ?? settings.host,
-    port: settings.advertisedPort ?? listener?.port ?? 0,
+    brokerId: config.nodeId,
     rack: null,
+    listeners: {
+      client: addressOf('client', listeners.client.port),
+      internal: listeners.internal === undefined ? null : addressOf('internal', listeners.internal.port),
+    },
+    sessionId,
+    registeredAtMs: nowMs,
   };
 }
 

@@ -1,7 +1,7 @@
 import { ErrorCode, errorCodeInfo } from '@weir/protocol';
-import type { ListenerName } from './commands/cluster-commands';
 import type { BrokerMetrics } from './http/metrics';
 import type { Logger } from './logger';
+import type { ListenerName } from './metadata/cluster-view';
 import type { RequestObserver } from './server/dispatcher';
 import type { ListenerEvents } from './server/listener';
 import type { TrafficRates } from './stats/traffic-rates';

@@ -1,6 +1,6 @@
 import type { GroupCoordinator } from './group/group-coordinator';
 import type { ReadinessCheck } from './http/health-server';
-import type { LogManager } from './log/log-manager';
+import type { ReplicaManager } from './replica/replica-manager';
 import type { TransactionCoordinator } from './txn/transaction-coordinator';
 
 /** What the broker's readiness is read from, as of the moment `/ready` asks. */
@@ -9,7 +9,7 @@ export interface ReadinessSources {
   storageReady: boolean;
   /** Whether the listeners are bound (and not yet stopping). */
   listening: boolean;
-  logs: Pick<LogManager, 'offlinePartitions'>;
+  replicas: Pick<ReplicaManager, 'offlinePartitions'>;
   groupCoordinator: Pick<GroupCoordinator, 'loadState'>;
   transactionCoordinator: Pick<TransactionCoordinator, 'readiness'>;
   clientListener: { readonly port: number };
@@ -20,7 +20,7 @@ export interface ReadinessSources {
 /** What `/ready` reports: each check and whether it passes. */
 export function brokerReadiness(sources: ReadinessSources): ReadinessCheck[] {
   const { storageReady, listening, internalListener } = sources;
-  const offline = sources.logs.offlinePartitions();
+  const offline = sources.replicas.offlinePartitions();
   return [
     { name: 'storage', ok: storageReady, detail: storageReady ? 'recovered' : 'recovering' },
     {

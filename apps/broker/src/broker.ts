@@ -1,53 +1,50 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { InternalTokenSource } from './broker-internal-token';
 import {
   type BrokerListeners,
+  bindListeners,
   boundListeners,
   createBrokerListeners,
-  listenerEndpoint,
   openConnectionCount,
+  openListeners,
+  registrationOf,
 } from './broker-listeners';
 import { brokerReadiness } from './broker-readiness';
-import type { BrokerCommands } from './commands/broker-commands';
-import { BrokerOverviewCommands } from './commands/broker-overview-commands';
-import { ClusterCommands } from './commands/cluster-commands';
-import { ConfigCommands } from './commands/config-commands';
-import { DataCommands } from './commands/data-commands';
-import { GroupCommands, type GroupStats } from './commands/group-commands';
-import { GroupLagCommands } from './commands/group-lag-commands';
-import { PartitionInternalsCommands } from './commands/partition-internals-commands';
-import { ProducerIdCommands } from './commands/producer-id-commands';
-import { RecordScanCommands } from './commands/record-scan-commands';
-import { TopicCommands } from './commands/topic-commands';
-import { TopicSummaryCommands } from './commands/topic-summary-commands';
-import { TransactionMarkers } from './commands/transaction-markers';
-import { TransactionCommands } from './commands/txn-commands';
+import type { BrokerServices } from './broker-services';
 import type { BrokerConfig } from './config/broker-config';
+import { ConfigManager } from './config-resources/config-manager';
+import { CoordinatorLocator } from './coordination/coordinator-locator';
 import { GroupCoordinator } from './group/group-coordinator';
 import { type GroupScheduler, systemGroupScheduler } from './group/group-scheduler';
-import { OffsetsTopicStore } from './group/offsets-topic';
+import { OFFSETS_TOPIC, OffsetsTopicStore } from './group/offsets-topic';
+import type { GroupMetricsSnapshot } from './http/group-metrics';
 import type { ReadinessCheck } from './http/health-server';
 import type { BrokerMetrics } from './http/metrics';
 import type { PartitionStats } from './http/partition-metrics';
-import { LogManager } from './log/log-manager';
 import { createStorageIo, type StorageIo } from './log/storage';
 import type { Logger } from './logger';
+import { ClusterView } from './metadata/cluster-view';
 import { LocalMetadataStore } from './metadata/local-metadata-store';
-import { AclCommands } from './security/acl/acl-commands';
+import { OperatorViews } from './operator/operator-views';
+import { ProducerIdManager } from './producer-ids/producer-id-manager';
+import { ReplicaManager } from './replica/replica-manager';
+import { TransactionMarkers } from './replica/transaction-markers';
+import { AclManager } from './security/acl/acl-manager';
 import { Authorizer } from './security/acl/authorizer';
-import { UserCommands } from './security/users/user-commands';
+import { UserManager } from './security/users/user-manager';
 import { UserStore } from './security/users/user-store';
 import { AuthFailureThrottle } from './server/auth/auth-failure-throttle';
 import type { SaslAuthHooks } from './server/auth/sasl-connection-auth';
 import { INTERNAL_PRINCIPAL } from './server/auth/weir-token-mechanism';
 import { TrafficRates } from './stats/traffic-rates';
 import { logConfigFor } from './topics/topic-configs';
+import { TopicDescriptions } from './topics/topic-descriptions';
 import { TopicManager } from './topics/topic-manager';
 import { createBrokerTransactions } from './txn/broker-transactions';
 import type { TransactionMarkerWriter } from './txn/transaction-contracts';
 import type { TransactionCoordinator } from './txn/transaction-coordinator';
-import type { TransactionLog } from './txn/transaction-log';
+import { TRANSACTION_STATE_TOPIC, type TransactionLog } from './txn/transaction-log';
 import { WEIR_VERSION } from './version';
 
 export interface BrokerDeps {
@@ -71,13 +68,16 @@ const systemClock = { nowMs: () => Date.now() };
 
 /**
  * One broker process: builds and owns the subsystems and orders their start and stop. Start:
- * metadata, then logs (recovery), then the listener. Stop: the listener stops accepting and
- * finishes in-flight requests, then logs flush and write their checkpoints.
+ * metadata, then the listeners' ports (bound, not yet serving) and the broker's registration, then
+ * the replica layer (log recovery, each partition's role), the coordinators' partitions, and
+ * finally the listeners serve. Stop: the listeners stop accepting and finish in-flight requests,
+ * then the logs flush and write their checkpoints.
  */
 export class Broker {
   readonly #io: StorageIo;
-  readonly #logs: LogManager;
   readonly #store: LocalMetadataStore;
+  readonly #view: ClusterView;
+  readonly #replicas: ReplicaManager;
   readonly #topics: TopicManager;
   /** The client listener, and the internal one unless `listeners.internal.enabled` is false. */
   readonly #listeners: BrokerListeners;
@@ -87,9 +87,13 @@ export class Broker {
   readonly #groupCoordinator: GroupCoordinator;
   readonly #transactionLog: TransactionLog;
   readonly #transactionCoordinator: TransactionCoordinator;
-  readonly commands: BrokerCommands;
+  readonly #operator: OperatorViews;
+  readonly services: BrokerServices;
   /** The last minute's traffic, for the overview the internal listener serves. */
   readonly #traffic = new TrafficRates(systemClock);
+  /** This start's registration: a new session id every time the process starts. */
+  readonly #sessionId = randomUUID();
+  #unfollowStore: (() => void) | undefined;
   #startedAtMs = 0;
   #storageReady = false;
   #listening = false;
@@ -102,27 +106,48 @@ export class Broker {
     const io = createStorageIo();
     this.#io = io;
     const dataDirectory = config.dataDir;
-    this.#store = new LocalMetadataStore(io, dataDirectory, config.clusterId);
+    const brokerId = config.nodeId;
+    this.#store = new LocalMetadataStore(io, dataDirectory, { clusterId: config.clusterId, brokerId });
+    this.#view = new ClusterView(brokerId);
     const logLogger = deps.logger.child({ component: 'log' });
-    this.#logs = new LogManager({
-      dataDirectory: join(dataDirectory, 'logs'),
-      defaultConfig: logConfigFor(config, {}),
-      topicConfig: (topic) => logConfigFor(config, this.#store.getTopic(topic)?.configs ?? {}),
-      io,
-      clock: systemClock,
-      logger: {
-        info: (message, fields) => logLogger.info(fields ?? {}, message),
-        warn: (message, fields) => logLogger.warn(fields ?? {}, message),
-        error: (message, fields) => {
-          deps.metrics.storageErrorsTotal.inc();
-          logLogger.error(fields ?? {}, message);
+    this.#replicas = new ReplicaManager({
+      localBrokerId: brokerId,
+      view: this.#view,
+      logs: {
+        dataDirectory: join(dataDirectory, 'logs'),
+        defaultConfig: logConfigFor(config, {}),
+        topicConfig: (topic) => logConfigFor(config, this.#view.topic(topic)?.configs ?? {}),
+        io,
+        clock: systemClock,
+        logger: {
+          info: (message, fields) => logLogger.info(fields ?? {}, message),
+          warn: (message, fields) => logLogger.warn(fields ?? {}, message),
+          error: (message, fields) => {
+            deps.metrics.storageErrorsTotal.inc();
+            logLogger.error(fields ?? {}, message);
+          },
+        },
+        maxOpenFiles: config.log.maxOpenFiles,
+        retentionCheckIntervalMs: config.log.retentionCheckIntervalMs,
+      },
+      // The coordinator is built below; it is asked only once requests flow.
+      transactions: { membership: (query) => this.#transactionCoordinator.membership(query) },
+      traffic: {
+        bytesIn: (topic, bytes, records) => {
+          deps.metrics.bytesInTotal.inc({ topic }, bytes);
+          deps.metrics.recordsInTotal.inc({ topic }, records);
+          this.#traffic.produced(bytes, records);
+        },
+        bytesOut: (topic, bytes, records) => {
+          deps.metrics.bytesOutTotal.inc({ topic }, bytes);
+          this.#traffic.fetched(bytes, records);
         },
       },
-      maxOpenFiles: config.log.maxOpenFiles,
-      retentionCheckIntervalMs: config.log.retentionCheckIntervalMs,
+      logger: deps.logger.child({ component: 'replica' }),
+      clock: systemClock,
     });
-    this.#topics = new TopicManager(this.#store, this.#logs, config, systemClock);
-    this.#groupStore = new OffsetsTopicStore(this.#topics, systemClock);
+    this.#topics = new TopicManager(this.#store, this.#view, this.#replicas, config.topics, systemClock);
+    this.#groupStore = new OffsetsTopicStore(this.#topics, this.#view, this.#replicas, systemClock);
     this.#groupCoordinator = new GroupCoordinator({
       config: {
         initialRebalanceDelayMs: config.groups.initialRebalanceDelayMs,
@@ -134,20 +159,16 @@ export class Broker {
         maxOffsetMetadataBytes: 4096,
       },
       store: this.#groupStore,
+      source: this.#groupStore,
       scheduler: systemGroupScheduler,
       logger: deps.logger.child({ component: 'group-coordinator' }),
-      catalog: {
-        hasPartition: (topic, partition) => {
-          const record = this.#topics.getTopic(topic);
-          return record !== undefined && partition >= 0 && partition < record.partitionCount;
-        },
-      },
+      catalog: { hasPartition: (topic, partition) => this.#view.hasPartition(topic, partition) },
     });
-    const cluster = new ClusterCommands(this.#store, (listener) =>
-      listenerEndpoint(config, this.#listeners, listener),
-    );
     // The partition side of ending transactions; the transaction coordinator writes through it.
-    const markers = new TransactionMarkers(this.#topics, systemClock);
+    const markerLogger = deps.logger.child({ component: 'transaction-markers' });
+    const markers = new TransactionMarkers(this.#replicas, systemClock, (error) =>
+      markerLogger.error({ err: error }, 'writing a transaction marker failed unexpectedly'),
+    );
     // One throttle for every way of checking a password, so switching between SASL listeners and
     // the console login does not reset an address's delay.
     const authThrottle = new AuthFailureThrottle(
@@ -155,7 +176,7 @@ export class Broker {
       deps.authScheduler ?? systemGroupScheduler,
     );
     const userStore = new UserStore(this.#store, randomBytes);
-    const users = new UserCommands({
+    const users = new UserManager({
       records: this.#store,
       users: userStore,
       throttle: authThrottle,
@@ -169,7 +190,7 @@ export class Broker {
       allowEveryoneIfNoAclFound: config.security.allowEveryoneIfNoAclFound,
       bindings: () => this.#store.listAcls(),
     };
-    const acls = new AclCommands(
+    const acls = new AclManager(
       this.#store,
       new Authorizer({ ...authorization, superUsers: config.security.superUsers }),
     );
@@ -181,69 +202,71 @@ export class Broker {
       ...authorization,
       superUsers: [...config.security.superUsers, INTERNAL_PRINCIPAL],
     });
-    const producers = new ProducerIdCommands(this.#store);
+    const producerIds = new ProducerIdManager(this.#store);
     const transactions = createBrokerTransactions({
       config: config.transactions,
       topics: this.#topics,
+      view: this.#view,
+      logs: this.#replicas,
       markers: deps.wrapTransactionMarkers?.(markers) ?? markers,
       groups: this.#groupCoordinator,
-      producers,
+      producers: producerIds,
       scheduler: deps.transactionScheduler ?? systemGroupScheduler,
       logger: deps.logger.child({ component: 'transaction-coordinator' }),
       metrics: deps.metrics,
     });
     this.#transactionLog = transactions.log;
     this.#transactionCoordinator = transactions.coordinator;
-    this.commands = {
-      cluster,
-      topics: new TopicCommands(this.#topics, this.#logs, config, config.nodeId),
-      data: new DataCommands(
-        this.#topics,
-        {
-          bytesIn: (topic, bytes, records) => {
-            deps.metrics.bytesInTotal.inc({ topic }, bytes);
-            deps.metrics.recordsInTotal.inc({ topic }, records);
-            this.#traffic.produced(bytes, records);
-          },
-          bytesOut: (topic, bytes, records) => {
-            deps.metrics.bytesOutTotal.inc({ topic }, bytes);
-            this.#traffic.fetched(bytes, records);
-          },
-        },
-        transactions.coordinator,
-      ),
-      producers,
-      transactions: new TransactionCommands(transactions.coordinator, this.#topics),
-      configs: new ConfigCommands(this.#topics, config),
-      groups: new GroupCommands(this.#groupCoordinator, this.#topics, cluster),
-      overview: new BrokerOverviewCommands({
-        nodeId: config.nodeId,
-        clusterId: () => this.#store.clusterId(),
+    this.#operator = new OperatorViews({
+      view: this.#view,
+      replicas: this.#replicas,
+      groups: this.#groupCoordinator,
+      traffic: this.#traffic,
+      clock: systemClock,
+      broker: {
         version: WEIR_VERSION,
         startedAtMs: () => this.#startedAtMs,
         listeners: () => boundListeners(config, this.#listeners),
         readiness: () => this.readiness().map((check) => ({ ...check, detail: check.detail ?? '' })),
         connectionCount: () => openConnectionCount(this.#listeners),
-        topics: this.#topics,
-        logs: this.#logs,
-        coordinator: this.#groupCoordinator,
-        traffic: this.#traffic,
+      },
+    });
+    this.services = {
+      cluster: this.#view,
+      topics: this.#topics,
+      topicDescriptions: new TopicDescriptions(this.#view, this.#topics, this.#replicas, {
+        enabled: config.topics.autoCreateEnable,
+        partitionCount: config.topics.defaultPartitions,
       }),
-      topicSummaries: new TopicSummaryCommands(this.#topics, this.#logs, this.#groupCoordinator),
-      partitionInternals: new PartitionInternalsCommands(this.#topics, this.#logs, config.nodeId),
-      groupLags: new GroupLagCommands(this.#groupCoordinator, this.#logs),
-      recordScan: new RecordScanCommands(this.#topics, this.#logs, systemClock),
-      markers,
+      replicas: this.#replicas,
+      coordinators: new CoordinatorLocator(this.#view, () => this.#transactionLog.ensureCreated()),
+      groups: this.#groupCoordinator,
+      transactions: this.#transactionCoordinator,
+      producerIds,
+      configs: new ConfigManager(this.#topics, this.#view, config),
       users,
       acls,
+      operator: this.#operator,
     };
+    // The coordinators follow the partitions of their internal topics that this broker leads.
+    this.#replicas.onLeadershipChange({
+      onBecomeLeader: (topic, partition, leaderEpoch) => {
+        if (topic === OFFSETS_TOPIC) void this.#groupCoordinator.onBecomeLeader(partition, leaderEpoch);
+        else if (topic === TRANSACTION_STATE_TOPIC)
+          void this.#transactionCoordinator.onBecomeLeader(partition, leaderEpoch);
+      },
+      onResign: (topic, partition) => {
+        if (topic === OFFSETS_TOPIC) this.#groupCoordinator.onResign(partition);
+        else if (topic === TRANSACTION_STATE_TOPIC) this.#transactionCoordinator.onResign(partition);
+      },
+    });
     const internal = config.listeners.internal;
     this.#internalToken = internal.enabled
       ? new InternalTokenSource(internal.token, config.dataDir, deps.logger)
       : undefined;
     this.#listeners = createBrokerListeners({
       config,
-      commands: this.commands,
+      services: this.services,
       userStore,
       authHooks,
       internalAuthorizer,
@@ -281,35 +304,43 @@ export class Broker {
     // A fresh data directory is created here, so a first start needs nothing prepared.
     await this.#io.makeDirectory(this.config.dataDir);
     await this.#store.load();
+    this.#unfollowStore = this.#view.follow(this.#store);
+    // The ports are taken now (a port in use fails the start before any recovery), so this
+    // broker's registration can say where it is; connections wait until the end of the start.
+    await bindListeners(this.#listeners);
+    await this.#internalToken?.resolve();
+    await this.#store.registerBroker(
+      registrationOf(this.config, this.#listeners, this.#sessionId, systemClock.nowMs()),
+    );
     await this.#ensureBootstrapAdmin();
-    const report = await this.#logs.start();
-    await this.#topics.reconcile();
+    // Recovery, then every partition takes the role its assignment gives this broker; the
+    // coordinators start loading the internal partitions it leads.
+    const report = await this.#replicas.start();
     const offsetsTopic = await this.#groupStore.open(this.config.groups.offsetsTopicPartitions);
-    // Transaction state loads before the listeners open, so the produce path's membership check
-    // knows every open transaction from the first request.
     const transactionTopic = this.#transactionLog.open(this.config.transactions.stateTopicPartitions);
-    const transactionsLoaded = await this.#transactionCoordinator.load(this.#transactionLog);
+    // Transaction state loads before the listeners serve, so the produce path's membership check
+    // knows every open transaction from the first request.
+    await this.#transactionCoordinator.whenLoaded();
     this.#storageReady = true;
     for (const offline of report.offline) logger.error(offline, 'partition offline');
-    await this.#internalToken?.resolve();
-    await this.#listeners.client.start();
-    await this.#listeners.internal?.start();
+    openListeners(this.#listeners);
     this.#listening = true;
     // Produce and fetch are served while the groups load; group APIs answer
     // COORDINATOR_LOAD_IN_PROGRESS until then (and /ready says so). Start waits for the load so
     // that "broker started" means everything is served.
-    const groups = await this.#groupCoordinator.load(this.#groupStore);
-    logger.info({ ...offsetsTopic, ...groups }, 'group coordinator loaded');
+    await this.#groupCoordinator.whenLoaded();
+    logger.info({ ...offsetsTopic, ...this.#groupCoordinator.loadState() }, 'group coordinator loaded');
     // Transactions prepared before a crash complete now: their markers go to the partitions and
-    // their offsets to the groups, so both must be loaded. Until then /ready says "transactions".
-    const recovered = await this.#transactionCoordinator.recover();
+    // their offsets to the groups. Until then /ready says "transactions".
+    await this.#transactionCoordinator.whenRecovered();
     logger.info(
-      { ...transactionTopic, ...transactionsLoaded, ...recovered },
+      { ...transactionTopic, ...this.#transactionCoordinator.readiness() },
       'transaction coordinator loaded',
     );
     logger.info(
       {
-        clusterId: this.#store.clusterId(),
+        clusterId: this.#view.clusterId,
+        brokerId: this.config.nodeId,
         client: `${this.config.listeners.client.host}:${this.#listeners.client.port}`,
         internal: this.#listeners.internal
           ? `${this.config.listeners.internal.host}:${this.#listeners.internal.port}`
@@ -334,10 +365,12 @@ export class Broker {
       this.#listeners.client.stop(this.config.shutdownTimeoutMs / 2),
       this.#listeners.internal?.stop(this.config.shutdownTimeoutMs / 2),
     ]);
+    await this.#store.unregisterBroker(this.config.nodeId, this.#sessionId);
     // Group metadata is written in the background; those appends finish before the logs close.
     await this.#groupStore.drain();
     await this.#transactionLog.drain();
-    await this.#logs.shutdown();
+    await this.#replicas.stop();
+    this.#unfollowStore?.();
     this.deps.logger.info('broker stopped');
   }
 
@@ -346,7 +379,7 @@ export class Broker {
     return brokerReadiness({
       storageReady: this.#storageReady,
       listening: this.#listening,
-      logs: this.#logs,
+      replicas: this.#replicas,
       groupCoordinator: this.#groupCoordinator,
       transactionCoordinator: this.#transactionCoordinator,
       clientListener: this.#listeners.client,
@@ -356,40 +389,37 @@ export class Broker {
 
   /**
    * Creates the configured bootstrap admin, or gives it the configured password, before any
-   * listener opens. Only the username is logged.
+   * listener serves. Only the username is logged.
    */
   async #ensureBootstrapAdmin(): Promise<void> {
     const admin = this.config.security.bootstrapAdmin;
     if (admin === undefined) return;
-    const outcome = await this.commands.users.ensureUser(admin.username, admin.password);
+    const outcome = await this.services.users.ensureUser(admin.username, admin.password);
     if (outcome !== 'unchanged') {
       this.deps.logger.info({ username: admin.username }, `bootstrap admin user ${outcome}`);
     }
   }
 
   /** Consumer groups for the metrics layer: members per group, rebalances, lag per partition. */
-  groupStats(): GroupStats {
-    return this.commands.groups.groupStats();
+  groupStats(): GroupMetricsSnapshot {
+    return this.#operator.groupLags.groupStats();
   }
 
+  /** Every partition this broker holds, for the metrics layer at scrape time. */
   partitionStats(): PartitionStats[] {
-    return this.#logs.logs().map((log) => ({
-      topic: log.topic,
-      partition: log.partition,
-      logStartOffset: log.logStartOffset,
-      logEndOffset: log.logEndOffset,
-      highWatermark: log.highWatermark,
-      lastStableOffset: log.lastStableOffset,
-      sizeBytes: log.sizeBytes,
+    return this.#replicas.localReplicas().map(({ topic, partition, state }) => ({
+      topic,
+      partition,
+      ...state.offsets,
+      sizeBytes: state.log.sizeBytes,
     }));
   }
 
   /**
-   * How many listeners one partition's log has now: the long-polling Fetches parked on it.
-   * Read-only, for observability and for tests that wait until a Fetch is parked instead of
-   * sleeping; undefined when this broker holds no log for the partition.
+   * How many long-polling Fetches are parked on one partition now. Read-only, for observability
+   * and for tests that wait until a Fetch is parked instead of sleeping.
    */
-  partitionSubscriberCount(topic: string, partition: number): number | undefined {
-    return this.#logs.getLog(topic, partition)?.subscriberCount;
+  parkedFetchCount(topic: string, partition: number): number {
+    return this.#replicas.parkedFetchCount(topic, partition);
   }
 }

@@ -126,6 +126,8 @@ export const brokerConfigSchema = z.strictObject({
       autoCreateEnable: z.boolean().default(true),
       /** num.partitions */
       defaultPartitions: z.number().int().min(1).default(1),
+      /** default.replication.factor: for topics created without one (auto-created, or -1). */
+      defaultReplicationFactor: z.number().int().min(1).max(32767).default(1),
     })
     .prefault({}),
   log: z

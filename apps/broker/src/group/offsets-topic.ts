@@ -1,4 +1,9 @@
-import { InternalTopicRecords, type ReplayReport } from '../topics/internal-topic-records';
+import type { ClusterView } from '../metadata/cluster-view';
+import {
+  type CoordinatorLogAccess,
+  InternalTopicRecords,
+  type ReplayReport,
+} from '../topics/internal-topic-records';
 import type { TopicManager } from '../topics/topic-manager';
 import { type CoordinatorRecord, decodeCoordinatorRecord, encodeCoordinatorRecord } from './offsets-records';
 
@@ -48,23 +53,25 @@ export interface GroupLogSource {
 
 /** {@link GroupStore} over the broker's own partition logs. */
 export class OffsetsTopicStore implements GroupStore, GroupLogSource {
-  #partitionCount = 0;
   readonly #records: InternalTopicRecords<CoordinatorRecord>;
 
   constructor(
     private readonly topics: TopicManager,
+    private readonly view: ClusterView,
+    logs: CoordinatorLogAccess,
     clock: { nowMs(): number },
   ) {
     this.#records = new InternalTopicRecords(
-      topics,
+      logs,
       OFFSETS_TOPIC,
       { encode: encodeCoordinatorRecord, decode: decodeCoordinatorRecord },
       clock,
     );
   }
 
+  /** 0 until the topic exists; read from the cluster view, which every broker shares. */
   get partitionCount(): number {
-    return this.#partitionCount;
+    return this.view.topic(OFFSETS_TOPIC)?.partitionCount ?? 0;
   }
 
   /**
@@ -72,16 +79,12 @@ export class OffsetsTopicStore implements GroupStore, GroupLogSource {
    * configuration says now: changing it would move groups to other partitions and lose them.
    */
   async open(configuredPartitions: number): Promise<{ created: boolean; partitionCount: number }> {
-    const existing = this.topics.getTopic(OFFSETS_TOPIC);
-    if (existing) {
-      this.#partitionCount = existing.partitionCount;
-      return { created: false, partitionCount: existing.partitionCount };
-    }
+    const existing = this.view.topic(OFFSETS_TOPIC);
+    if (existing) return { created: false, partitionCount: existing.partitionCount };
     const created = await this.topics.createTopic(
       { name: OFFSETS_TOPIC, partitionCount: configuredPartitions, configs: { ...OFFSETS_TOPIC_CONFIGS } },
       { internal: true },
     );
-    this.#partitionCount = created.partitionCount;
     return { created: true, partitionCount: created.partitionCount };
   }
 

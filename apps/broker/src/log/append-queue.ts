@@ -107,23 +107,15 @@ export class AppendQueue {
 }
 
 /**
- * Answers the appends of a group that has been written: at once, or, for durable appends, once an
- * fdatasync covers their last offset, so an acks=all producer is only answered for data on disk.
+ * Answers the appends of a group that has been written. Durability is the caller's to wait for
+ * (the replica layer's purgatory), so every append is answered now.
  */
 export function answerWrittenAppends(
   completions: PreparedGroup['completions'],
   logStartOffset: number,
-  waitUntilFlushed: (offset: number) => Promise<void>,
 ): void {
   for (const { item, result: prepared } of completions) {
     const result: AppendResult = { ...prepared, logStartOffset };
-    if (!item.options.durable) {
-      item.resolve(result);
-      continue;
-    }
-    waitUntilFlushed(result.lastOffset + 1).then(
-      () => item.resolve(result),
-      (error: unknown) => item.reject(error),
-    );
+    item.resolve(result);
   }
 }

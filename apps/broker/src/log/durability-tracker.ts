@@ -9,10 +9,11 @@ interface FlushWaiter {
 }
 
 /**
- * Decides when a partition's written data is fdatasync'd and tells durable appends when they are
- * covered. A flush runs when a durable append waits, when `flush.messages` messages are unflushed,
+ * Decides when a partition's written data is fdatasync'd and tells waiters when they are covered.
+ * A flush runs when someone waits or asks for one, when `flush.messages` messages are unflushed,
  * or `flush.ms` after the first unflushed write. One flush covers everything written before it
- * started; appends written while it runs wait for the next one, which starts as soon as it ends.
+ * started; data written while it runs waits for the next one, which starts as soon as it ends.
+ * Every advance of the flushed offset is reported to `onFlushed`.
  */
 export class DurabilityTracker {
   #flushedOffset: number;
@@ -29,6 +30,7 @@ export class DurabilityTracker {
     private readonly config: Pick<LogConfig, 'flushMessages' | 'flushMs'>,
     private readonly writtenOffset: () => number,
     private readonly onStorageError: (error: StorageError) => void,
+    private readonly onFlushed: () => void = () => {},
   ) {
     this.#flushedOffset = flushedOffset;
   }
@@ -68,6 +70,12 @@ export class DurabilityTracker {
       this.#waiters.push({ offset, resolve, reject });
       void this.#requestFlush();
     });
+  }
+
+  /** Starts a flush now when written data is not on disk yet; does not wait for it. */
+  requestFlush(): void {
+    if (this.#failure || this.writtenOffset() <= this.#flushedOffset) return;
+    void this.#requestFlush();
   }
 
   /** Forgets a segment that was deleted (truncation, retention) so it is not flushed. */
@@ -129,7 +137,10 @@ export class DurabilityTracker {
         }
         throw error;
       }
-      if (coveredOffset > this.#flushedOffset) this.#flushedOffset = coveredOffset;
+      if (coveredOffset > this.#flushedOffset) {
+        this.#flushedOffset = coveredOffset;
+        this.onFlushed();
+      }
       this.#resolveCovered();
     } while (
       this.#flushAgain ||

@@ -29,15 +29,14 @@ describe('LogManager', () => {
     for (let partition = 0; partition < 60; partition++) {
       const log = await manager.createLog('wide', partition);
       for (let index = 0; index < 4; index++) {
-        await log.append(makeBatch({ valueBytes: 100, label: `p${partition}` }), {
-          origin: 'client',
-          durable: false,
-        });
+        await log.append(makeBatch({ valueBytes: 100, label: `p${partition}` }), { origin: 'client' });
       }
       expect(manager.openFileCount).toBeLessThanOrEqual(16);
     }
     for (let partition = 0; partition < 60; partition++) {
-      const { records } = await manager.getLog('wide', partition)!.read(0, { maxBytes: 1 << 16 });
+      const { records } = await manager
+        .getLog('wide', partition)!
+        .read(0, { maxBytes: 1 << 16, maxOffset: manager.getLog('wide', partition)!.logEndOffset });
       expect(records.includes(Buffer.from(`p${partition}-0`))).toBe(true);
       expect(manager.openFileCount).toBeLessThanOrEqual(16);
     }
@@ -53,10 +52,10 @@ describe('LogManager', () => {
     manager = createManager(directory.path, { faults, config: { flushMessages: 3, flushMs: 3_600_000 } });
     await manager.start();
     const log = await manager.createLog('orders', 0);
-    await log.append(makeBatch(), { origin: 'client', durable: false });
-    await log.append(makeBatch(), { origin: 'client', durable: false });
+    await log.append(makeBatch(), { origin: 'client' });
+    await log.append(makeBatch(), { origin: 'client' });
     expect(log.recoveryPoint).toBe(0);
-    await log.append(makeBatch(), { origin: 'client', durable: false });
+    await log.append(makeBatch(), { origin: 'client' });
     await expect.poll(() => log.recoveryPoint).toBe(3);
   });
 
@@ -64,7 +63,7 @@ describe('LogManager', () => {
     manager = createManager(directory.path, { config: { flushMs: 20 } });
     await manager.start();
     const log = await manager.createLog('orders', 0);
-    await log.append(makeBatch({ count: 5 }), { origin: 'client', durable: false });
+    await log.append(makeBatch({ count: 5 }), { origin: 'client' });
     await expect.poll(() => log.recoveryPoint).toBe(5);
   });
 
@@ -73,12 +72,12 @@ describe('LogManager', () => {
     manager = createManager(directory.path, { clock, config: { segmentMs: 60_000 } });
     await manager.start();
     const log = await manager.createLog('orders', 0);
-    await log.append(makeBatch(), { origin: 'client', durable: false });
+    await log.append(makeBatch(), { origin: 'client' });
     clock.advance(30_000);
-    await log.append(makeBatch(), { origin: 'client', durable: false });
+    await log.append(makeBatch(), { origin: 'client' });
     expect(log.segments).toHaveLength(1);
     clock.advance(31_000);
-    await log.append(makeBatch(), { origin: 'client', durable: false });
+    await log.append(makeBatch(), { origin: 'client' });
     expect(log.segments.map((segment) => segment.baseOffset)).toEqual([0, 2]);
     clock.advance(61_000);
     await log.rollIfExpired();
@@ -93,7 +92,7 @@ describe('LogManager', () => {
     manager = createManager(directory.path);
     await manager.start();
     const log = await manager.createLog('doomed', 0);
-    await log.append(makeBatch(), { origin: 'client', durable: true });
+    await log.append(makeBatch(), { origin: 'client' });
     await manager.deleteLog('doomed', 0);
     expect(manager.getLog('doomed', 0)).toBeUndefined();
     expect(await readdir(directory.path)).not.toContain('doomed-0');
@@ -107,7 +106,7 @@ describe('LogManager', () => {
     await manager.start();
     const log = await manager.createLog('busy', 0);
     const pending = Array.from({ length: 200 }, (_, index) =>
-      log.append(makeBatch({ valueBytes: 2000, label: `b${index}` }), { origin: 'client', durable: false }),
+      log.append(makeBatch({ valueBytes: 2000, label: `b${index}` }), { origin: 'client' }),
     );
     await manager.shutdown();
     manager = undefined;

@@ -41,8 +41,16 @@ function marker(type: 'commit' | 'abort', producerId: number, epoch: number, coo
   });
 }
 
-const client = { origin: 'client', durable: false } as const;
-const coordinator = { origin: 'coordinator', durable: true } as const;
+const client = { origin: 'client' } as const;
+const coordinator = { origin: 'coordinator' } as const;
+
+/**
+ * Where a read_committed reader of this log alone would stop: the first offset of the earliest open
+ * transaction, or the log end. The replica layer bounds it further by the high watermark.
+ */
+function stableEnd(log: PartitionLog): number {
+  return log.firstUnstableOffset ?? log.logEndOffset;
+}
 
 /** [baseOffset, lastOffset] of each batch in a read. */
 function batchRanges(records: Buffer): [number, number][] {
@@ -64,7 +72,7 @@ async function expectedAborted(log: PartitionLog): Promise<AbortedTransaction[]>
   const aborted: AbortedTransaction[] = [];
   let offset = log.logStartOffset;
   while (offset < log.logEndOffset) {
-    const { records } = await log.read(offset, { maxBytes: 1 << 20 });
+    const { records } = await log.read(offset, { maxBytes: 1 << 20, maxOffset: log.logEndOffset });
     for (let position = 0; position < records.length; position += 12 + records.readInt32BE(position + 8)) {
       const decoded = decodeRecordBatch(
         records.subarray(position, position + 12 + records.readInt32BE(position + 8)),
@@ -123,21 +131,21 @@ describe('PartitionLog transactions', () => {
     await log.append(txnBatch(7, 0, 0, 3), client); // 2..4, producer 7 opens at 2
     await log.append(makeBatch({ count: 1 }), client); // 5
     await log.append(txnBatch(8, 0, 0, 2), client); // 6..7, producer 8 opens at 6
-    expect(log.highWatermark).toBe(8);
-    expect(log.lastStableOffset).toBe(2);
+    expect(log.logEndOffset).toBe(8);
+    expect(stableEnd(log)).toBe(2);
 
     await log.append(marker('abort', 7, 0), coordinator); // 8
-    expect(log.lastStableOffset).toBe(6);
+    expect(stableEnd(log)).toBe(6);
     expect(abortedEntries(log)).toEqual([
       { producerId: 7, firstOffset: 2, lastOffset: 8, lastStableOffset: 6 },
     ]);
     await log.append(marker('commit', 8, 0), coordinator); // 9
-    expect(log.lastStableOffset).toBe(10);
-    expect(log.highWatermark).toBe(10);
+    expect(stableEnd(log)).toBe(10);
+    expect(log.logEndOffset).toBe(10);
     expect(abortedEntries(log)).toHaveLength(1);
     // A marker for a producer with nothing open still takes an offset and changes nothing else.
     await log.append(marker('commit', 9, 0), coordinator);
-    expect(log.lastStableOffset).toBe(11);
+    expect(stableEnd(log)).toBe(11);
   });
 
   it('reads read_committed up to the LSO with the aborted transactions overlapping the batches returned', async () => {
@@ -147,8 +155,12 @@ describe('PartitionLog transactions', () => {
     await log.append(makeBatch({ count: 2 }), client); // 3..4
     await log.append(txnBatch(8, 0, 0, 2), client); // 5..6, open
 
-    const committed = await log.read(0, { maxBytes: 1 << 20, isolation: 'read_committed' });
-    expect(committed.lastStableOffset).toBe(5);
+    const committed = await log.read(0, {
+      maxBytes: 1 << 20,
+      isolation: 'read_committed',
+      maxOffset: stableEnd(log),
+    });
+    expect(stableEnd(log)).toBe(5);
     // Every batch below the LSO, the open transaction's held back.
     expect(batchRanges(committed.records)).toEqual([
       [0, 1],
@@ -159,11 +171,18 @@ describe('PartitionLog transactions', () => {
       { producerId: 7, firstOffset: 0, lastOffset: 2, lastStableOffset: 3 },
     ]);
     // A read starting after the aborted range does not list it.
-    const later = await log.read(3, { maxBytes: 1 << 20, isolation: 'read_committed' });
+    const later = await log.read(3, {
+      maxBytes: 1 << 20,
+      isolation: 'read_committed',
+      maxOffset: stableEnd(log),
+    });
     expect(later.abortedTransactions).toEqual([]);
     // At the LSO there is nothing to read yet.
-    expect((await log.read(5, { maxBytes: 1 << 20, isolation: 'read_committed' })).records.length).toBe(0);
-    const uncommitted = await log.read(0, { maxBytes: 1 << 20 });
+    expect(
+      (await log.read(5, { maxBytes: 1 << 20, isolation: 'read_committed', maxOffset: stableEnd(log) }))
+        .records.length,
+    ).toBe(0);
+    const uncommitted = await log.read(0, { maxBytes: 1 << 20, maxOffset: log.logEndOffset });
     expect(uncommitted.abortedTransactions).toBeUndefined();
     expect(uncommitted.records.length).toBeGreaterThan(committed.records.length);
   });
@@ -201,7 +220,7 @@ describe('PartitionLog transactions', () => {
     });
     // The refused markers took no offsets and left the transaction open.
     expect(log.logEndOffset).toBe(3);
-    expect(log.lastStableOffset).toBe(2);
+    expect(stableEnd(log)).toBe(2);
   });
 
   it('keeps the aborted ranges across a clean restart, and deletes them with their segment', async () => {
@@ -232,18 +251,18 @@ describe('PartitionLog transactions', () => {
     await log.append(txnBatch(7, 0, 0, 2), client); // 2..3, open
     for (let index = 0; index < 6; index++) await log.append(makeBatch({ count: 2, valueBytes: 40 }), client);
     expect(log.segments.length).toBeGreaterThan(1);
-    expect(log.lastStableOffset).toBe(2);
+    expect(stableEnd(log)).toBe(2);
     await manager!.shutdown();
     const { log: restarted } = await open({ segmentBytes: 300 });
-    expect(restarted.lastStableOffset).toBe(2);
+    expect(stableEnd(restarted)).toBe(2);
     await restarted.flush();
     manager = undefined; // A crash this time.
     await unlink(join(directory.path, 'recovery-point-offset-checkpoint')).catch(() => undefined);
     await unlink(join(directory.path, '.weir-clean-shutdown')).catch(() => undefined);
     const { log: recovered } = await open({ segmentBytes: 300 });
-    expect(recovered.lastStableOffset).toBe(2);
+    expect(stableEnd(recovered)).toBe(2);
     await recovered.append(marker('abort', 7, 0), coordinator);
-    expect(recovered.lastStableOffset).toBe(recovered.highWatermark);
+    expect(stableEnd(recovered)).toBe(recovered.logEndOffset);
     expect(abortedEntries(recovered)).toEqual([
       {
         producerId: 7,
@@ -319,7 +338,7 @@ describe('PartitionLog transactions', () => {
             expect(rebuilt).toEqual(before.filter((entry) => entry.lastOffset < end));
           }
           // And the LSO matches the transactions still open in what survived.
-          expect(reopened.lastStableOffset).toBeLessThanOrEqual(reopened.highWatermark);
+          expect(stableEnd(reopened)).toBeLessThanOrEqual(reopened.logEndOffset);
           await manager!.shutdown();
           manager = undefined;
         },

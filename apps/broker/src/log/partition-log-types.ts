@@ -1,4 +1,3 @@
-import type { RecordBatchHeader } from '@weir/protocol';
 import type { AppendOrigin } from './log-validator';
 import type { Segment } from './segment';
 import type { StorageError } from './storage';
@@ -16,18 +15,14 @@ export interface Clock {
 
 export interface AppendOptions {
   origin: AppendOrigin;
-  /** Resolve only once an fdatasync covers the batch (acks=all on a single node). */
-  durable: boolean;
   /** Written into the batch's partition leader epoch field; -1 until leader epochs exist. */
   leaderEpoch?: number;
-  /**
-   * Called with the header once the batch passed validation, before it is queued; throwing refuses
-   * the append. The produce path asks the transaction coordinator here, so a malformed batch is
-   * still refused as such first.
-   */
-  admit?: (header: RecordBatchHeader) => void;
 }
 
+/**
+ * What an append returns once its batch is written (not yet necessarily fdatasync'd: whoever needs
+ * durability waits for the log's flushed offset to pass `lastOffset`).
+ */
 export interface AppendResult {
   baseOffset: number;
   lastOffset: number;
@@ -41,12 +36,12 @@ export interface AppendResult {
 export interface ReadOptions {
   maxBytes: number;
   /**
-   * read_committed reads stop at the last stable offset and list the aborted transactions that
-   * overlap what they return; read_uncommitted (the default) reads up to the high watermark.
+   * Exclusive upper bound on batch base offsets. The log itself knows no high watermark or last
+   * stable offset; the replica layer, which owns them, passes the bound the reader may see.
    */
+  maxOffset: number;
+  /** read_committed reads also get the aborted transactions that overlap what they return. */
   isolation?: 'read_committed' | 'read_uncommitted';
-  /** Exclusive upper bound on batch base offsets; defaults to what the isolation level allows. */
-  maxOffset?: number;
   /** Return the first batch even when it is larger than maxBytes (KIP-74). Default true. */
   minOneBatch?: boolean;
 }
@@ -54,13 +49,18 @@ export interface ReadOptions {
 export interface ReadResult {
   /** Whole stored batches, byte-for-byte; empty when there is nothing to return. */
   records: Buffer;
-  highWatermark: number;
-  lastStableOffset: number;
   logStartOffset: number;
   logEndOffset: number;
   /** read_committed only: the aborted transactions overlapping the returned batches. */
   abortedTransactions: AbortedTransaction[] | undefined;
 }
+
+/**
+ * What changed in a log, for its subscribers: the log end moved (`appended`), the flushed offset
+ * moved (`flushed`), the log start moved (`log-start`), a tail was cut (`truncated`), or a storage
+ * error took it offline (`offline`).
+ */
+export type LogChange = 'appended' | 'flushed' | 'log-start' | 'truncated' | 'offline';
 
 /** What the log tells its owner (the log manager). */
 export interface PartitionLogEvents {

@@ -1,4 +1,4 @@
-import { ErrorCode, WeirError } from '@weir/protocol';
+import { ErrorCode, type RecordBatchHeader, WeirError } from '@weir/protocol';
 import {
   collectAbortedTransactions,
   endOffsetOfBatches,
@@ -9,11 +9,12 @@ import { AppendQueue, answerWrittenAppends } from './append-queue';
 import { DurabilityTracker } from './durability-tracker';
 import type { LogConfig } from './log-config';
 import { DELETED_SUFFIX } from './log-files';
-import { validateBatch } from './log-validator';
+import { type AppendOrigin, validateBatch } from './log-validator';
 import type {
   AppendOptions,
   AppendResult,
   Clock,
+  LogChange,
   PartitionLogEvents,
   PartitionLogState,
   ReadOptions,
@@ -35,6 +36,7 @@ export type {
   AppendOptions,
   AppendResult,
   Clock,
+  LogChange,
   PartitionLogEvents,
   PartitionLogState,
   ReadOptions,
@@ -44,9 +46,11 @@ export type {
 /**
  * One partition's log (docs/architecture.md §4). Appends are serialized: whatever queues up while a write
  * is in flight goes out as the next group in a single `writev`, with offsets assigned by rewriting
- * each batch's first 8 bytes. Durable appends wait for an fdatasync that covers them, and one
- * fdatasync serves every append written before it started. Readers see only what has been written
- * completely. A disk error takes just this partition offline.
+ * each batch's first 8 bytes. The flush policy fdatasyncs written data, and one fdatasync covers
+ * everything written before it started; subscribers hear when the log end and the flushed offset
+ * move. Readers see only what has been written completely, and never past the bound they pass:
+ * the log knows no high watermark, which belongs to the replica layer. A disk error takes just
+ * this partition offline.
  */
 export class PartitionLog {
   readonly topic: string;
@@ -54,7 +58,6 @@ export class PartitionLog {
   #segments: Segment[];
   #logStartOffset: number;
   #logEndOffset: number;
-  #highWatermark: number;
   /**
    * The first offset of the earliest open transaction as of the log end, published with it (the
    * producer state runs ahead while a group is being written, and readers must not see that).
@@ -67,7 +70,7 @@ export class PartitionLog {
   });
   readonly #storage: StorageGuard;
   readonly #durability: DurabilityTracker;
-  readonly #listeners = new Set<() => void>();
+  readonly #listeners = new Set<(change: LogChange) => void>();
   #pendingSnapshot = false;
 
   constructor(
@@ -84,8 +87,6 @@ export class PartitionLog {
     this.#segments = state.segments;
     this.#logStartOffset = state.logStartOffset;
     this.#logEndOffset = this.#activeSegment.nextOffset;
-    // In standalone mode everything on disk at open is committed; replication sets it later.
-    this.#highWatermark = this.#logEndOffset;
     this.#firstUnstableOffset = producerState.firstUnstableOffset();
     this.#storage = new StorageGuard(this.topic, this.partition, (error) => this.#wentOffline(error));
     this.#durability = new DurabilityTracker(
@@ -93,6 +94,7 @@ export class PartitionLog {
       config,
       () => this.#logEndOffset,
       (error) => this.#storage.goOffline(error),
+      () => this.#notify('flushed'),
     );
   }
 
@@ -104,19 +106,12 @@ export class PartitionLog {
     return this.#logEndOffset;
   }
 
-  get highWatermark(): number {
-    return this.#highWatermark;
-  }
-
   /**
-   * The last stable offset (LSO): every transaction below it is decided, so read_committed
-   * consumers read up to here. The first offset of the earliest open transaction, bounded by the
-   * high watermark, and never below the log start (DeleteRecords may pass an open transaction).
+   * The first offset of the earliest transaction still open as of the log end, or undefined when
+   * none is: the replica layer bounds its last stable offset with it.
    */
-  get lastStableOffset(): number {
-    const unstable = this.#firstUnstableOffset;
-    const stable = unstable === undefined ? this.#highWatermark : Math.min(unstable, this.#highWatermark);
-    return Math.max(stable, this.#logStartOffset);
+  get firstUnstableOffset(): number | undefined {
+    return this.#firstUnstableOffset;
   }
 
   /** Offsets below this are known to be on disk (fdatasync'd). */
@@ -153,41 +148,43 @@ export class PartitionLog {
   }
 
   /**
-   * Calls `listener` after every change of the log end offset or high watermark; the last stable
-   * offset only moves with them (markers are appends), so read_committed waiters wake too.
+   * Calls `listener` after every change of the log end offset, the flushed offset, the log start
+   * offset, and after a truncation; the first unstable offset only moves with the log end (markers
+   * are appends). The partition that owns the log subscribes once.
    */
-  subscribe(listener: () => void): () => void {
+  subscribe(listener: (change: LogChange) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
   /**
-   * How many listeners are subscribed now: long-polling Fetches, which subscribe just before
-   * their read and stay subscribed while parked. Read-only, for observability and for tests that
-   * wait until a Fetch is parked instead of sleeping.
+   * Checks one RecordBatch v2 (CRC, sizes, attributes allowed for `origin`) without queueing it;
+   * throws the Kafka error of the first problem. The caller may then ask whatever it must (the
+   * transaction coordinator, for a transactional batch) and {@link appendValidated} it.
    */
-  get subscriberCount(): number {
-    return this.#listeners.size;
-  }
-
-  /**
-   * Sets the high watermark (replication does this later). It never passes the log end offset.
-   */
-  setHighWatermark(offset: number): void {
-    const bounded = Math.min(offset, this.#logEndOffset);
-    if (bounded === this.#highWatermark) return;
-    this.#highWatermark = bounded;
-    this.#notify();
-  }
-
-  /**
-   * Appends one RecordBatch v2. The batch is validated (CRC, sizes, producer sequence) and then
-   * modified in place (base offset, leader epoch, append time) before it is written.
-   */
-  async append(batch: Buffer, options: AppendOptions): Promise<AppendResult> {
+  validate(batch: Buffer, origin: AppendOrigin): RecordBatchHeader {
     this.#storage.assertOnline();
-    const header = validateBatch(batch, options.origin, this.config.maxMessageBytes);
-    options.admit?.(header);
+    return validateBatch(batch, origin, this.config.maxMessageBytes);
+  }
+
+  /**
+   * Appends one RecordBatch v2: validated, then modified in place (base offset, leader epoch,
+   * append time) before it is written. Resolves once the batch is written; the producer sequence
+   * is checked in the write path.
+   */
+  append(batch: Buffer, options: AppendOptions): Promise<AppendResult> {
+    let header: RecordBatchHeader;
+    try {
+      header = this.validate(batch, options.origin);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.appendValidated(batch, header, options);
+  }
+
+  /** Appends a batch {@link validate} accepted, with the header it returned. */
+  appendValidated(batch: Buffer, header: RecordBatchHeader, options: AppendOptions): Promise<AppendResult> {
+    this.#storage.assertOnline();
     return new Promise<AppendResult>((resolve, reject) => {
       this.#appends.enqueue({ batch, header, options, resolve, reject });
     });
@@ -221,18 +218,15 @@ export class PartitionLog {
       // The producer state has seen every batch up to here, idempotent or not.
       this.producerState.advanceMapEndOffset(nextOffset);
       this.#logEndOffset = nextOffset;
-      this.#highWatermark = nextOffset;
       this.#firstUnstableOffset = this.producerState.firstUnstableOffset();
       this.#durability.recordWrite(
         toWrite.reduce((total, batch) => total + batch.bytes.length, 0),
         toWrite.length,
       );
-      this.#notify();
+      this.#notify('appended');
     }
     if (this.#pendingSnapshot) await this.#writeProducerSnapshot();
-    answerWrittenAppends(completions, this.#logStartOffset, (offset) =>
-      this.#durability.waitUntilFlushed(offset),
-    );
+    answerWrittenAppends(completions, this.#logStartOffset);
   }
 
   /** Closes the active segment for writing and starts a new one at `baseOffset`. */
@@ -248,6 +242,9 @@ export class PartitionLog {
 
   /** Rolls now if the active segment is older than segment.ms (called by the log manager). */
   async rollIfExpired(): Promise<void> {
+    if (this.#storage.offlineError) return;
+    // An append is answered from inside its write; the write itself ends a moment later.
+    await this.#appends.settle();
     if (this.#storage.offlineError || this.#appends.writing) return;
     if (!isRollDue(this.#activeSegment, this.config.segmentMs, this.clock)) return;
     this.#appends.beginWrite();
@@ -269,16 +266,14 @@ export class PartitionLog {
 
   /**
    * Reads whole batches starting with the one that contains `fetchOffset`, up to `maxBytes` (at
-   * least one batch unless `minOneBatch` is false), never past `maxOffset` (default: the high
-   * watermark, or the last stable offset for read_committed, which also gets the aborted
-   * transactions overlapping the batches returned). An offset below the log start or above the
-   * log end is OFFSET_OUT_OF_RANGE.
+   * least one batch unless `minOneBatch` is false), never past `maxOffset`; read_committed reads
+   * also get the aborted transactions overlapping the batches returned. An offset below the log
+   * start or above the log end is OFFSET_OUT_OF_RANGE.
    */
   async read(fetchOffset: number, options: ReadOptions): Promise<ReadResult> {
     this.#storage.assertOnline();
     const committed = options.isolation === 'read_committed';
-    const defaultMax = committed ? this.lastStableOffset : this.#highWatermark;
-    const maxOffset = Math.min(options.maxOffset ?? defaultMax, this.#logEndOffset);
+    const maxOffset = Math.min(options.maxOffset, this.#logEndOffset);
     if (fetchOffset < this.#logStartOffset || fetchOffset > this.#logEndOffset) {
       throw new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
         detail: `offset ${fetchOffset} is outside ${this.#logStartOffset}..${this.#logEndOffset} of ${this.topic}-${this.partition}`,
@@ -293,8 +288,6 @@ export class PartitionLog {
     const upperBound = endOffsetOfBatches(records, fetchOffset);
     return {
       records,
-      highWatermark: this.#highWatermark,
-      lastStableOffset: this.lastStableOffset,
       logStartOffset: this.#logStartOffset,
       logEndOffset: this.#logEndOffset,
       abortedTransactions: committed
@@ -309,8 +302,23 @@ export class PartitionLog {
     await this.#durability.waitUntilFlushed(this.#logEndOffset);
   }
 
-  #notify(): void {
-    for (const listener of this.#listeners) listener();
+  /** Resolves once everything below `offset` is on disk, flushing now if needed. */
+  waitUntilFlushed(offset: number): Promise<void> {
+    return this.#durability.waitUntilFlushed(offset);
+  }
+
+  /**
+   * Starts an fdatasync now if written data is not on disk yet, without waiting for it: a
+   * producer waiting for durability should not wait for `flush.ms` as well. Subscribers hear
+   * `flushed` when it is done.
+   */
+  requestFlush(): void {
+    if (this.#storage.offlineError) return;
+    this.#durability.requestFlush();
+  }
+
+  #notify(change: LogChange): void {
+    for (const listener of this.#listeners) listener(change);
   }
 
   /**
@@ -328,16 +336,14 @@ export class PartitionLog {
     this.#durability.fail(this.#storage.failure(error));
     this.#appends.rejectQueued(error);
     this.events.onOffline(error);
+    this.#notify('offline');
   }
 
   /**
-   * The first offset whose record timestamp is ≥ `targetMs`, below the high watermark (or the
-   * given bound), or undefined when there is none.
+   * The first offset whose record timestamp is ≥ `targetMs`, below `maxOffset` (the bound the
+   * caller may see), or undefined when there is none.
    */
-  async offsetForTimestamp(
-    targetMs: number,
-    maxOffset = this.#highWatermark,
-  ): Promise<TimestampOffset | undefined> {
+  async offsetForTimestamp(targetMs: number, maxOffset: number): Promise<TimestampOffset | undefined> {
     this.#storage.assertOnline();
     return this.#storage.run(() =>
       findOffsetForTimestamp(this.#segments, targetMs, Math.min(maxOffset, this.#logEndOffset)),
@@ -346,21 +352,22 @@ export class PartitionLog {
 
   /**
    * Moves the log start offset up to `offset` (DeleteRecords): records below it are no longer
-   * served, and whole segments below it are deleted. `offset` may not pass the high watermark.
-   * Returns the new log start offset (the "low watermark").
+   * served, and whole segments below it are deleted. The replica layer keeps `offset` at or below
+   * its high watermark; the log only refuses one past its end. Returns the new log start offset
+   * (the "low watermark").
    */
   async deleteRecordsBefore(offset: number): Promise<number> {
     this.#storage.assertOnline();
-    if (offset < 0 || offset > this.#highWatermark) {
+    if (offset < 0 || offset > this.#logEndOffset) {
       throw new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
-        detail: `cannot delete records before ${offset}: the high watermark of ${this.topic}-${this.partition} is ${this.#highWatermark}`,
+        detail: `cannot delete records before ${offset}: the log end of ${this.topic}-${this.partition} is ${this.#logEndOffset}`,
       });
     }
     if (offset > this.#logStartOffset) {
       this.#logStartOffset = offset;
       this.events.onLogStartOffsetChanged();
       await this.applyRetention();
-      this.#notify();
+      this.#notify('log-start');
     }
     return this.#logStartOffset;
   }
@@ -386,6 +393,7 @@ export class PartitionLog {
     if (newStart !== this.#logStartOffset) {
       this.#logStartOffset = newStart;
       this.events.onLogStartOffsetChanged();
+      this.#notify('log-start');
     }
     for (const segment of doomed) {
       this.#durability.forget(segment);
@@ -399,11 +407,13 @@ export class PartitionLog {
   /**
    * Removes every batch at or above `offset` (a follower truncating a divergent tail). Whole
    * batches only: the new log end is the base offset of the batch that contained `offset`. The
-   * producer state is rebuilt from the newest snapshot below the new end. Appends must not be in
-   * flight; the replication layer guarantees that.
+   * producer state is rebuilt from the newest snapshot below the new end. No appends may arrive
+   * meanwhile (the replica layer truncates only a partition it does not lead); the write that
+   * answered the last one is let finish first.
    */
   async truncateTo(offset: number): Promise<void> {
     this.#storage.assertOnline();
+    await this.#appends.settle();
     if (this.#appends.busy) throw new Error('truncateTo while appends are in flight');
     if (offset >= this.#logEndOffset) return;
     await this.#storage.run(async () => {
@@ -415,13 +425,12 @@ export class PartitionLog {
       await this.#activeSegment.truncateTo(offset);
       this.#logEndOffset = this.#activeSegment.nextOffset;
       this.#durability.truncateTo(this.#logEndOffset);
-      this.#highWatermark = Math.min(this.#highWatermark, this.#logEndOffset);
       if (this.#logStartOffset > this.#logEndOffset) this.#logStartOffset = this.#logEndOffset;
       // The transaction indexes were cut with the segments; what is left is already indexed.
       await rebuildProducerState(this.context, this.#segments, this.producerState, this.#logEndOffset);
       this.#firstUnstableOffset = this.producerState.firstUnstableOffset();
     });
-    this.#notify();
+    this.#notify('truncated');
   }
 
   /**

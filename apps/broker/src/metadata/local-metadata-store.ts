@@ -1,10 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { ACL_OPERATIONS, type AclBinding, ErrorCode, sameAclBinding, WeirError } from '@weir/protocol';
-import { z } from 'zod';
+import { type AclBinding, ErrorCode, sameAclBinding, WeirError } from '@weir/protocol';
 import { StorageError, type StorageIo } from '../log/storage';
+import {
+  assignmentOf,
+  emptyMetadataFile,
+  type MetadataFile,
+  parseMetadataFile,
+  type StoredTopic,
+  topicRecordOf,
+} from './local-metadata-file';
 import type {
+  BrokerRegistration,
   MetadataStore,
+  NewPartitionAssignment,
+  PartitionAssignment,
+  PlacementChange,
+  PlacementImage,
+  PlacementListener,
   ProducerIdBlock,
   ScramCredentialRecord,
   TopicRecord,
@@ -12,87 +25,49 @@ import type {
 } from './metadata-store';
 
 const METADATA_FILE = 'metadata.json';
-const FORMAT_VERSION = 1;
 
-const fileSchema = z.object({
-  version: z.literal(FORMAT_VERSION),
-  clusterId: z.string().min(1),
-  nextProducerId: z.number().int().min(0),
-  topics: z.array(
-    z.object({
-      name: z.string().min(1),
-      topicId: z.string().min(1),
-      partitionCount: z.number().int().min(1),
-      configs: z.record(z.string(), z.string()),
-      internal: z.boolean(),
-      createdAtMs: z.number().int(),
-    }),
-  ),
-  // Added after format 1 shipped; a file written before SASL users existed has none.
-  users: z
-    .array(
-      z.object({
-        name: z.string().min(1),
-        credentials: z.record(
-          z.string(),
-          z.object({
-            salt: z.string().min(1),
-            iterations: z.number().int().min(1),
-            storedKey: z.string().min(1),
-            serverKey: z.string().min(1),
-          }),
-        ),
-      }),
-    )
-    .default([]),
-  // Added after format 1 shipped, like users.
-  acls: z
-    .array(
-      z.object({
-        resourceType: z.enum(['TOPIC', 'GROUP', 'CLUSTER', 'TRANSACTIONAL_ID']),
-        resourceName: z.string().min(1),
-        patternType: z.enum(['LITERAL', 'PREFIXED']),
-        principal: z.string().min(1),
-        host: z.string().min(1),
-        operation: z.enum(ACL_OPERATIONS),
-        permission: z.enum(['ALLOW', 'DENY']),
-      }),
-    )
-    .default([]),
-});
-
-type MetadataFile = z.infer<typeof fileSchema>;
-
-/** A change waiting for the next write of the catalogue. */
+/** A change waiting for the next write of the catalogue; it returns the placement changes it made. */
 interface PendingChange {
-  readonly change: (state: MetadataFile) => void;
+  readonly change: (state: MetadataFile) => PlacementChange[];
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
 
+export interface LocalMetadataStoreOptions {
+  /** The cluster id a first start writes; a later start keeps the stored one. */
+  clusterId?: string | undefined;
+  /** This broker's id (`nodeId`): the only broker and the controller of a local catalogue. */
+  brokerId: number;
+}
+
 /**
- * The embedded metadata store: one JSON file in the data directory, replaced atomically (write a
- * temporary file, fsync, rename, fsync the directory) on every change, so a crash leaves the old
- * or the new catalogue and never a mix. Reads come from memory.
+ * The embedded metadata store of a standalone broker: one JSON file in the data directory,
+ * replaced atomically (write a temporary file, fsync, rename, fsync the directory) on every change,
+ * so a crash leaves the old or the new catalogue and never a mix. Reads come from memory.
  *
  * Changes are group-committed: those that arrive while a write is under way go into the next
  * write together, so creating thousands of topics costs a few dozen file replacements instead of
- * one each (each replacement rewrites the whole catalogue).
+ * one each (each replacement rewrites the whole catalogue). Each write that changed placement is
+ * one revision, announced to the watchers once it is durable.
+ *
+ * A local catalogue is a single-broker cluster: this broker is its controller, and broker
+ * registrations live in memory only, since a broker that is not running is not live.
  */
 export class LocalMetadataStore implements MetadataStore {
   readonly #path: string;
   #state: MetadataFile | undefined;
-  /** Topics by name, for lookups on every request; rebuilt whenever the state is replaced. */
-  #topicsByName = new Map<string, TopicRecord>();
   /** Users by name, for every authentication; rebuilt whenever the state is replaced. */
   #usersByName = new Map<string, UserRecord>();
+  readonly #brokers = new Map<number, BrokerRegistration>();
+  readonly #listeners = new Set<PlacementListener>();
+  #revision = 0;
   #pending: PendingChange[] = [];
   #writing = false;
 
   constructor(
     private readonly io: StorageIo,
     dataDirectory: string,
-    private readonly configuredClusterId?: string,
+    private readonly options: LocalMetadataStoreOptions,
   ) {
     this.#path = join(dataDirectory, METADATA_FILE);
   }
@@ -105,42 +80,54 @@ export class LocalMetadataStore implements MetadataStore {
       if (!(error instanceof StorageError && error.isNotFound)) throw error;
     }
     if (text === undefined) {
-      this.#state = {
-        version: FORMAT_VERSION,
-        clusterId: this.configuredClusterId ?? randomUUID(),
-        nextProducerId: 0,
-        topics: [],
-        users: [],
-        acls: [],
-      };
-      await this.#persist();
-      this.#install(this.#state);
+      const fresh = emptyMetadataFile(this.options.clusterId ?? randomUUID(), this.options.brokerId);
+      await this.#write(fresh);
+      this.#install(fresh);
       return;
     }
-    const parsed = fileSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new Error(
-        `${this.#path} is not a valid metadata file: ${issue?.path.join('.')}: ${issue?.message}`,
-      );
-    }
-    this.#install(parsed.data);
+    this.#install(parseMetadataFile(text, this.#path, this.options.brokerId));
   }
 
   clusterId(): string {
     return this.#loaded.clusterId;
   }
 
-  listTopics(): readonly TopicRecord[] {
-    return this.#loaded.topics;
+  snapshot(): PlacementImage {
+    const state = this.#loaded;
+    return {
+      revision: this.#revision,
+      clusterId: state.clusterId,
+      controllerId: this.options.brokerId,
+      brokers: [...this.#brokers.values()],
+      topics: state.topics.map(topicRecordOf),
+      assignments: state.topics.flatMap((topic) =>
+        (topic.assignments ?? []).map((stored, partition) => assignmentOf(topic.name, partition, stored)),
+      ),
+    };
   }
 
-  getTopic(name: string): TopicRecord | undefined {
-    if (!this.#state) throw new Error('the metadata store is used before load()');
-    return this.#topicsByName.get(name);
+  watch(listener: PlacementListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
-  createTopic(topic: TopicRecord): Promise<void> {
+  async registerBroker(broker: BrokerRegistration): Promise<void> {
+    if (broker.brokerId !== this.options.brokerId) {
+      throw new WeirError(ErrorCode.INVALID_REQUEST, {
+        detail: `broker ${broker.brokerId} cannot join the local catalogue of broker ${this.options.brokerId}`,
+      });
+    }
+    this.#brokers.set(broker.brokerId, broker);
+    this.#announce([{ kind: 'broker', brokerId: broker.brokerId, broker }]);
+  }
+
+  async unregisterBroker(brokerId: number, sessionId: string): Promise<void> {
+    if (this.#brokers.get(brokerId)?.sessionId !== sessionId) return;
+    this.#brokers.delete(brokerId);
+    this.#announce([{ kind: 'broker', brokerId, broker: undefined }]);
+  }
+
+  createTopic(topic: TopicRecord, assignments: readonly NewPartitionAssignment[]): Promise<void> {
     return this.#mutate((state) => {
       // TopicManager checked this already; a concurrent create of the same name can still get here.
       if (state.topics.some((existing) => existing.name === topic.name)) {
@@ -148,26 +135,81 @@ export class LocalMetadataStore implements MetadataStore {
           detail: `topic "${topic.name}" already exists`,
         });
       }
-      state.topics.push({ ...topic, configs: { ...topic.configs } });
+      assertAssignmentsFor(topic.name, 0, topic.partitionCount, assignments);
+      const stored: StoredTopic = {
+        ...topic,
+        configs: { ...topic.configs },
+        assignments: assignments.map(storedAssignment),
+      };
+      state.topics.push(stored);
+      return [
+        { kind: 'topic', name: topic.name, topic: topicRecordOf(stored) },
+        ...assignmentChanges(stored, 0),
+      ];
     });
   }
 
   deleteTopic(name: string): Promise<void> {
     return this.#mutate((state) => {
-      state.topics = state.topics.filter((topic) => topic.name !== name);
+      const stored = state.topics.find((topic) => topic.name === name);
+      if (stored === undefined) return [];
+      state.topics = state.topics.filter((topic) => topic !== stored);
+      return [
+        { kind: 'topic', name, topic: undefined },
+        ...Array.from(
+          { length: stored.partitionCount },
+          (_, partition): PlacementChange => ({
+            kind: 'assignment',
+            topic: name,
+            partition,
+            assignment: undefined,
+          }),
+        ),
+      ];
     });
   }
 
-  updateTopic(
-    name: string,
-    change: { partitionCount?: number; configs?: Record<string, string> },
-  ): Promise<void> {
+  setTopicConfigs(name: string, configs: Record<string, string>): Promise<void> {
     return this.#mutate((state) => {
-      const topic = state.topics.find((candidate) => candidate.name === name);
-      if (!topic) throw new Error(`topic ${name} does not exist`);
-      if (change.partitionCount !== undefined) topic.partitionCount = change.partitionCount;
-      if (change.configs !== undefined) topic.configs = { ...change.configs };
+      const stored = topicIn(state, name);
+      stored.configs = { ...configs };
+      return [{ kind: 'topic', name, topic: topicRecordOf(stored) }];
     });
+  }
+
+  addPartitions(name: string, assignments: readonly NewPartitionAssignment[]): Promise<void> {
+    return this.#mutate((state) => {
+      const stored = topicIn(state, name);
+      const first = stored.partitionCount;
+      assertAssignmentsFor(name, first, first + assignments.length, assignments);
+      stored.assignments = [...(stored.assignments ?? []), ...assignments.map(storedAssignment)];
+      stored.partitionCount += assignments.length;
+      return [{ kind: 'topic', name, topic: topicRecordOf(stored) }, ...assignmentChanges(stored, first)];
+    });
+  }
+
+  async compareAndSetAssignment(next: PartitionAssignment): Promise<PartitionAssignment> {
+    let written: PartitionAssignment | undefined;
+    await this.#mutate((state) => {
+      const stored = state.topics.find((topic) => topic.name === next.topic);
+      const current = stored?.assignments?.[next.partition];
+      if (stored === undefined || current === undefined) {
+        throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, {
+          detail: `${next.topic}-${next.partition} does not exist`,
+        });
+      }
+      if (current.version !== next.version) {
+        throw new WeirError(ErrorCode.INVALID_UPDATE_VERSION, {
+          detail: `${next.topic}-${next.partition} is at version ${current.version}, not ${next.version}`,
+        });
+      }
+      const replaced = storedAssignment({ ...next });
+      replaced.version = current.version + 1;
+      stored.assignments![next.partition] = replaced;
+      written = assignmentOf(next.topic, next.partition, replaced);
+      return [{ kind: 'assignment', topic: next.topic, partition: next.partition, assignment: written }];
+    });
+    return written!;
   }
 
   async allocateProducerIdBlock(count: number): Promise<ProducerIdBlock> {
@@ -175,6 +217,7 @@ export class LocalMetadataStore implements MetadataStore {
     await this.#mutate((state) => {
       block = { firstProducerId: state.nextProducerId, count };
       state.nextProducerId += count;
+      return [];
     });
     return block!;
   }
@@ -193,6 +236,7 @@ export class LocalMetadataStore implements MetadataStore {
       const user = state.users.find((candidate) => candidate.name === name);
       if (user === undefined) state.users.push({ name, credentials: { [mechanism]: { ...credential } } });
       else user.credentials[mechanism] = { ...credential };
+      return [];
     });
   }
 
@@ -213,6 +257,7 @@ export class LocalMetadataStore implements MetadataStore {
       if (Object.keys(user.credentials).length === 0) {
         state.users = state.users.filter((candidate) => candidate !== user);
       }
+      return [];
     });
   }
 
@@ -225,6 +270,7 @@ export class LocalMetadataStore implements MetadataStore {
       for (const binding of bindings) {
         if (!state.acls.some((stored) => sameAclBinding(stored, binding))) state.acls.push({ ...binding });
       }
+      return [];
     });
   }
 
@@ -233,6 +279,7 @@ export class LocalMetadataStore implements MetadataStore {
     await this.#mutate((state) => {
       removed = state.acls.filter(selects);
       if (removed.length > 0) state.acls = state.acls.filter((binding) => !selects(binding));
+      return [];
     });
     return removed;
   }
@@ -246,7 +293,7 @@ export class LocalMetadataStore implements MetadataStore {
    * Queues a change for the next write and resolves once it is durable. Changes validate before
    * they modify anything, so one that throws is refused alone and leaves the shared copy as it was.
    */
-  #mutate(change: (state: MetadataFile) => void): Promise<void> {
+  #mutate(change: (state: MetadataFile) => PlacementChange[]): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#pending.push({ change, resolve, reject });
       if (!this.#writing) void this.#writePending();
@@ -254,9 +301,9 @@ export class LocalMetadataStore implements MetadataStore {
   }
 
   /**
-   * Applies the queued changes to a copy, persists the copy, then makes it current: readers never
-   * see a change that is not yet durable, and a failed write leaves the old state in place (and
-   * fails every change it carried).
+   * Applies the queued changes to a copy, persists the copy, then makes it current and announces
+   * what changed: readers never see a change that is not yet durable, and a failed write leaves
+   * the old state in place (and fails every change it carried).
    */
   async #writePending(): Promise<void> {
     this.#writing = true;
@@ -265,9 +312,10 @@ export class LocalMetadataStore implements MetadataStore {
         const batch = this.#pending.splice(0);
         const next = structuredClone(this.#loaded);
         const applied: PendingChange[] = [];
+        const changes: PlacementChange[] = [];
         for (const item of batch) {
           try {
-            item.change(next);
+            changes.push(...item.change(next));
             applied.push(item);
           } catch (error) {
             item.reject(error);
@@ -281,6 +329,7 @@ export class LocalMetadataStore implements MetadataStore {
           continue;
         }
         this.#install(next);
+        if (changes.length > 0) this.#announce(changes);
         for (const item of applied) item.resolve();
       }
     } finally {
@@ -288,17 +337,66 @@ export class LocalMetadataStore implements MetadataStore {
     }
   }
 
-  #install(state: MetadataFile): void {
-    this.#state = state;
-    this.#topicsByName = new Map(state.topics.map((topic) => [topic.name, topic]));
-    this.#usersByName = new Map(state.users.map((user) => [user.name, user]));
+  #announce(changes: readonly PlacementChange[]): void {
+    this.#revision += 1;
+    for (const listener of this.#listeners) listener(changes, this.#revision);
   }
 
-  #persist(): Promise<void> {
-    return this.#write(this.#loaded);
+  #install(state: MetadataFile): void {
+    this.#state = state;
+    this.#usersByName = new Map(state.users.map((user) => [user.name, user]));
   }
 
   async #write(state: MetadataFile): Promise<void> {
     await this.io.writeFileAtomic(this.#path, Buffer.from(`${JSON.stringify(state, null, 2)}\n`, 'utf8'));
   }
+}
+
+function topicIn(state: MetadataFile, name: string): StoredTopic {
+  const stored = state.topics.find((topic) => topic.name === name);
+  if (stored === undefined) {
+    throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, { detail: `topic "${name}" does not exist` });
+  }
+  return stored;
+}
+
+/** The caller (TopicManager) builds assignments from the catalogue; a wrong set is its bug. */
+function assertAssignmentsFor(
+  topic: string,
+  first: number,
+  end: number,
+  assignments: readonly NewPartitionAssignment[],
+): void {
+  const numbers = assignments.map((assignment) => assignment.partition);
+  const expected = Array.from({ length: end - first }, (_, index) => first + index);
+  const wrongTopic = assignments.find((assignment) => assignment.topic !== topic);
+  if (wrongTopic !== undefined || numbers.join(',') !== expected.join(',')) {
+    throw new Error(
+      `assignments for ${topic} must cover partitions ${first}..${end - 1} in order, got [${numbers.join(', ')}]${wrongTopic ? ` and one for ${wrongTopic.topic}` : ''}`,
+    );
+  }
+}
+
+function storedAssignment(assignment: NewPartitionAssignment) {
+  return {
+    replicas: [...assignment.replicas],
+    leader: assignment.leader,
+    leaderEpoch: assignment.leaderEpoch,
+    isr: [...assignment.isr],
+    version: 0,
+  };
+}
+
+function assignmentChanges(stored: StoredTopic, fromPartition: number): PlacementChange[] {
+  const changes: PlacementChange[] = [];
+  const assignments = stored.assignments ?? [];
+  for (let partition = fromPartition; partition < assignments.length; partition++) {
+    changes.push({
+      kind: 'assignment',
+      topic: stored.name,
+      partition,
+      assignment: assignmentOf(stored.name, partition, assignments[partition]!),
+    });
+  }
+  return changes;
 }

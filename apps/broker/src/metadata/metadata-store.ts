@@ -13,6 +13,46 @@ export interface TopicRecord {
   createdAtMs: number;
 }
 
+/** Where one listener of a broker is reached. */
+export interface ListenerAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * A live broker. Registrations are ephemeral: a broker registers when its listeners are bound and
+ * its registration ends with its process (in cluster mode, with its etcd lease). Each start gets a
+ * new `sessionId`, so an ISR entry or a fence can name the session it was made in, and a restarted
+ * broker is never mistaken for the one before it (docs/architecture.md §6).
+ */
+export interface BrokerRegistration {
+  brokerId: number;
+  rack: string | null;
+  /** The client listener, and the internal one unless it is disabled. */
+  listeners: { client: ListenerAddress; internal: ListenerAddress | null };
+  sessionId: string;
+  registeredAtMs: number;
+}
+
+/**
+ * Where one partition lives: its replicas (the first is the preferred leader), the current leader
+ * (-1 while it has none), the leader epoch (bumped by every leader change), and the in-sync
+ * replicas. `version` grows with every change; a compare-and-swap write names the version it read,
+ * as Kafka's partition epoch does, so two writers can never both win.
+ */
+export interface PartitionAssignment {
+  topic: string;
+  partition: number;
+  replicas: readonly number[];
+  leader: number;
+  leaderEpoch: number;
+  isr: readonly number[];
+  version: number;
+}
+
+/** A partition's placement as a topic creation or a partition increase proposes it. */
+export type NewPartitionAssignment = Omit<PartitionAssignment, 'version'>;
+
 /** A range of producer ids handed to this broker, so ids are never reused across restarts. */
 export interface ProducerIdBlock {
   firstProducerId: number;
@@ -38,22 +78,75 @@ export interface UserRecord {
 }
 
 /**
- * Where the broker keeps its metadata (docs/architecture.md §6): topics and their configs, the cluster id,
- * producer id blocks, SASL users, ACLs. The local implementation lives in the data
- * directory; cluster mode puts it in etcd behind the same interface. Every mutation is durable
- * when its promise resolves.
+ * The placement part of the metadata, whole: what a new reader starts from before it follows
+ * {@link MetadataStore.watch}. `revision` is the store's revision the image is as of.
+ */
+export interface PlacementImage {
+  revision: number;
+  clusterId: string;
+  /** The broker that decides placement and elections; -1 while there is none. */
+  controllerId: number;
+  brokers: readonly BrokerRegistration[];
+  topics: readonly TopicRecord[];
+  assignments: readonly PartitionAssignment[];
+}
+
+/**
+ * One change of the placement metadata. A value of undefined means the entry is gone (a deleted
+ * topic, a partition of a deleted topic, a broker whose session ended).
+ */
+export type PlacementChange =
+  | { kind: 'topic'; name: string; topic: TopicRecord | undefined }
+  | { kind: 'assignment'; topic: string; partition: number; assignment: PartitionAssignment | undefined }
+  | { kind: 'broker'; brokerId: number; broker: BrokerRegistration | undefined }
+  | { kind: 'controller'; controllerId: number };
+
+/**
+ * Told about every committed change, in commit order, each batch with the revision it brings the
+ * store to. Called synchronously, before the promise of the change that caused it resolves, so a
+ * writer that awaited its change finds it in every image fed by the watch.
+ */
+export type PlacementListener = (changes: readonly PlacementChange[], revision: number) => void;
+
+/**
+ * Where the broker keeps its metadata (docs/architecture.md §6): brokers, topics, partition
+ * assignments, topic configs, the cluster id, producer id blocks, SASL users, ACLs. The local
+ * implementation lives in the data directory; cluster mode puts it in etcd behind the same
+ * interface. Every mutation is durable when its promise resolves.
+ *
+ * Placement (brokers, topics, assignments, the controller) is read through the image a
+ * `ClusterView` builds from {@link snapshot} and {@link watch}, never from the store directly,
+ * so both implementations serve reads the same way.
  */
 export interface MetadataStore {
   load(): Promise<void>;
   clusterId(): string;
-  listTopics(): readonly TopicRecord[];
-  getTopic(name: string): TopicRecord | undefined;
-  createTopic(topic: TopicRecord): Promise<void>;
+  /** The placement metadata as of now. */
+  snapshot(): PlacementImage;
+  /** Follows every placement change from now on; returns the unsubscribe function. */
+  watch(listener: PlacementListener): () => void;
+  /**
+   * Registers (or re-registers) a broker. In cluster mode the registration lives as long as the
+   * broker's lease; the local store keeps it in memory, since a broker that is not running is not
+   * live whatever a file says.
+   */
+  registerBroker(broker: BrokerRegistration): Promise<void>;
+  /** Ends a registration, if `sessionId` is still the registered one (a newer start keeps its own). */
+  unregisterBroker(brokerId: number, sessionId: string): Promise<void>;
+  /** Creates a topic with one assignment per partition (TOPIC_ALREADY_EXISTS if the name is taken). */
+  createTopic(topic: TopicRecord, assignments: readonly NewPartitionAssignment[]): Promise<void>;
+  /** Deletes a topic and the assignments of its partitions. */
   deleteTopic(name: string): Promise<void>;
-  updateTopic(
-    name: string,
-    change: { partitionCount?: number; configs?: Record<string, string> },
-  ): Promise<void>;
+  /** Replaces a topic's config overrides. */
+  setTopicConfigs(name: string, configs: Record<string, string>): Promise<void>;
+  /** Adds partitions at the end (their numbers continue the topic's) with their assignments. */
+  addPartitions(name: string, assignments: readonly NewPartitionAssignment[]): Promise<void>;
+  /**
+   * Replaces one assignment if its stored version is still `next.version` (the version the writer
+   * read); the stored one gets the next version. Fails with INVALID_UPDATE_VERSION when another
+   * write came first, and UNKNOWN_TOPIC_OR_PARTITION when the partition does not exist.
+   */
+  compareAndSetAssignment(next: PartitionAssignment): Promise<PartitionAssignment>;
   allocateProducerIdBlock(count: number): Promise<ProducerIdBlock>;
   listUsers(): readonly UserRecord[];
   getUser(name: string): UserRecord | undefined;

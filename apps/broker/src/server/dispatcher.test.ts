@@ -9,7 +9,7 @@ import {
 } from '@weir/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { requestObserver } from '../broker-observers';
-import { type CommandResult, resultOf } from '../commands/command-result';
+import { type ItemResult, resultOf } from '../errors/item-result';
 import { type BrokerMetrics, createBrokerMetrics } from '../http/metrics';
 import { createLogger } from '../logger';
 import { API_ACL_RULES } from '../security/acl/api-acl-rules';
@@ -49,9 +49,7 @@ const listOffsetsHandler = defineHandler<typeof ListOffsets, PartitionOffsets>({
       context.access,
       API_ACL_RULES.ListOffsets.topic,
       async (_topic, partition) => {
-        const result: CommandResult<number> = await resultOf(() =>
-          commands.offsetOf(partition.partitionIndex),
-        );
+        const result: ItemResult<number> = await resultOf(() => commands.offsetOf(partition.partitionIndex));
         return {
           partitionIndex: partition.partitionIndex,
           errorCode: result.ok ? ErrorCode.NONE : context.errorOf(result).errorCode,

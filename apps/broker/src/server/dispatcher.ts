@@ -10,8 +10,8 @@ import {
   Produce,
   type RequestHeader,
 } from '@weir/protocol';
-import type { BrokerCommands } from '../commands/broker-commands';
-import type { ListenerName } from '../commands/cluster-commands';
+import type { BrokerServices } from '../broker-services';
+import type { ListenerName } from '../metadata/cluster-view';
 import type { Authorizer } from '../security/acl/authorizer';
 import { RequestAccess } from '../security/acl/request-access';
 import type { ConnectionAuth } from './auth/connection-auth';
@@ -74,11 +74,11 @@ export interface ConnectionFacts {
 }
 
 /** What one listener's dispatcher works with. */
-export interface DispatcherOptions<Commands> {
+export interface DispatcherOptions<Services> {
   /** The listener's handlers. */
-  registry: HandlerRegistry<Commands>;
+  registry: HandlerRegistry<Services>;
   /** What its handlers call. */
-  commands: Commands;
+  services: Services;
   observer: RequestObserver;
   listenerName: ListenerName;
   /** The policy for this listener's requests. */
@@ -92,16 +92,16 @@ export interface DispatcherOptions<Commands> {
  * UNSUPPORTED_VERSION answer). The context it gives each handler turns failures into wire errors
  * and reports every UNKNOWN_SERVER_ERROR to the observer (request-errors.ts).
  */
-export class Dispatcher<Commands = BrokerCommands> {
-  private readonly registry: HandlerRegistry<Commands>;
-  private readonly commands: Commands;
+export class Dispatcher<Services = BrokerServices> {
+  private readonly registry: HandlerRegistry<Services>;
+  private readonly services: Services;
   private readonly observer: RequestObserver;
   private readonly listenerName: ListenerName;
   private readonly authorizer: Authorizer;
 
-  constructor(options: DispatcherOptions<Commands>) {
+  constructor(options: DispatcherOptions<Services>) {
     this.registry = options.registry;
-    this.commands = options.commands;
+    this.services = options.services;
     this.observer = options.observer;
     this.listenerName = options.listenerName;
     this.authorizer = options.authorizer;
@@ -169,7 +169,7 @@ export class Dispatcher<Commands = BrokerCommands> {
     };
     let handled: Promise<unknown>;
     try {
-      handled = handler.handle(decoded.body as never, context, this.commands);
+      handled = handler.handle(decoded.body as never, context, this.services);
     } catch (error) {
       handled = Promise.reject(error);
     }
@@ -180,7 +180,7 @@ export class Dispatcher<Commands = BrokerCommands> {
   }
 
   async #finish(
-    handler: ApiHandler<ApiSchema, Commands>,
+    handler: ApiHandler<ApiSchema, Services>,
     header: RequestHeader,
     handled: Promise<unknown>,
     startedMs: number,

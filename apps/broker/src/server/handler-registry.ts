@@ -1,5 +1,5 @@
 import type { ApiSchema } from '@weir/protocol';
-import type { BrokerCommands } from '../commands/broker-commands';
+import type { BrokerServices } from '../broker-services';
 import { assertAclRulesFor } from '../security/acl/api-acl-rules';
 import type { ApiHandler } from './handler';
 import { type AdvertisedApi, createApiVersionsHandler } from './handlers/api-versions';
@@ -10,16 +10,16 @@ import { type AdvertisedApi, createApiVersionsHandler } from './handlers/api-ver
  * key, a handler advertising versions its schema does not define, or an API without an
  * authorization rule is a bug and fails at start.
  */
-export class HandlerRegistry<Commands = BrokerCommands> {
-  readonly #handlers = new Map<number, ApiHandler<ApiSchema, Commands>>();
+export class HandlerRegistry<Services = BrokerServices> {
+  readonly #handlers = new Map<number, ApiHandler<ApiSchema, Services>>();
 
-  constructor(handlers: readonly ApiHandler<ApiSchema, Commands>[]) {
+  constructor(handlers: readonly ApiHandler<ApiSchema, Services>[]) {
     for (const handler of handlers) this.#add(handler);
-    this.#add(createApiVersionsHandler<Commands>(() => this.advertised()) as ApiHandler<ApiSchema, Commands>);
+    this.#add(createApiVersionsHandler<Services>(() => this.advertised()) as ApiHandler<ApiSchema, Services>);
     assertAclRulesFor([...this.#handlers.values()].map((handler) => handler.api.name));
   }
 
-  get(apiKey: number): ApiHandler<ApiSchema, Commands> | undefined {
+  get(apiKey: number): ApiHandler<ApiSchema, Services> | undefined {
     return this.#handlers.get(apiKey);
   }
 
@@ -34,7 +34,7 @@ export class HandlerRegistry<Commands = BrokerCommands> {
       .sort((left, right) => left.apiKey - right.apiKey);
   }
 
-  #add(handler: ApiHandler<ApiSchema, Commands>): void {
+  #add(handler: ApiHandler<ApiSchema, Services>): void {
     const { api, versions } = handler;
     if (this.#handlers.has(api.apiKey)) throw new Error(`two handlers for ${api.name} (key ${api.apiKey})`);
     if (versions.min < api.versions.min || versions.max > api.versions.max || versions.min > versions.max) {

@@ -1,13 +1,13 @@
 import type { ApiSchema, RequestHeader, RequestOf, ResponseOf } from '@weir/protocol';
-import type { BrokerCommands } from '../commands/broker-commands';
-import type { ListenerName } from '../commands/cluster-commands';
+import type { BrokerServices } from '../broker-services';
+import type { ListenerName } from '../metadata/cluster-view';
 import type { RequestAccess } from '../security/acl/request-access';
 import type { ConnectionAuth } from './auth/connection-auth';
 import type { RequestErrors } from './request-errors';
 
 /**
  * Who sent a request and over which connection, what it may do, and how its failures become wire
- * errors: `failure(error)` for a thrown value, `errorOf(result)` for a failed command result, the
+ * errors: `failure(error)` for a thrown value, `errorOf(result)` for a failed item result, the
  * only conversions handlers use (the convention is in request-errors.ts).
  */
 export interface RequestContext extends RequestErrors {
@@ -26,32 +26,32 @@ export interface RequestContext extends RequestErrors {
   signal: AbortSignal;
   /**
    * The authorization policy for this principal and host. Handlers check every resource they
-   * pass to a command with the API's rules (`API_ACL_RULES`) and answer denied items with the
+   * pass to a service with the API's rules (`API_ACL_RULES`) and answer denied items with the
    * rule's error, without passing them on.
    */
   access: RequestAccess;
 }
 
 /**
- * One Kafka API served by the broker. Handlers translate between the wire and the internal command
- * boundary and nothing else: no storage, no coordination logic. `versions` is what the broker
- * advertises, a subset of what the codec defines. `Commands` is what the handler calls; the
- * broker's handlers take the broker's commands.
+ * One Kafka API served by the broker. Handlers translate between the wire and the broker's domain
+ * services and nothing else: no storage, no coordination logic. `versions` is what the broker
+ * advertises, a subset of what the codec defines. `Services` is what the handler calls; the
+ * broker's handlers take the broker's services.
  */
-export interface ApiHandler<A extends ApiSchema = ApiSchema, Commands = BrokerCommands> {
+export interface ApiHandler<A extends ApiSchema = ApiSchema, Services = BrokerServices> {
   readonly api: A;
   readonly versions: { min: number; max: number };
   /** The response, or undefined when the request gets none (Produce with acks=0). */
   handle(
     request: RequestOf<A>,
     context: RequestContext,
-    commands: Commands,
+    services: Services,
   ): Promise<ResponseOf<A> | undefined>;
 }
 
 /** Declares a handler with its types tied to its API schema. */
-export function defineHandler<A extends ApiSchema, Commands = BrokerCommands>(
-  handler: ApiHandler<A, Commands>,
-): ApiHandler<A, Commands> {
+export function defineHandler<A extends ApiSchema, Services = BrokerServices>(
+  handler: ApiHandler<A, Services>,
+): ApiHandler<A, Services> {
   return handler;
 }

@@ -42,6 +42,12 @@ export class Listener {
   readonly #tls: TlsServer | undefined;
   readonly #connections = new Set<Connection>();
   #boundPort = 0;
+  /**
+   * Sockets accepted between {@link bind} and {@link open}, held until the broker is ready to
+   * serve them: the port is taken (and known, for the broker's registration) before storage
+   * recovers, but no request is read before the broker registered itself.
+   */
+  #held: { socket: Socket; tlsPeer: TlsPeer | undefined }[] | undefined = [];
 
   constructor(
     private readonly options: ListenerOptions,
@@ -51,10 +57,10 @@ export class Listener {
     const tlsOptions = options.tlsOptions;
     if (tlsOptions === undefined) {
       this.#tls = undefined;
-      this.#server = createServer((socket) => this.#accept(socket, undefined));
+      this.#server = createServer((socket) => this.#acceptOrHold(socket, undefined));
     } else {
       this.#tls = createTlsServer(tlsOptions, {
-        onSecure: (socket, peer) => this.#accept(socket, peer),
+        onSecure: (socket, peer) => this.#acceptOrHold(socket, peer),
         onRefused: (remoteAddress, reason, detail) =>
           events.onConnectionRejected(remoteAddress, reason, detail),
       });
@@ -77,7 +83,14 @@ export class Listener {
     return this.#connections.size;
   }
 
+  /** Binds and serves at once. */
   async start(): Promise<void> {
+    await this.bind();
+    this.open();
+  }
+
+  /** Loads the TLS material and binds the port; connections wait until {@link open}. */
+  async bind(): Promise<void> {
     await this.#tls?.load();
     await new Promise<void>((resolve, reject) => {
       this.#server.once('error', reject);
@@ -90,8 +103,20 @@ export class Listener {
     this.#boundPort = typeof address === 'object' && address ? address.port : this.options.port;
   }
 
+  /** Serves the connections held since {@link bind}, and every later one as it comes. */
+  open(): void {
+    const held = this.#held;
+    this.#held = undefined;
+    for (const { socket, tlsPeer } of held ?? []) {
+      if (socket.destroyed) continue;
+      this.#accept(socket, tlsPeer);
+      socket.resume();
+    }
+  }
+
   /** Graceful stop: no new connections or requests; in-flight requests finish within `timeoutMs`. */
   async stop(timeoutMs: number): Promise<void> {
+    for (const { socket } of this.#held?.splice(0) ?? []) socket.destroy();
     const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
     for (const connection of this.#connections) connection.stopReading();
     let timer: NodeJS.Timeout | undefined;
@@ -104,6 +129,18 @@ export class Listener {
     clearTimeout(timer);
     for (const connection of [...this.#connections]) connection.close('broker shutting down');
     await closed;
+  }
+
+  #acceptOrHold(socket: Socket, tlsPeer: TlsPeer | undefined): void {
+    if (this.#held === undefined) {
+      this.#accept(socket, tlsPeer);
+      return;
+    }
+    // Paused, so its first bytes stay in the socket until the connection exists to read them; a
+    // socket error meanwhile only ends that socket.
+    socket.pause();
+    socket.once('error', () => socket.destroy());
+    this.#held.push({ socket, tlsPeer });
   }
 
   #accept(socket: Socket, tlsPeer: TlsPeer | undefined): void {

@@ -1,5 +1,5 @@
 import { decodeRecordBatch, encodeRecordBatch, isControlBatch, iterateBatches } from '@weir/protocol';
-import type { TopicManager } from './topic-manager';
+import type { ReplicaManager } from '../replica/replica-manager';
 
 /** How many bytes of records one batch carries at most; larger writes are split. */
 const MAX_BATCH_PAYLOAD_BYTES = 4 * 1024 * 1024;
@@ -14,6 +14,12 @@ export interface InternalRecordCodec<R> {
    */
   decode(key: Buffer, value: Buffer | null): R | undefined;
 }
+
+/** The replica layer's doors for a coordinator: writes and reads at the epoch it leads at. */
+export type CoordinatorLogAccess = Pick<
+  ReplicaManager,
+  'appendAsCoordinator' | 'readAsCoordinator' | 'coordinatorRange'
+>;
 
 export interface ReplayReport {
   records: number;
@@ -33,16 +39,17 @@ export class InternalTopicRecords<R> {
   readonly #inFlight = new Set<Promise<unknown>>();
 
   constructor(
-    private readonly topics: TopicManager,
+    private readonly logs: CoordinatorLogAccess,
     private readonly topic: string,
     private readonly codec: InternalRecordCodec<R>,
     private readonly clock: { nowMs(): number },
   ) {}
 
   /**
-   * Appends records to a partition; with `durable`, resolves once they are fdatasync'd. A write
-   * larger than one batch is split, and every batch is handed to the log before any await, so the
-   * log keeps them in call order.
+   * Appends records to a partition, as long as this broker leads it at `leaderEpoch` (the epoch
+   * the coordinator's shard loaded at); with `durable`, resolves once they are fdatasync'd. A write
+   * larger than one batch is split, and every batch is handed to the replica layer before any
+   * await, so the log keeps them in call order.
    */
   async write(
     partition: number,
@@ -50,16 +57,18 @@ export class InternalTopicRecords<R> {
     records: readonly R[],
     options: { durable: boolean },
   ): Promise<void> {
-    // The leader epoch is checked by the replica layer.
-    void leaderEpoch;
     if (records.length === 0) return;
-    const log = this.topics.partitionLog(this.topic, partition);
     const timestampMs = this.clock.nowMs();
     const appends: Promise<unknown>[] = [];
     let batch: { key: Buffer; value: Buffer | null; timestampMs: number }[] = [];
     let batchBytes = 0;
     const flush = () => {
-      appends.push(log.append(encodeRecordBatch({ records: batch }), { origin: 'coordinator', ...options }));
+      appends.push(
+        this.logs.appendAsCoordinator(this.topic, partition, encodeRecordBatch({ records: batch }), {
+          leaderEpoch,
+          durable: options.durable,
+        }),
+      );
       batch = [];
       batchBytes = 0;
     };
@@ -86,19 +95,22 @@ export class InternalTopicRecords<R> {
   }
 
   /**
-   * Reads a partition from its log start to its high watermark and hands every record to
-   * `onRecord` in log order. Unreadable records are counted and skipped; a log that cannot be read
-   * at all throws (the caller marks the partition failed).
+   * Reads a partition from its log start to its high watermark as of the start of the replay, as
+   * its leader at `leaderEpoch`, and hands every record to `onRecord` in log order. Unreadable
+   * records are counted and skipped; a log that cannot be read at all, or leadership lost during
+   * the replay, throws (the caller marks the shard failed or drops it).
    */
   async replay(partition: number, leaderEpoch: number, onRecord: (record: R) => void): Promise<ReplayReport> {
-    // The leader epoch is checked by the replica layer.
-    void leaderEpoch;
-    const log = this.topics.partitionLog(this.topic, partition);
-    const endOffset = log.highWatermark;
-    let offset = log.logStartOffset;
+    const { start, end: endOffset } = this.logs.coordinatorRange(this.topic, partition, leaderEpoch);
+    let offset = start;
     const report: ReplayReport = { records: 0, skipped: 0 };
     while (offset < endOffset) {
-      const { records } = await log.read(offset, { maxBytes: READ_CHUNK_BYTES, maxOffset: endOffset });
+      const { read } = await this.logs.readAsCoordinator(this.topic, partition, offset, {
+        leaderEpoch,
+        maxBytes: READ_CHUNK_BYTES,
+        maxOffset: endOffset,
+      });
+      const { records } = read;
       if (records.length === 0) break;
       const before = offset;
       for (const item of iterateBatches(records)) {

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, WeirError } from '@weir/protocol';
-import type { BrokerConfig } from '../config/broker-config';
-import type { LogManager } from '../log/log-manager';
-import type { PartitionLog } from '../log/partition-log';
+import type { ClusterView } from '../metadata/cluster-view';
 import type { MetadataStore, TopicRecord } from '../metadata/metadata-store';
-import { logConfigFor, topicConfigsProblem } from './topic-configs';
+import { checkReplicationFactor, type PlacementRequest, placePartitions } from './replica-placement';
+import { topicConfigsProblem } from './topic-configs';
 import { collidingTopic, INTERNAL_TOPICS, topicNameProblem } from './topic-name';
 
 /** The most partitions one topic may have; beyond it a typo would create a storm of directories. */
@@ -12,15 +11,35 @@ export const MAX_PARTITIONS_PER_TOPIC = 10_000;
 
 export interface CreateTopicSpec {
   name: string;
+  /** -1: the broker's default (num.partitions), or as many as explicit replicas list. */
   partitionCount: number;
   configs: Record<string, string | null>;
+  /**
+   * Where the partitions go; absent, or a replication factor of -1, means the broker's default
+   * (default.replication.factor).
+   */
+  placement?: PlacementRequest;
+}
+
+/** The broker defaults a creation falls back on. */
+export interface TopicDefaults {
+  /** num.partitions */
+  defaultPartitions: number;
+  /** default.replication.factor */
+  defaultReplicationFactor: number;
+}
+
+/** What the topic manager waits for after a metadata change: the replica layer applying it. */
+export interface AppliedMetadata {
+  whenApplied(revision?: number): Promise<void>;
 }
 
 /**
- * Topics as the broker sees them: the catalogue in the metadata store plus one partition log per
- * partition. Every change validates first (names, counts, configs) and reports problems as
- * {@link WeirError}s with Kafka's codes; the catalogue is written before logs are created and after
- * they are deleted, so a crash in between is repaired at the next start by `reconcile`.
+ * Topics as the cluster sees them: every change is validated first (names, counts, configs,
+ * placement), reported as a {@link WeirError} with Kafka's code, written to the metadata store
+ * (the catalogue and each partition's assignment), and answered once this broker's replica layer
+ * has applied it, so the partitions it holds exist (or are gone) by then. Reads come from the
+ * cluster view.
  */
 export class TopicManager {
   /** Topics being created: checked like existing ones, so concurrent creates cannot collide. */
@@ -28,43 +47,22 @@ export class TopicManager {
 
   constructor(
     private readonly store: MetadataStore,
-    private readonly logs: LogManager,
-    private readonly broker: BrokerConfig,
+    private readonly view: ClusterView,
+    private readonly replicas: AppliedMetadata,
+    private readonly defaults: TopicDefaults,
     private readonly clock: { nowMs(): number },
   ) {}
 
-  listTopics(): readonly TopicRecord[] {
-    return this.store.listTopics();
-  }
-
-  getTopic(name: string): TopicRecord | undefined {
-    return this.store.getTopic(name);
-  }
-
-  /** The log of a partition, or the Kafka error for why there is none. */
-  partitionLog(topic: string, partition: number): PartitionLog {
-    const record = this.store.getTopic(topic);
-    if (!record || partition < 0 || partition >= record.partitionCount) {
-      throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, {
-        detail: `${topic}-${partition} does not exist`,
-      });
-    }
-    const log = this.logs.getLog(topic, partition);
-    if (!log || log.isOffline) {
-      throw new WeirError(ErrorCode.KAFKA_STORAGE_ERROR, { detail: `${topic}-${partition} is offline` });
-    }
-    return log;
-  }
-
   /** Checks a creation request without changing anything (also used for validate_only). */
-  validateCreate(spec: CreateTopicSpec): void {
+  validateCreate(requested: CreateTopicSpec): void {
+    const spec = this.#resolve(requested);
     const nameProblem = topicNameProblem(spec.name);
     if (nameProblem) throw new WeirError(ErrorCode.INVALID_TOPIC_EXCEPTION, { detail: nameProblem });
-    if (this.store.getTopic(spec.name) || this.#creating.has(spec.name)) {
+    if (this.view.topic(spec.name) || this.#creating.has(spec.name)) {
       throw new WeirError(ErrorCode.TOPIC_ALREADY_EXISTS, { detail: `topic "${spec.name}" already exists` });
     }
     const collision = collidingTopic(spec.name, [
-      ...this.store.listTopics().map((topic) => topic.name),
+      ...this.view.topics().map((topic) => topic.name),
       ...this.#creating,
     ]);
     if (collision) {
@@ -72,68 +70,53 @@ export class TopicManager {
         detail: `topic "${spec.name}" collides with "${collision}" ('.' and '_' are the same in metric names)`,
       });
     }
-    if (!Number.isInteger(spec.partitionCount) || spec.partitionCount < 1) {
-      throw new WeirError(ErrorCode.INVALID_PARTITIONS, {
-        detail: `partition count ${spec.partitionCount} must be at least 1`,
-      });
-    }
-    if (spec.partitionCount > MAX_PARTITIONS_PER_TOPIC) {
-      throw new WeirError(ErrorCode.INVALID_PARTITIONS, {
-        detail: `partition count ${spec.partitionCount} exceeds the maximum of ${MAX_PARTITIONS_PER_TOPIC}`,
-      });
-    }
+    checkPartitionCount(spec.partitionCount);
     const configProblem = topicConfigsProblem(spec.configs);
     if (configProblem) throw new WeirError(ErrorCode.INVALID_CONFIG, { detail: configProblem });
+    this.#place(spec.name, 0, spec.partitionCount, spec.placement);
   }
 
-  async createTopic(spec: CreateTopicSpec, options: { internal?: boolean } = {}): Promise<TopicRecord> {
-    this.validateCreate(spec);
+  async createTopic(requested: CreateTopicSpec, options: { internal?: boolean } = {}): Promise<TopicRecord> {
+    this.validateCreate(requested);
+    const spec = this.#resolve(requested);
     // Claimed in the same synchronous step as the check, so concurrent creates of one name (or of
     // colliding names) cannot both pass it while the store writes.
     this.#creating.add(spec.name);
     try {
-      return await this.#create(spec, options);
+      const record: TopicRecord = {
+        name: spec.name,
+        topicId: randomUUID(),
+        partitionCount: spec.partitionCount,
+        configs: spec.configs as Record<string, string>,
+        internal: options.internal ?? INTERNAL_TOPICS.has(spec.name),
+        createdAtMs: this.clock.nowMs(),
+      };
+      await this.store.createTopic(record, this.#place(spec.name, 0, spec.partitionCount, spec.placement));
+      await this.replicas.whenApplied();
+      return record;
     } finally {
       this.#creating.delete(spec.name);
     }
   }
 
-  async #create(spec: CreateTopicSpec, options: { internal?: boolean }): Promise<TopicRecord> {
-    const record: TopicRecord = {
-      name: spec.name,
-      topicId: randomUUID(),
-      partitionCount: spec.partitionCount,
-      configs: spec.configs as Record<string, string>,
-      internal: options.internal ?? INTERNAL_TOPICS.has(spec.name),
-      createdAtMs: this.clock.nowMs(),
-    };
-    await this.store.createTopic(record);
-    for (let partition = 0; partition < record.partitionCount; partition++) {
-      await this.logs.createLog(record.name, partition);
-    }
-    return record;
-  }
-
   async deleteTopic(name: string): Promise<void> {
-    const record = this.store.getTopic(name);
-    if (!record)
-      throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, { detail: `topic "${name}" does not exist` });
+    const record = this.#existing(name);
     if (record.internal) {
       throw new WeirError(ErrorCode.INVALID_TOPIC_EXCEPTION, {
         detail: `internal topic "${name}" cannot be deleted`,
       });
     }
     await this.store.deleteTopic(name);
-    for (let partition = 0; partition < record.partitionCount; partition++) {
-      await this.logs.deleteLog(name, partition);
-    }
+    await this.replicas.whenApplied();
   }
 
   /** Checks a partition-count increase (CreatePartitions) without applying it. */
-  validateCreatePartitions(name: string, newCount: number): TopicRecord {
-    const record = this.store.getTopic(name);
-    if (!record)
-      throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, { detail: `topic "${name}" does not exist` });
+  validateCreatePartitions(
+    name: string,
+    newCount: number,
+    replicas?: readonly (readonly number[])[],
+  ): TopicRecord {
+    const record = this.#existing(name);
     if (record.internal) {
       // Coordinators place keys by hashing over the partition count; changing it would move them.
       throw new WeirError(ErrorCode.INVALID_REQUEST, {
@@ -145,52 +128,98 @@ export class TopicManager {
         detail: `topic "${name}" has ${record.partitionCount} partitions; the new count ${newCount} must be larger`,
       });
     }
-    if (newCount > MAX_PARTITIONS_PER_TOPIC) {
-      throw new WeirError(ErrorCode.INVALID_PARTITIONS, {
-        detail: `partition count ${newCount} exceeds the maximum of ${MAX_PARTITIONS_PER_TOPIC}`,
-      });
+    checkPartitionCount(newCount);
+    this.#place(
+      name,
+      record.partitionCount,
+      newCount - record.partitionCount,
+      this.#growthPlacement(name, replicas),
+    );
+    return record;
+  }
+
+  async createPartitions(
+    name: string,
+    newCount: number,
+    replicas?: readonly (readonly number[])[],
+  ): Promise<void> {
+    const record = this.validateCreatePartitions(name, newCount, replicas);
+    const first = record.partitionCount;
+    const placed = this.#place(name, first, newCount - first, this.#growthPlacement(name, replicas));
+    await this.store.addPartitions(name, placed);
+    await this.replicas.whenApplied();
+  }
+
+  /** Replaces a topic's config overrides; its logs have them when this resolves. */
+  async setConfigs(name: string, configs: Record<string, string>): Promise<void> {
+    this.#existing(name);
+    const problem = topicConfigsProblem(configs);
+    if (problem) throw new WeirError(ErrorCode.INVALID_CONFIG, { detail: problem });
+    await this.store.setTopicConfigs(name, configs);
+    await this.replicas.whenApplied();
+  }
+
+  /** The spec with the broker's defaults filled in. */
+  #resolve(spec: CreateTopicSpec): CreateTopicSpec & { placement: PlacementRequest } {
+    const { placement } = spec;
+    if (placement?.kind === 'explicit') {
+      if (spec.partitionCount !== -1 && spec.partitionCount !== placement.replicas.length) {
+        throw new WeirError(ErrorCode.INVALID_REQUEST, {
+          detail: 'with replica assignments, the partition count and replication factor must be -1',
+        });
+      }
+      return { ...spec, partitionCount: placement.replicas.length, placement };
+    }
+    const replicationFactor =
+      placement === undefined || placement.replicationFactor === -1
+        ? this.defaults.defaultReplicationFactor
+        : placement.replicationFactor;
+    return {
+      ...spec,
+      partitionCount: spec.partitionCount === -1 ? this.defaults.defaultPartitions : spec.partitionCount,
+      placement: { kind: 'factor', replicationFactor },
+    };
+  }
+
+  #existing(name: string): TopicRecord {
+    const record = this.view.topic(name);
+    if (!record) {
+      throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, { detail: `topic "${name}" does not exist` });
     }
     return record;
   }
 
-  async createPartitions(name: string, newCount: number): Promise<void> {
-    const record = this.validateCreatePartitions(name, newCount);
-    for (let partition = record.partitionCount; partition < newCount; partition++) {
-      await this.logs.createLog(name, partition);
-    }
-    await this.store.updateTopic(name, { partitionCount: newCount });
-  }
-
-  /** Replaces a topic's config overrides and applies them to its live logs. */
-  async setConfigs(name: string, configs: Record<string, string>): Promise<void> {
-    const record = this.store.getTopic(name);
-    if (!record)
-      throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, { detail: `topic "${name}" does not exist` });
-    const problem = topicConfigsProblem(configs);
-    if (problem) throw new WeirError(ErrorCode.INVALID_CONFIG, { detail: problem });
-    await this.store.updateTopic(name, { configs });
-    const logConfig = logConfigFor(this.broker, configs);
-    for (let partition = 0; partition < record.partitionCount; partition++) {
-      this.logs.getLog(name, partition)?.reconfigure({ ...logConfig });
-    }
-  }
-
   /**
-   * Makes the logs match the catalogue after a start: logs of topics that no longer exist (a
-   * crash during a delete) are removed, and missing partitions (a crash during a create) are made.
+   * New partitions of an existing topic keep its replication factor (Kafka's rule), unless the
+   * request gives their replicas.
    */
-  async reconcile(): Promise<void> {
-    const wanted = new Set<string>();
-    for (const topic of this.store.listTopics()) {
-      for (let partition = 0; partition < topic.partitionCount; partition++) {
-        wanted.add(`${topic.name}\u0000${partition}`);
-        const present = this.logs.getLog(topic.name, partition) || this.logs.isOffline(topic.name, partition);
-        if (!present) await this.logs.createLog(topic.name, partition);
-      }
-    }
-    for (const log of this.logs.logs()) {
-      if (!wanted.has(`${log.topic}\u0000${log.partition}`))
-        await this.logs.deleteLog(log.topic, log.partition);
-    }
+  #growthPlacement(name: string, replicas: readonly (readonly number[])[] | undefined): PlacementRequest {
+    if (replicas !== undefined && replicas.length > 0) return { kind: 'explicit', replicas };
+    const replicationFactor =
+      this.view.assignment(name, 0)?.replicas.length ?? this.defaults.defaultReplicationFactor;
+    return { kind: 'factor', replicationFactor };
+  }
+
+  #place(name: string, first: number, count: number, placement: PlacementRequest | undefined) {
+    const live = this.view.brokers().map((broker) => broker.brokerId);
+    const request = placement ?? {
+      kind: 'factor',
+      replicationFactor: this.defaults.defaultReplicationFactor,
+    };
+    if (request.kind === 'factor') checkReplicationFactor(request.replicationFactor, live.length);
+    return placePartitions(name, first, count, request, live, first);
+  }
+}
+
+function checkPartitionCount(partitionCount: number): void {
+  if (!Number.isInteger(partitionCount) || partitionCount < 1) {
+    throw new WeirError(ErrorCode.INVALID_PARTITIONS, {
+      detail: `partition count ${partitionCount} must be at least 1`,
+    });
+  }
+  if (partitionCount > MAX_PARTITIONS_PER_TOPIC) {
+    throw new WeirError(ErrorCode.INVALID_PARTITIONS, {
+      detail: `partition count ${partitionCount} exceeds the maximum of ${MAX_PARTITIONS_PER_TOPIC}`,
+    });
   }
 }

@@ -1,9 +1,11 @@
-import type { ProducerIdCommands } from '../commands/producer-id-commands';
 import type { BrokerConfig } from '../config/broker-config';
 import type { CoordinatorLogger } from '../coordination/coordinator-shards';
 import type { GroupCoordinator } from '../group/group-coordinator';
 import type { GroupScheduler } from '../group/group-scheduler';
 import type { BrokerMetrics } from '../http/metrics';
+import type { ClusterView } from '../metadata/cluster-view';
+import type { ProducerIdManager } from '../producer-ids/producer-id-manager';
+import type { CoordinatorLogAccess } from '../topics/internal-topic-records';
 import type { TopicManager } from '../topics/topic-manager';
 import type { TransactionMarkerWriter } from './transaction-contracts';
 import { TransactionCoordinator } from './transaction-coordinator';
@@ -14,10 +16,14 @@ const COMPLETION_RETRY_MS = 1000;
 
 export interface BrokerTransactionsDeps {
   config: BrokerConfig['transactions'];
+  /** Creates `__transaction_state` on first use. */
   topics: TopicManager;
+  view: ClusterView;
+  /** Where the coordinator's shards write and replay their partitions. */
+  logs: CoordinatorLogAccess;
   markers: TransactionMarkerWriter;
   groups: GroupCoordinator;
-  producers: ProducerIdCommands;
+  producers: ProducerIdManager;
   scheduler: GroupScheduler;
   logger: CoordinatorLogger;
   metrics: BrokerMetrics;
@@ -33,8 +39,8 @@ export function createBrokerTransactions(deps: BrokerTransactionsDeps): {
   log: TransactionLog;
   coordinator: TransactionCoordinator;
 } {
-  const { config, topics, metrics } = deps;
-  const log = new TransactionLog(topics, deps.scheduler);
+  const { config, view, metrics } = deps;
+  const log = new TransactionLog(deps.topics, view, deps.logs, deps.scheduler);
   const coordinator = new TransactionCoordinator({
     config: {
       maxTimeoutMs: config.maxTimeoutMs,
@@ -48,12 +54,7 @@ export function createBrokerTransactions(deps: BrokerTransactionsDeps): {
     logger: deps.logger,
     markers: deps.markers,
     offsets: deps.groups,
-    catalog: {
-      hasPartition: (topic, partition) => {
-        const record = topics.getTopic(topic);
-        return record !== undefined && partition >= 0 && partition < record.partitionCount;
-      },
-    },
+    catalog: { hasPartition: (topic, partition) => view.hasPartition(topic, partition) },
     observer: {
       openTransactionsChanged: (open) => metrics.transactionsOpen.set(open),
       transactionCompleted: (result, durationMs) => {

@@ -1,4 +1,9 @@
-import { InternalTopicRecords, type ReplayReport } from '../topics/internal-topic-records';
+import type { ClusterView } from '../metadata/cluster-view';
+import {
+  type CoordinatorLogAccess,
+  InternalTopicRecords,
+  type ReplayReport,
+} from '../topics/internal-topic-records';
 import type { TopicManager } from '../topics/topic-manager';
 import {
   decodeTransactionRecord,
@@ -51,25 +56,27 @@ export interface TransactionLogSource {
 
 /** {@link TransactionStore} over the broker's own partition logs. */
 export class TransactionLog implements TransactionStore, TransactionLogSource {
-  #partitionCount = 0;
   #configuredPartitions = 1;
   #creating: Promise<void> | undefined;
   readonly #records: InternalTopicRecords<TransactionRecord>;
 
   constructor(
     private readonly topics: TopicManager,
+    private readonly view: ClusterView,
+    logs: CoordinatorLogAccess,
     clock: { nowMs(): number },
   ) {
     this.#records = new InternalTopicRecords(
-      topics,
+      logs,
       TRANSACTION_STATE_TOPIC,
       { encode: encodeTransactionRecord, decode: decodeTransactionRecord },
       clock,
     );
   }
 
+  /** 0 until the topic exists; read from the cluster view, which every broker shares. */
   get partitionCount(): number {
-    return this.#partitionCount;
+    return this.view.topic(TRANSACTION_STATE_TOPIC)?.partitionCount ?? 0;
   }
 
   /**
@@ -80,13 +87,12 @@ export class TransactionLog implements TransactionStore, TransactionLogSource {
    */
   open(configuredPartitions: number): { exists: boolean; partitionCount: number } {
     this.#configuredPartitions = configuredPartitions;
-    const existing = this.topics.getTopic(TRANSACTION_STATE_TOPIC);
-    this.#partitionCount = existing?.partitionCount ?? 0;
-    return { exists: existing !== undefined, partitionCount: this.#partitionCount };
+    const existing = this.view.topic(TRANSACTION_STATE_TOPIC);
+    return { exists: existing !== undefined, partitionCount: this.partitionCount };
   }
 
   ensureCreated(): Promise<void> {
-    if (this.#partitionCount > 0) return Promise.resolve();
+    if (this.partitionCount > 0) return Promise.resolve();
     // Concurrent first writes share one creation.
     this.#creating ??= this.#create().finally(() => {
       this.#creating = undefined;
@@ -95,12 +101,8 @@ export class TransactionLog implements TransactionStore, TransactionLogSource {
   }
 
   async #create(): Promise<void> {
-    const existing = this.topics.getTopic(TRANSACTION_STATE_TOPIC);
-    if (existing) {
-      this.#partitionCount = existing.partitionCount;
-      return;
-    }
-    const created = await this.topics.createTopic(
+    if (this.view.topic(TRANSACTION_STATE_TOPIC)) return;
+    await this.topics.createTopic(
       {
         name: TRANSACTION_STATE_TOPIC,
         partitionCount: this.#configuredPartitions,
@@ -108,7 +110,6 @@ export class TransactionLog implements TransactionStore, TransactionLogSource {
       },
       { internal: true },
     );
-    this.#partitionCount = created.partitionCount;
   }
 
   write(

@@ -1,4 +1,4 @@
-import type { ConfigResourceType } from '../../commands/config-types';
+import type { ConfigResourceType } from '../../config-resources/config-types';
 import type { AclRule } from './api-acl-rules';
 
 /**

@@ -1,5 +1,5 @@
-import type { BrokerCommands } from '../../commands/broker-commands';
-import { type ConfigOperation, configResourceTypeOf } from '../../commands/config-types';
+import type { BrokerServices } from '../../broker-services';
+import { type ConfigOperation, configResourceTypeOf } from '../../config-resources/config-types';
 import { answerAllowed } from '../../security/acl/answer-allowed';
 import type { AclRule } from '../../security/acl/api-acl-rules';
 import { configRuleFor } from '../../security/acl/config-rules';
@@ -31,7 +31,7 @@ export interface ConfigAlteration<Config> {
 export async function answerConfigAlteration<Config extends { name: string; value: string | null }>(
   request: { resources: readonly WireAlteredResource<Config>[]; validateOnly: boolean },
   context: RequestContext,
-  commands: BrokerCommands,
+  services: BrokerServices,
   alteration: ConfigAlteration<Config>,
 ) {
   const { rules, incremental } = alteration;
@@ -46,14 +46,13 @@ export async function answerConfigAlteration<Config extends { name: string; valu
       })),
     })),
     (resource) => context.access.allows(configRuleFor(rules, resource.type), resource.name),
-    (allowed) => commands.configs.alterConfigs(allowed, { validateOnly: request.validateOnly, incremental }),
+    (allowed) => services.configs.alterConfigs(allowed, { validateOnly: request.validateOnly, incremental }),
     (resource) => ({ errorCode: configRuleFor(rules, resource.type).denied, errorMessage: null }),
   );
   return {
     throttleTimeMs: 0,
     responses: results.map((result, index) => ({
-      errorCode: result.errorCode,
-      errorMessage: result.errorMessage,
+      ...context.errorOf(result),
       resourceType: request.resources[index]!.resourceType,
       resourceName: request.resources[index]!.resourceName,
     })),

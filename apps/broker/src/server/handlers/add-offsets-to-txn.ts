@@ -12,14 +12,14 @@ const RULES = API_ACL_RULES.AddOffsetsToTxn;
 export const addOffsetsToTxnHandler = defineHandler({
   api: AddOffsetsToTxn,
   versions: { min: 0, max: 1 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const { access } = context;
     if (!access.allows(RULES.transactionalId, request.transactionalId)) {
       return { throttleTimeMs: 0, errorCode: RULES.transactionalId.denied };
     }
     if (!access.allows(RULES.group, request.groupId))
       return { throttleTimeMs: 0, errorCode: RULES.group.denied };
-    const errorCode = await commands.transactions.addOffsets(
+    const errorCode = await services.transactions.addOffsets(
       {
         transactionalId: request.transactionalId,
         producerId: request.producerId,

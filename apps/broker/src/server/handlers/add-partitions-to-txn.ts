@@ -1,5 +1,7 @@
-import { AddPartitionsToTxn, ErrorCode } from '@weir/protocol';
+import { AddPartitionsToTxn, ErrorCode, type RequestOf } from '@weir/protocol';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
+import type { TransactionCoordinator } from '../../txn/transaction-coordinator';
+import { partitionKey } from '../../txn/transaction-metadata';
 import { defineHandler } from '../handler';
 
 const RULES = API_ACL_RULES.AddPartitionsToTxn;
@@ -15,7 +17,7 @@ const RULES = API_ACL_RULES.AddPartitionsToTxn;
 export const addPartitionsToTxnHandler = defineHandler({
   api: AddPartitionsToTxn,
   versions: { min: 0, max: 1 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const { access } = context;
     const requested = request.v3AndBelowTopics;
     const refusedId = !access.allows(RULES.transactionalId, request.v3AndBelowTransactionalId);
@@ -37,14 +39,7 @@ export const addPartitionsToTxnHandler = defineHandler({
                   : ErrorCode.OPERATION_NOT_ATTEMPTED,
             })),
           }))
-        : await commands.transactions.addPartitions(
-            {
-              transactionalId: request.v3AndBelowTransactionalId,
-              producerId: request.v3AndBelowProducerId,
-              producerEpoch: request.v3AndBelowProducerEpoch,
-            },
-            requested,
-          );
+        : await addPartitions(services.transactions, request, requested);
     return {
       throttleTimeMs: 0,
       resultsByTopicV3AndBelow: topics.map((topic) => ({
@@ -57,3 +52,27 @@ export const addPartitionsToTxnHandler = defineHandler({
     };
   },
 });
+
+/** Asks the coordinator for every partition at once and answers each with its own code. */
+async function addPartitions(
+  coordinator: TransactionCoordinator,
+  request: RequestOf<typeof AddPartitionsToTxn>,
+  topics: readonly { name: string; partitions: readonly number[] }[],
+) {
+  const claim = {
+    transactionalId: request.v3AndBelowTransactionalId,
+    producerId: request.v3AndBelowProducerId,
+    producerEpoch: request.v3AndBelowProducerEpoch,
+  };
+  const partitions = topics.flatMap((topic) =>
+    topic.partitions.map((partition) => ({ topic: topic.name, partition })),
+  );
+  const errors = await coordinator.addPartitions(claim, partitions);
+  return topics.map((topic) => ({
+    name: topic.name,
+    partitions: topic.partitions.map((partitionIndex) => ({
+      partitionIndex,
+      errorCode: errors.get(partitionKey({ topic: topic.name, partition: partitionIndex })) ?? ErrorCode.NONE,
+    })),
+  }));
+}

@@ -11,8 +11,8 @@ import { defineHandler } from '../handler';
 export const alterConfigsHandler = defineHandler({
   api: AlterConfigs,
   versions: { min: 0, max: 1 },
-  handle: (request, context, commands) =>
-    answerConfigAlteration(request, context, commands, {
+  handle: (request, context, services) =>
+    answerConfigAlteration(request, context, services, {
       rules: API_ACL_RULES.AlterConfigs,
       incremental: false,
       // AlterConfigs carries no operations: every config it lists is set.

@@ -12,18 +12,18 @@ const RULES = API_ACL_RULES.CreateAcls;
 export const createAclsHandler = defineHandler({
   api: CreateAcls,
   versions: { min: 0, max: 1 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     if (!context.access.allows(RULES.cluster)) {
       return {
         throttleTimeMs: 0,
         results: request.creations.map(() => ({ errorCode: RULES.cluster.denied, errorMessage: null })),
       };
     }
-    const results = await commands.acls.createAcls(
+    const results = await services.acls.createAcls(
       request.creations.map(({ resourcePatternType, ...creation }) =>
         aclBindingFromWire({ ...creation, patternType: resourcePatternType }),
       ),
     );
-    return { throttleTimeMs: 0, results };
+    return { throttleTimeMs: 0, results: results.map((result) => context.errorOf(result)) };
   },
 });

@@ -14,7 +14,7 @@ const RULES = API_ACL_RULES.DeleteAcls;
 export const deleteAclsHandler = defineHandler({
   api: DeleteAcls,
   versions: { min: 0, max: 1 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     if (!context.access.allows(RULES.cluster)) {
       return {
         throttleTimeMs: 0,
@@ -27,7 +27,7 @@ export const deleteAclsHandler = defineHandler({
     }
     const filters = request.filters.map((filter) => filterFromWire(filter));
     const valid = filters.filter((filter) => filter !== undefined);
-    const deletions = await commands.acls.deleteAcls(valid);
+    const deletions = await services.acls.deleteAcls(valid);
     let next = 0;
     return {
       throttleTimeMs: 0,
@@ -41,8 +41,7 @@ export const deleteAclsHandler = defineHandler({
         }
         const deletion = deletions[next++]!;
         return {
-          errorCode: deletion.errorCode,
-          errorMessage: deletion.errorMessage,
+          ...context.errorOf(deletion),
           matchingAcls: deletion.deleted.map((binding) => ({
             errorCode: ErrorCode.NONE,
             errorMessage: null,

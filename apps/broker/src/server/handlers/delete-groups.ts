@@ -12,11 +12,17 @@ const RULES = API_ACL_RULES.DeleteGroups;
 export const deleteGroupsHandler = defineHandler({
   api: DeleteGroups,
   versions: { min: 0, max: 1 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const results = await answerAllowed(
       request.groupsNames,
       (groupId) => context.access.allows(RULES.group, groupId),
-      (allowed) => commands.groups.deleteGroups(allowed),
+      async (allowed) => {
+        const results = [];
+        for (const groupId of allowed) {
+          results.push({ groupId, errorCode: await services.groups.deleteGroup(groupId) });
+        }
+        return results;
+      },
       (groupId) => ({ groupId, errorCode: RULES.group.denied }),
     );
     return { throttleTimeMs: 0, results };

@@ -12,22 +12,30 @@ const RULES = API_ACL_RULES.DeleteRecords;
 export const deleteRecordsHandler = defineHandler({
   api: DeleteRecords,
   versions: { min: 0, max: 1 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const topics = await answerTopicPartitions(
       request.topics,
       context.access,
       RULES.topic,
       async (topic, partition) => {
-        const result = await commands.data.deleteRecords({
-          topic,
-          partition: partition.partitionIndex,
-          offset: Number(partition.offset),
-        });
-        return {
-          partitionIndex: partition.partitionIndex,
-          lowWatermark: result.ok ? BigInt(result.value.lowWatermark) : -1n,
-          errorCode: result.ok ? 0 : context.errorOf(result).errorCode,
-        };
+        try {
+          const lowWatermark = await services.replicas.deleteRecords({
+            topic,
+            partition: partition.partitionIndex,
+            offset: Number(partition.offset),
+          });
+          return {
+            partitionIndex: partition.partitionIndex,
+            lowWatermark: BigInt(lowWatermark),
+            errorCode: 0,
+          };
+        } catch (error) {
+          return {
+            partitionIndex: partition.partitionIndex,
+            lowWatermark: -1n,
+            errorCode: context.failure(error).errorCode,
+          };
+        }
       },
       (partition) => ({
         partitionIndex: partition.partitionIndex,

@@ -1,6 +1,8 @@
-import { DeleteTopics } from '@weir/protocol';
+import { DeleteTopics, ErrorCode, WeirError } from '@weir/protocol';
+import { resultOf } from '../../errors/item-result';
 import { answerAllowed, denial } from '../../security/acl/answer-allowed';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
+import { namesGivenTwice } from '../answers/names-given-twice';
 import { defineHandler } from '../handler';
 
 const RULES = API_ACL_RULES.DeleteTopics;
@@ -12,11 +14,25 @@ const RULES = API_ACL_RULES.DeleteTopics;
 export const deleteTopicsHandler = defineHandler({
   api: DeleteTopics,
   versions: { min: 0, max: 1 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
+    const duplicated = namesGivenTwice(request.topicNames);
     const results = await answerAllowed(
       request.topicNames,
       (name) => context.access.allows(RULES.topic, name),
-      (allowed) => commands.topics.deleteTopics(allowed),
+      // Concurrently, so the metadata store writes the deletions in one go.
+      (allowed) =>
+        Promise.all(
+          allowed.map((name) =>
+            resultOf(async () => {
+              if (duplicated.has(name)) {
+                throw new WeirError(ErrorCode.INVALID_REQUEST, {
+                  detail: `topic "${name}" is listed more than once in the request`,
+                });
+              }
+              await services.topics.deleteTopic(name);
+            }),
+          ),
+        ),
       () => denial(RULES.topic),
     );
     return {

@@ -14,7 +14,7 @@ const RULES = API_ACL_RULES.DescribeAcls;
 export const describeAclsHandler = defineHandler({
   api: DescribeAcls,
   versions: { min: 0, max: 1 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const denied = (errorCode: number, errorMessage: string) => ({
       throttleTimeMs: 0,
       errorCode,
@@ -27,7 +27,7 @@ export const describeAclsHandler = defineHandler({
     const filter = filterFromWire(request);
     if (filter === undefined) return denied(ErrorCode.INVALID_REQUEST, 'the filter has an unknown type id');
     const resources = new Map<string, AclBindingWire & { acls: AclBindingWire[] }>();
-    for (const binding of commands.acls.describeAcls(filter)) {
+    for (const binding of services.acls.describeAcls(filter)) {
       const wire = aclBindingToWire(binding);
       const key = JSON.stringify([wire.resourceType, wire.resourceName, wire.patternType]);
       const resource = resources.get(key) ?? { ...wire, acls: [] };

@@ -1,5 +1,5 @@
 import { DescribeConfigs } from '@weir/protocol';
-import { CONFIG_SOURCE_IDS, configResourceTypeOf } from '../../commands/config-types';
+import { CONFIG_SOURCE_IDS, configResourceTypeOf } from '../../config-resources/config-types';
 import { answerAllowed } from '../../security/acl/answer-allowed';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { configRuleFor } from '../../security/acl/config-rules';
@@ -16,7 +16,7 @@ const RULES = API_ACL_RULES.DescribeConfigs;
 export const describeConfigsHandler = defineHandler({
   api: DescribeConfigs,
   versions: { min: 0, max: 2 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const descriptions = await answerAllowed(
       request.resources.map((resource) => ({
         type: configResourceTypeOf(resource.resourceType),
@@ -24,7 +24,7 @@ export const describeConfigsHandler = defineHandler({
         keys: resource.configurationKeys,
       })),
       (resource) => context.access.allows(configRuleFor(RULES, resource.type), resource.name),
-      (allowed) => commands.configs.describeConfigs(allowed, { includeSynonyms: request.includeSynonyms }),
+      (allowed) => services.configs.describeConfigs(allowed, { includeSynonyms: request.includeSynonyms }),
       (resource) => ({
         errorCode: configRuleFor(RULES, resource.type).denied,
         errorMessage: null,
@@ -36,8 +36,7 @@ export const describeConfigsHandler = defineHandler({
       results: descriptions.map((description, index) => {
         const resource = request.resources[index]!;
         return {
-          errorCode: description.errorCode,
-          errorMessage: description.errorMessage,
+          ...context.errorOf(description),
           resourceType: resource.resourceType,
           resourceName: resource.resourceName,
           configs: description.entries.map((entry) => ({

@@ -16,10 +16,10 @@ const OPERATIONS_NOT_REQUESTED = -2_147_483_648;
 export const describeGroupsHandler = defineHandler({
   api: DescribeGroups,
   versions: { min: 0, max: 4 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const { access } = context;
     const { allowed } = access.split(RULES.group, request.groups, (groupId) => groupId);
-    const described = new Map(commands.groups.describeGroups(allowed).map((group) => [group.groupId, group]));
+    const described = new Map(allowed.map((groupId) => [groupId, services.groups.describeGroup(groupId)]));
     return {
       throttleTimeMs: 0,
       groups: request.groups.map((groupId) => {

@@ -1,4 +1,5 @@
-import { DescribeProducers } from '@weir/protocol';
+import { DescribeProducers, ErrorCode } from '@weir/protocol';
+import type { PartitionProducers } from '../../replica/replica-manager';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
 
@@ -13,11 +14,18 @@ const RULES = API_ACL_RULES.DescribeProducers;
 export const describeProducersHandler = defineHandler({
   api: DescribeProducers,
   versions: { min: 0, max: 0 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const { allowed, denied } = context.access.split(RULES.topic, request.topics, (topic) => topic.name);
     const rows = [
-      ...commands.transactions.describeProducers(
-        allowed.map((topic) => ({ name: topic.name, partitions: topic.partitionIndexes })),
+      ...allowed.flatMap((topic) =>
+        topic.partitionIndexes.map((partition) => {
+          try {
+            const producers = services.replicas.producers(topic.name, partition).map(activeProducerOf);
+            return { topic: topic.name, partition, errorCode: ErrorCode.NONE, errorMessage: null, producers };
+          } catch (error) {
+            return { topic: topic.name, partition, ...context.failure(error), producers: [] };
+          }
+        }),
       ),
       ...denied.flatMap((topic) =>
         topic.partitionIndexes.map((partition) => ({
@@ -52,3 +60,18 @@ export const describeProducersHandler = defineHandler({
     };
   },
 });
+
+/** One producer's state on a partition, as DescribeProducers reports it. */
+function activeProducerOf(entry: PartitionProducers[number]) {
+  const latest = entry.batches.at(-1);
+  return {
+    producerId: BigInt(entry.producerId),
+    producerEpoch: entry.producerEpoch,
+    // The last sequence of its latest batch; -1 when it has written only markers.
+    lastSequence: latest?.lastSequence ?? -1,
+    lastTimestampMs: entry.lastTimestampMs,
+    coordinatorEpoch: entry.coordinatorEpoch,
+    // The first offset of its open transaction on this partition, or -1.
+    currentTxnStartOffset: entry.currentTransactionFirstOffset,
+  };
+}

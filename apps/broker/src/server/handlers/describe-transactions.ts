@@ -14,11 +14,14 @@ const RULES = API_ACL_RULES.DescribeTransactions;
 export const describeTransactionsHandler = defineHandler({
   api: DescribeTransactions,
   versions: { min: 0, max: 0 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const { access } = context;
     const { allowed } = access.split(RULES.transactionalId, request.transactionalIds, (id) => id);
     const described = new Map(
-      commands.transactions.describeTransactions(allowed).map((row) => [row.transactionalId, row]),
+      allowed.map((transactionalId) => {
+        const { errorCode, view } = services.transactions.describe(transactionalId);
+        return [transactionalId, { transactionalId, errorCode, view }];
+      }),
     );
     const rows = request.transactionalIds.map(
       (transactionalId) =>

@@ -13,17 +13,17 @@ const RULES = API_ACL_RULES.EndTxn;
 export const endTxnHandler = defineHandler({
   api: EndTxn,
   versions: { min: 0, max: 1 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     if (!context.access.allows(RULES.transactionalId, request.transactionalId)) {
       return { throttleTimeMs: 0, errorCode: RULES.transactionalId.denied };
     }
-    const errorCode = await commands.transactions.endTxn(
+    const errorCode = await services.transactions.endTransaction(
       {
         transactionalId: request.transactionalId,
         producerId: request.producerId,
         producerEpoch: request.producerEpoch,
       },
-      request.committed,
+      request.committed ? 'commit' : 'abort',
     );
     return { throttleTimeMs: 0, errorCode };
   },

@@ -1,5 +1,5 @@
 import { Fetch } from '@weir/protocol';
-import type { FetchPartitionResult } from '../../commands/data-commands';
+import type { FetchPartitionResult } from '../../replica/fetch-reads';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
 
@@ -7,7 +7,8 @@ const RULES = API_ACL_RULES.Fetch;
 
 /**
  * Fetch v4–11, sessionless (both target clients send session id 0 and epoch -1). Long-polls until
- * min_bytes arrive or max_wait_ms passes. isolation_level 1 (read_committed) reads up to the last
+ * min_bytes arrive or max_wait_ms passes. From v9 a partition's current_leader_epoch is checked
+ * (FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH; -1 is not checked). isolation_level 1 (read_committed) reads up to the last
  * stable offset and lists the aborted transactions overlapping the records returned (an empty list
  * when there are none); read_uncommitted gets null there, as Kafka sends it. Partitions of topics
  * the principal may not read get TOPIC_AUTHORIZATION_FAILED and are not read.
@@ -15,20 +16,22 @@ const RULES = API_ACL_RULES.Fetch;
 export const fetchHandler = defineHandler({
   api: Fetch,
   versions: { min: 4, max: 11 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const requested = request.topics.flatMap((topic) =>
       topic.partitions.map((partition) => ({
         topic: topic.topic,
         partition: partition.partition,
         fetchOffset: Number(partition.fetchOffset),
         partitionMaxBytes: partition.partitionMaxBytes,
+        // KIP-320: -1 from clients that do not know it, and below v9 (the codec's default).
+        currentLeaderEpoch: partition.currentLeaderEpoch,
       })),
     );
     const { allowed, denied } = context.access.split(RULES.topic, requested, (partition) => partition.topic);
     const fetched =
       allowed.length === 0 && denied.length > 0
         ? []
-        : await commands.data.fetch(
+        : await services.replicas.fetch(
             {
               partitions: allowed,
               maxWaitMs: request.maxWaitMs,

@@ -11,11 +11,11 @@ const RULES = API_ACL_RULES.Heartbeat;
 export const heartbeatHandler = defineHandler({
   api: Heartbeat,
   versions: { min: 0, max: 3 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     if (!context.access.allows(RULES.group, request.groupId)) {
       return { throttleTimeMs: 0, errorCode: RULES.group.denied };
     }
-    const errorCode = commands.groups.heartbeat({
+    const errorCode = services.groups.heartbeat({
       groupId: request.groupId,
       generationId: request.generationId,
       memberId: request.memberId,

@@ -1,5 +1,5 @@
 import { IncrementalAlterConfigs } from '@weir/protocol';
-import { configOperationOf } from '../../commands/config-types';
+import { configOperationOf } from '../../config-resources/config-types';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { answerConfigAlteration } from '../answers/answer-config-alteration';
 import { defineHandler } from '../handler';
@@ -12,8 +12,8 @@ import { defineHandler } from '../handler';
 export const incrementalAlterConfigsHandler = defineHandler({
   api: IncrementalAlterConfigs,
   versions: { min: 0, max: 0 },
-  handle: (request, context, commands) =>
-    answerConfigAlteration(request, context, commands, {
+  handle: (request, context, services) =>
+    answerConfigAlteration(request, context, services, {
       rules: API_ACL_RULES.IncrementalAlterConfigs,
       incremental: true,
       operationOf: (config) => configOperationOf(config.configOperation),

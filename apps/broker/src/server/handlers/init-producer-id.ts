@@ -15,21 +15,22 @@ const RULES = API_ACL_RULES.InitProducerId;
 export const initProducerIdHandler = defineHandler({
   api: InitProducerId,
   versions: { min: 0, max: 1 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const rule = request.transactionalId !== null ? RULES.transactionalId : RULES.idempotent;
     if (!context.access.allows(rule, request.transactionalId ?? undefined)) {
       return { throttleTimeMs: 0, errorCode: rule.denied, producerId: -1n, producerEpoch: -1 };
     }
     try {
       if (request.transactionalId !== null) {
-        const outcome = await commands.transactions.initProducerId(
+        const outcome = await services.transactions.initProducerId(
           request.transactionalId,
           request.transactionTimeoutMs,
         );
         return { throttleTimeMs: 0, ...outcome };
       }
-      const { producerId, producerEpoch } = await commands.producers.initProducerId(request);
-      return { throttleTimeMs: 0, errorCode: 0, producerId, producerEpoch };
+      // An idempotent producer: a fresh producer id at epoch 0.
+      const producerId = await services.producerIds.allocateProducerId();
+      return { throttleTimeMs: 0, errorCode: 0, producerId, producerEpoch: 0 };
     } catch (error) {
       const { errorCode } = context.failure(error);
       return { throttleTimeMs: 0, errorCode, producerId: -1n, producerEpoch: -1 };

@@ -13,10 +13,10 @@ const RULES = API_ACL_RULES.JoinGroup;
 export const joinGroupHandler = defineHandler({
   api: JoinGroup,
   versions: { min: 0, max: 5 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const outcome = !context.access.allows(RULES.group, request.groupId)
       ? joinError(RULES.group.denied)
-      : await commands.groups.joinGroup({
+      : await services.groups.join({
           groupId: request.groupId,
           memberId: request.memberId,
           groupInstanceId: request.groupInstanceId,

@@ -12,12 +12,12 @@ const RULES = API_ACL_RULES.LeaveGroup;
 export const leaveGroupHandler = defineHandler({
   api: LeaveGroup,
   versions: { min: 0, max: 3 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     if (!context.access.allows(RULES.group, request.groupId)) {
       return { throttleTimeMs: 0, errorCode: RULES.group.denied, members: [] };
     }
     if (context.header.apiVersion < 3) {
-      const outcome = commands.groups.leaveGroup(request.groupId, [
+      const outcome = services.groups.leave(request.groupId, [
         { memberId: request.memberId, groupInstanceId: null },
       ]);
       const errorCode =
@@ -26,7 +26,7 @@ export const leaveGroupHandler = defineHandler({
           : (outcome.members[0]?.errorCode ?? ErrorCode.NONE);
       return { throttleTimeMs: 0, errorCode, members: [] };
     }
-    const outcome = commands.groups.leaveGroup(
+    const outcome = services.groups.leave(
       request.groupId,
       request.members.map((member) => ({
         memberId: member.memberId,

@@ -11,9 +11,9 @@ const RULES = API_ACL_RULES.ListGroups;
 export const listGroupsHandler = defineHandler({
   api: ListGroups,
   versions: { min: 0, max: 2 },
-  async handle(_request, context, commands) {
+  async handle(_request, context, services) {
     const { access } = context;
-    const { errorCode, groups } = commands.groups.listGroups();
+    const { errorCode, groups } = services.groups.listGroups();
     const seesAll = access.allows(RULES.all);
     return {
       throttleTimeMs: 0,

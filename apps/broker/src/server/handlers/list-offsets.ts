@@ -13,25 +13,34 @@ const RULES = API_ACL_RULES.ListOffsets;
 export const listOffsetsHandler = defineHandler({
   api: ListOffsets,
   versions: { min: 1, max: 3 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const isolationLevel = request.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted';
     const topics = await answerTopicPartitions(
       request.topics,
       context.access,
       RULES.topic,
       async (topic, partition) => {
-        const result = await commands.data.listOffset({
-          topic,
-          partition: partition.partitionIndex,
-          timestampMs: Number(partition.timestamp),
-          isolationLevel,
-        });
-        return {
-          partitionIndex: partition.partitionIndex,
-          errorCode: result.ok ? 0 : context.errorOf(result).errorCode,
-          timestamp: result.ok ? BigInt(result.value.timestampMs) : -1n,
-          offset: result.ok ? BigInt(result.value.offset) : -1n,
-        };
+        try {
+          const found = await services.replicas.listOffset({
+            topic,
+            partition: partition.partitionIndex,
+            timestampMs: Number(partition.timestamp),
+            isolationLevel,
+          });
+          return {
+            partitionIndex: partition.partitionIndex,
+            errorCode: 0,
+            timestamp: BigInt(found.timestampMs),
+            offset: BigInt(found.offset),
+          };
+        } catch (error) {
+          return {
+            partitionIndex: partition.partitionIndex,
+            errorCode: context.failure(error).errorCode,
+            timestamp: -1n,
+            offset: -1n,
+          };
+        }
       },
       (partition) => ({
         partitionIndex: partition.partitionIndex,

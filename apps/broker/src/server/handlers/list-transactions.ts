@@ -1,5 +1,6 @@
 import { ListTransactions } from '@weir/protocol';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
+import { isTransactionState } from '../../txn/transaction-state';
 import { defineHandler } from '../handler';
 
 const RULES = API_ACL_RULES.ListTransactions;
@@ -13,18 +14,22 @@ const RULES = API_ACL_RULES.ListTransactions;
 export const listTransactionsHandler = defineHandler({
   api: ListTransactions,
   versions: { min: 0, max: 0 },
-  async handle(request, context, commands) {
-    const listed = commands.transactions.listTransactions(request.stateFilters, request.producerIdFilters);
+  async handle(request, context, services) {
+    const { errorCode, transactions } = services.transactions.list();
+    const states = new Set(request.stateFilters);
+    const producerIds = new Set(request.producerIdFilters);
     return {
       throttleTimeMs: 0,
-      errorCode: listed.errorCode,
-      unknownStateFilters: listed.unknownStateFilters,
-      transactionStates: listed.transactions
-        .filter((row) => context.access.allows(RULES.transactionalId, row.transactionalId))
-        .map((row) => ({
-          transactionalId: row.transactionalId,
-          producerId: row.producerId,
-          transactionState: row.state,
+      errorCode,
+      unknownStateFilters: request.stateFilters.filter((state) => !isTransactionState(state)),
+      transactionStates: transactions
+        .filter((view) => states.size === 0 || states.has(view.state))
+        .filter((view) => producerIds.size === 0 || producerIds.has(view.producerId))
+        .filter((view) => context.access.allows(RULES.transactionalId, view.transactionalId))
+        .map((view) => ({
+          transactionalId: view.transactionalId,
+          producerId: view.producerId,
+          transactionState: view.state,
         })),
     };
   },

@@ -1,6 +1,6 @@
 import { Metadata } from '@weir/protocol';
-import type { TopicDescription } from '../../commands/topic-commands';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
+import type { TopicDescription } from '../../topics/topic-descriptions';
 import { defineHandler } from '../handler';
 
 const RULES = API_ACL_RULES.Metadata;
@@ -15,19 +15,19 @@ const RULES = API_ACL_RULES.Metadata;
 export const metadataHandler = defineHandler({
   api: Metadata,
   versions: { min: 1, max: 6 },
-  async handle(request, context, commands) {
-    const cluster = commands.cluster.describeCluster(context.listenerName);
+  async handle(request, context, services) {
     const { access } = context;
+    const cluster = services.cluster;
     const allowAutoCreate = context.header.apiVersion < 4 || request.allowAutoTopicCreation;
     let topics: TopicDescription[];
     if (request.topics === null) {
-      topics = (await commands.topics.describeTopics(null, false)).filter((topic) =>
+      topics = (await services.topicDescriptions.describeTopics(null, false)).filter((topic) =>
         access.allows(RULES.describe, topic.name),
       );
     } else {
       const names = request.topics.map((topic) => topic.name);
       const { allowed } = access.split(RULES.describe, names, (name) => name);
-      const described = await commands.topics.describeTopics(allowed, allowAutoCreate, (name) =>
+      const described = await services.topicDescriptions.describeTopics(allowed, allowAutoCreate, (name) =>
         access.allows(RULES.autoCreate, name),
       );
       const byName = new Map(described.map((topic) => [topic.name, topic]));
@@ -45,12 +45,11 @@ export const metadataHandler = defineHandler({
     }
     return {
       throttleTimeMs: 0,
-      brokers: cluster.brokers.map((broker) => ({
-        nodeId: broker.nodeId,
-        host: broker.host,
-        port: broker.port,
-        rack: broker.rack,
-      })),
+      // Every live broker, as reached on the listener this request came in on (Kafka's rule).
+      brokers: cluster.brokers().flatMap((broker) => {
+        const endpoint = cluster.endpoint(broker.brokerId, context.listenerName);
+        return endpoint === undefined ? [] : [{ ...endpoint }];
+      }),
       clusterId: cluster.clusterId,
       controllerId: cluster.controllerId,
       topics: topics.map((topic) => ({
@@ -61,7 +60,9 @@ export const metadataHandler = defineHandler({
           errorCode: partition.errorCode,
           partitionIndex: partition.partition,
           leaderId: partition.leaderId,
-          leaderEpoch: -1,
+          // On the wire from v7 (not served yet: librdkafka would then validate epochs with
+          // OffsetForLeaderEpoch, docs/kafka-compat.md §6.5).
+          leaderEpoch: partition.leaderEpoch,
           replicaNodes: partition.replicaNodes,
           isrNodes: partition.isrNodes,
           offlineReplicas: partition.offlineReplicas,

@@ -13,7 +13,7 @@ const RULES = API_ACL_RULES.OffsetCommit;
 export const offsetCommitHandler = defineHandler({
   api: OffsetCommit,
   versions: { min: 2, max: 7 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const { access } = context;
     const refusedGroup = access.allows(RULES.group, request.groupId) ? undefined : RULES.group.denied;
     const { allowed, denied } =
@@ -23,7 +23,7 @@ export const offsetCommitHandler = defineHandler({
     const committed =
       allowed.length === 0
         ? []
-        : await commands.groups.commitOffsets({
+        : await services.groups.commit({
             groupId: request.groupId,
             generationId: request.generationIdOrMemberEpoch,
             memberId: request.memberId,

@@ -12,7 +12,7 @@ const RULES = API_ACL_RULES.OffsetDelete;
 export const offsetDeleteHandler = defineHandler({
   api: OffsetDelete,
   versions: { min: 0, max: 0 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const { access } = context;
     if (!access.allows(RULES.group, request.groupId)) {
       return { errorCode: RULES.group.denied, throttleTimeMs: 0, topics: [] };
@@ -21,7 +21,7 @@ export const offsetDeleteHandler = defineHandler({
     const result =
       allowed.length === 0 && denied.length > 0
         ? { errorCode: 0, topics: [] }
-        : await commands.groups.deleteOffsets(
+        : await services.groups.deleteOffsets(
             request.groupId,
             allowed.map((topic) => ({
               name: topic.name,

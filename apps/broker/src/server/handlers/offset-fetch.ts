@@ -15,7 +15,7 @@ const RULES = API_ACL_RULES.OffsetFetch;
 export const offsetFetchHandler = defineHandler({
   api: OffsetFetch,
   versions: { min: 1, max: 5 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const { access } = context;
     const refusedGroup = !access.allows(RULES.group, request.groupId);
     const named = request.topics ?? [];
@@ -25,13 +25,13 @@ export const offsetFetchHandler = defineHandler({
     let result: FetchedOffsets;
     if (refusedGroup) result = { errorCode: RULES.group.denied, topics: [] };
     else if (request.topics === null) {
-      const all = commands.groups.fetchOffsets(request.groupId, null);
+      const all = services.groups.fetchOffsets(request.groupId, null);
       result = { ...all, topics: all.topics.filter((topic) => access.allows(RULES.topic, topic.name)) };
     } else {
       result =
         allowed.length === 0 && denied.length > 0
           ? { errorCode: 0, topics: [] }
-          : commands.groups.fetchOffsets(request.groupId, allowed);
+          : services.groups.fetchOffsets(request.groupId, allowed);
     }
     const refusedCode = refusedGroup ? RULES.group.denied : RULES.topic.denied;
     const topics = [

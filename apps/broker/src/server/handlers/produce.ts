@@ -1,4 +1,5 @@
 import { Produce, type RequestOf, readBatchHeader } from '@weir/protocol';
+import { resultOf } from '../../errors/item-result';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler, type RequestContext } from '../handler';
 
@@ -13,7 +14,7 @@ const RULES = API_ACL_RULES.Produce;
 export const produceHandler = defineHandler({
   api: Produce,
   versions: { min: 3, max: 7 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const refusedRequest = refusal(request, context);
     const pending = request.topicData.map((topic) => {
       const refused =
@@ -22,16 +23,21 @@ export const produceHandler = defineHandler({
         name: topic.name,
         partitions: topic.partitionData.map((partition) => ({
           index: partition.index,
-          // Started synchronously in request order: the log queues each append before returning.
+          // Started synchronously in request order: the replica layer queues each append before
+          // returning, so a later request's append to the partition cannot pass it.
           result:
             refused !== undefined
               ? Promise.resolve({ ok: false as const, errorCode: refused, errorMessage: null })
-              : commands.data.produce({
-                  topic: topic.name,
-                  partition: partition.index,
-                  records: partition.records,
-                  acks: request.acks,
-                }),
+              : resultOf(() =>
+                  services.replicas.appendRecords({
+                    topic: topic.name,
+                    partition: partition.index,
+                    records: partition.records,
+                    acks: request.acks,
+                    timeoutMs: request.timeoutMs,
+                    transactionalId: request.transactionalId,
+                  }),
+                ),
         })),
       };
     });

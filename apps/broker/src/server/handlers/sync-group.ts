@@ -12,10 +12,10 @@ const RULES = API_ACL_RULES.SyncGroup;
 export const syncGroupHandler = defineHandler({
   api: SyncGroup,
   versions: { min: 0, max: 3 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const outcome = !context.access.allows(RULES.group, request.groupId)
       ? syncError(RULES.group.denied)
-      : await commands.groups.syncGroup({
+      : await services.groups.sync({
           groupId: request.groupId,
           generationId: request.generationId,
           memberId: request.memberId,

@@ -14,7 +14,7 @@ const RULES = API_ACL_RULES.TxnOffsetCommit;
 export const txnOffsetCommitHandler = defineHandler({
   api: TxnOffsetCommit,
   versions: { min: 0, max: 2 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const { access } = context;
     const refusedRequest = !access.allows(RULES.transactionalId, request.transactionalId)
       ? RULES.transactionalId.denied
@@ -28,7 +28,7 @@ export const txnOffsetCommitHandler = defineHandler({
     const staged =
       allowed.length === 0
         ? []
-        : await commands.transactions.txnOffsetCommit(
+        : await services.transactions.stageOffsets(
             {
               transactionalId: request.transactionalId,
               producerId: request.producerId,

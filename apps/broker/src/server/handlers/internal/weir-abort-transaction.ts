@@ -1,4 +1,4 @@
-import { WeirAbortTransaction } from '@weir/protocol';
+import { ErrorCode, errorCodeInfo, WeirAbortTransaction } from '@weir/protocol';
 import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
 import { deniedError, NO_ERROR } from '../../answers/top-level-error';
 import { defineHandler } from '../../handler';
@@ -13,20 +13,20 @@ const RULES = API_ACL_RULES.WeirAbortTransaction;
 export const weirAbortTransactionHandler = defineHandler({
   api: WeirAbortTransaction,
   versions: { min: 0, max: 0 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const { access } = context;
     if (!access.allows(RULES.transactionalId, request.transactionalId))
       return deniedError(RULES.transactionalId);
     if (!access.allows(RULES.cluster)) return deniedError(RULES.cluster);
-    try {
-      await commands.transactions.abortTransaction(
-        request.transactionalId,
-        request.reason,
-        context.principal,
-      );
-      return { ...NO_ERROR };
-    } catch (error) {
-      return context.failure(error);
+    if (request.reason.trim() === '') {
+      return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'an abort needs a reason for the log' };
     }
+    const errorCode = await services.transactions.abortByOperator(
+      request.transactionalId,
+      context.principal,
+      request.reason,
+    );
+    if (errorCode === ErrorCode.NONE) return { ...NO_ERROR };
+    return { errorCode, errorMessage: errorCodeInfo(errorCode)?.message ?? null };
   },
 });

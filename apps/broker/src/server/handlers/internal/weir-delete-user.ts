@@ -9,10 +9,10 @@ const RULES = API_ACL_RULES.WeirDeleteUser;
 export const weirDeleteUserHandler = defineHandler({
   api: WeirDeleteUser,
   versions: { min: 0, max: 0 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     if (!context.access.allows(RULES.cluster)) return deniedError(RULES.cluster);
     try {
-      await commands.users.deleteUser(request.username, request.mechanism ?? undefined);
+      await services.users.deleteUser(request.username, request.mechanism ?? undefined);
       return { ...NO_ERROR };
     } catch (error) {
       return context.failure(error);

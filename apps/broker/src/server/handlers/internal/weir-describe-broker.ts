@@ -12,7 +12,7 @@ const RULES = API_ACL_RULES.WeirDescribeBroker;
 export const weirDescribeBrokerHandler = defineHandler({
   api: WeirDescribeBroker,
   versions: { min: 0, max: 0 },
-  async handle(_request, context, commands) {
+  async handle(_request, context, services) {
     if (!context.access.allows(RULES.cluster)) {
       return {
         ...deniedError(RULES.cluster),
@@ -38,7 +38,7 @@ export const weirDescribeBrokerHandler = defineHandler({
         },
       };
     }
-    const overview = commands.overview.describeBroker();
+    const overview = services.operator.overview.describeBroker();
     return {
       ...NO_ERROR,
       ...overview,

@@ -21,7 +21,7 @@ const PRINCIPAL_FORM = /^User:.+$/s;
 export const weirDescribeEffectivePermissionsHandler = defineHandler({
   api: WeirDescribeEffectivePermissions,
   versions: { min: 0, max: 0 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const host = request.host === '' ? ACL_WILDCARD : request.host;
     const failed = (error: WireError) => ({
       ...error,
@@ -40,14 +40,14 @@ export const weirDescribeEffectivePermissionsHandler = defineHandler({
     if (request.principal !== context.principal && !context.access.allows(RULES.cluster)) {
       return failed(deniedError(RULES.cluster));
     }
-    const groups = commands.groups.listGroups();
-    const transactions = commands.transactions.listTransactions([], []);
+    const groups = services.groups.listGroups();
+    const transactions = services.transactions.list();
     const loading = [groups.errorCode, transactions.errorCode].find((code) => code !== ErrorCode.NONE);
     if (loading !== undefined) return failed({ errorCode: loading, errorMessage: null });
 
-    const { authorizer } = commands.acls;
+    const { authorizer } = services.acls;
     const resources = effectivePermissions(authorizer, request.principal, host, {
-      topics: commands.topics.listTopics({ includeInternal: true }).map((topic) => topic.name),
+      topics: services.topicDescriptions.listTopics({ includeInternal: true }).map((topic) => topic.name),
       groups: groups.groups.map((group) => group.groupId),
       transactionalIds: transactions.transactions.map((row) => row.transactionalId),
     });

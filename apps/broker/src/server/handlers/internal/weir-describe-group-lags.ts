@@ -14,12 +14,14 @@ const RULES = API_ACL_RULES.WeirDescribeGroupLags;
 export const weirDescribeGroupLagsHandler = defineHandler({
   api: WeirDescribeGroupLags,
   versions: { min: 0, max: 0 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const { access } = context;
     try {
       const named =
         request.groupIds === null ? null : access.split(RULES.group, request.groupIds, (id) => id);
-      const { groups, missing } = commands.groupLags.describeGroupLags(named === null ? null : named.allowed);
+      const { groups, missing } = services.operator.groupLags.describeGroupLags(
+        named === null ? null : named.allowed,
+      );
       const found = groups
         .filter((group) => named !== null || access.allows(RULES.group, group.groupId))
         .map((group) => ({

@@ -13,12 +13,12 @@ const RULES = API_ACL_RULES.WeirDescribePartitions;
 export const weirDescribePartitionsHandler = defineHandler({
   api: WeirDescribePartitions,
   versions: { min: 0, max: 0 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     if (!context.access.allows(RULES.topic, request.topic)) {
       return { ...deniedError(RULES.topic), partitions: [] };
     }
     try {
-      const rows = commands.partitionInternals.describePartitions(request.topic);
+      const rows = services.operator.partitionInternals.describePartitions(request.topic);
       return {
         ...NO_ERROR,
         partitions: rows.map((row) => ({

@@ -13,10 +13,10 @@ const RULES = API_ACL_RULES.WeirListTopicSummaries;
 export const weirListTopicSummariesHandler = defineHandler({
   api: WeirListTopicSummaries,
   versions: { min: 0, max: 0 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const { access } = context;
     try {
-      const page = commands.topicSummaries.listTopicSummaries(
+      const page = services.operator.topicSummaries.listTopicSummaries(
         {
           search: request.search,
           includeInternal: request.includeInternal,

@@ -9,9 +9,9 @@ const RULES = API_ACL_RULES.WeirListUsers;
 export const weirListUsersHandler = defineHandler({
   api: WeirListUsers,
   versions: { min: 0, max: 0 },
-  async handle(_request, context, commands) {
+  async handle(_request, context, services) {
     if (!context.access.allows(RULES.cluster)) return { ...deniedError(RULES.cluster), users: [] };
-    const users = commands.users.listUsers().map((user) => ({
+    const users = services.users.listUsers().map((user) => ({
       name: user.name,
       credentials: user.credentials.map((credential) => ({ ...credential })),
     }));

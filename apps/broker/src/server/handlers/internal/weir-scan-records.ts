@@ -14,7 +14,7 @@ const RULES = API_ACL_RULES.WeirScanRecords;
 export const weirScanRecordsHandler = defineHandler({
   api: WeirScanRecords,
   versions: { min: 0, max: 0 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     if (!context.access.allows(RULES.topic, request.topic)) {
       return {
         ...deniedError(RULES.topic),
@@ -25,7 +25,7 @@ export const weirScanRecordsHandler = defineHandler({
       };
     }
     try {
-      const outcome = await commands.recordScan.scanRecords({
+      const outcome = await services.operator.recordScan.scanRecords({
         topic: request.topic,
         partitions: request.partitions.map((range) => ({
           partition: range.partitionIndex,

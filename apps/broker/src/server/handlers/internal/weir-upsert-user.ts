@@ -9,10 +9,10 @@ const RULES = API_ACL_RULES.WeirUpsertUser;
 export const weirUpsertUserHandler = defineHandler({
   api: WeirUpsertUser,
   versions: { min: 0, max: 0 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     if (!context.access.allows(RULES.cluster)) return deniedError(RULES.cluster);
     try {
-      await commands.users.upsertUser({
+      await services.users.upsertUser({
         username: request.username,
         mechanism: request.mechanism,
         // 0 on the wire asks for the broker's default.

@@ -14,12 +14,12 @@ const RULES = API_ACL_RULES.WeirVerifyCredentials;
 export const weirVerifyCredentialsHandler = defineHandler({
   api: WeirVerifyCredentials,
   versions: { min: 0, max: 0 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     if (!context.access.allows(RULES.cluster)) return { ...deniedError(RULES.cluster), principal: null };
     const source =
       request.remoteAddress === null ? `user:${request.username}` : `address:${request.remoteAddress}`;
     try {
-      const principal = await commands.users.verifyCredentials(request.username, request.password, source);
+      const principal = await services.users.verifyCredentials(request.username, request.password, source);
       return { errorCode: 0, errorMessage: null, principal };
     } catch (error) {
       return { ...context.failure(error), principal: null };

@@ -13,14 +13,21 @@ import {
   type ScannedRecord,
   WeirError,
 } from '@weir/protocol';
-import type { PartitionLog } from '../log/partition-log';
 import type { RecordPredicate } from './record-filter';
+
+/** How a scan reads one partition: through its leader, never past what the scan may see. */
+export interface ScanReader {
+  /** Whole batches from `fetchOffset`, up to `maxBytes`, with base offsets below `maxOffset`. */
+  read(fetchOffset: number, maxBytes: number, maxOffset: number): Promise<Buffer>;
+  /** The partition's log start now (retention may move it during a scan). */
+  logStartOffset(): number;
+}
 
 /** One partition's scan in progress. */
 export interface PartitionScan {
   readonly partition: number;
-  /** Undefined only for a partition that was offline from the start (and so finished). */
-  readonly log: PartitionLog | undefined;
+  /** Undefined only for a partition that could not be read from the start (and so finished). */
+  readonly reader: ScanReader | undefined;
   errorCode: number;
   /** The offset after the last record examined. */
   nextOffset: number;
@@ -65,14 +72,13 @@ export async function scanPartitionChunk(
   budget: ScanBudget,
   options: ScanStepOptions,
 ): Promise<void> {
-  const log = scan.log;
-  if (log === undefined) throw new Error(`partition ${scan.partition} has no log to scan`);
+  const reader = scan.reader;
+  if (reader === undefined) throw new Error(`partition ${scan.partition} has no reader to scan with`);
   let bytes: Buffer;
   try {
-    bytes = (await log.read(scan.nextOffset, { maxBytes: READ_CHUNK_BYTES, maxOffset: scan.endOffset }))
-      .records;
+    bytes = await reader.read(scan.nextOffset, READ_CHUNK_BYTES, scan.endOffset);
   } catch (error) {
-    failOrSkipAhead(scan, log, error);
+    failOrSkipAhead(scan, reader, error);
     return;
   }
   if (bytes.length === 0) {
@@ -217,16 +223,21 @@ function returnedBytes(record: ScannedRecord): number {
  * A read below the log start (retention moved it during the scan) continues from the new start;
  * any other failure ends the partition with its code.
  */
-function failOrSkipAhead(scan: PartitionScan, log: PartitionLog, error: unknown): void {
-  if (
-    error instanceof WeirError &&
-    error.code === ErrorCode.OFFSET_OUT_OF_RANGE &&
-    scan.nextOffset < log.logStartOffset
-  ) {
-    scan.nextOffset = log.logStartOffset;
-    scan.finished = scan.nextOffset >= scan.endOffset;
-    return;
+function failOrSkipAhead(scan: PartitionScan, reader: ScanReader, error: unknown): void {
+  if (!(error instanceof WeirError)) throw error;
+  if (error.code === ErrorCode.OFFSET_OUT_OF_RANGE) {
+    let logStartOffset: number | undefined;
+    try {
+      logStartOffset = reader.logStartOffset();
+    } catch {
+      // The partition went away or offline meanwhile: the original error ends it below.
+    }
+    if (logStartOffset !== undefined && scan.nextOffset < logStartOffset) {
+      scan.nextOffset = logStartOffset;
+      scan.finished = scan.nextOffset >= scan.endOffset;
+      return;
+    }
   }
-  scan.errorCode = error instanceof WeirError ? error.code : ErrorCode.UNKNOWN_SERVER_ERROR;
+  scan.errorCode = error.code;
   scan.finished = true;
 }

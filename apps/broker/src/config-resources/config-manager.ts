@@ -1,10 +1,11 @@
 import { ErrorCode, WeirError } from '@weir/protocol';
 import type { BrokerConfig } from '../config/broker-config';
+import { failureOf } from '../errors/item-result';
+import type { ClusterView } from '../metadata/cluster-view';
 import { TOPIC_CONFIGS } from '../topics/topic-configs';
 import type { TopicManager } from '../topics/topic-manager';
 import { topicNameProblem } from '../topics/topic-name';
 import { BROKER_CONFIGS, brokerConfigForTopicConfig, builtInBrokerConfig } from './broker-config-entries';
-import { failureOf } from './command-result';
 import type {
   AlterConfigsResource,
   ConfigEntryDescription,
@@ -17,16 +18,17 @@ import type {
 import { alteredTopicOverrides } from './topic-config-alteration';
 
 /**
- * Config commands: what DescribeConfigs, AlterConfigs and IncrementalAlterConfigs need. Topic
+ * Config resources: what DescribeConfigs, AlterConfigs and IncrementalAlterConfigs need. Topic
  * configs are overrides kept in the metadata store and applied to live logs; broker configs come
  * from the YAML, environment and flags and are read-only at runtime.
  */
-export class ConfigCommands {
+export class ConfigManager {
   /** Alterations run one at a time: each reads the current overrides and writes a new set. */
   #alterations: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly topics: TopicManager,
+    private readonly view: ClusterView,
     private readonly config: BrokerConfig,
   ) {}
 
@@ -49,8 +51,8 @@ export class ConfigCommands {
             .map((entry) => (options.includeSynonyms ? entry : { ...entry, synonyms: [] })),
         };
       } catch (error) {
-        const failure = failureOf(error);
-        return { errorCode: failure.errorCode, errorMessage: failure.errorMessage, entries: [] };
+        const { ok: _failed, ...failure } = failureOf(error);
+        return { ...failure, entries: [] };
       }
     });
   }
@@ -79,8 +81,8 @@ export class ConfigCommands {
         else this.#alterBroker(resource);
         results.push({ errorCode: ErrorCode.NONE, errorMessage: null });
       } catch (error) {
-        const failure = failureOf(error);
-        results.push({ errorCode: failure.errorCode, errorMessage: failure.errorMessage });
+        const { ok: _failed, ...failure } = failureOf(error);
+        results.push(failure);
       }
     }
     return results;
@@ -150,7 +152,7 @@ export class ConfigCommands {
   #requireTopic(name: string) {
     const nameProblem = topicNameProblem(name);
     if (nameProblem) throw new WeirError(ErrorCode.INVALID_TOPIC_EXCEPTION, { detail: nameProblem });
-    const record = this.topics.getTopic(name);
+    const record = this.view.topic(name);
     if (!record) {
       throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, { detail: `topic "${name}" does not exist` });
     }

@@ -7,15 +7,14 @@ import {
   WeirError,
 } from '@weir/protocol';
 import type { GroupCoordinator } from '../group/group-coordinator';
-import type { LogManager } from '../log/log-manager';
+import type { ClusterView } from '../metadata/cluster-view';
 import type { TopicRecord } from '../metadata/metadata-store';
-import type { TopicManager } from '../topics/topic-manager';
+import type { ReplicaManager } from '../replica/replica-manager';
+import { partitionLag } from './group-lag';
 
 /** The largest page; beyond it a console should page, not pull the catalogue. */
 export const MAX_TOPIC_PAGE_ROWS = 1000;
 const SORT_KEYS: ReadonlySet<string> = new Set<TopicSortKey>(['name', 'partitions', 'sizeBytes', 'messages']);
-/** Every partition lives on this one broker until cluster mode exists. */
-const REPLICATION_FACTOR = 1;
 
 /**
  * What the asking principal may see: topics it may not describe are not counted or listed, and a
@@ -42,10 +41,10 @@ interface TopicTotals {
  * of the page's topics comes from one pass over the coordinator's committed offsets, so a page
  * costs about the same with 5,000 topics and 1,000 groups as with ten.
  */
-export class TopicSummaryCommands {
+export class TopicSummariesView {
   constructor(
-    private readonly topics: TopicManager,
-    private readonly logs: LogManager,
+    private readonly view: ClusterView,
+    private readonly replicas: Pick<ReplicaManager, 'localReplica'>,
     private readonly coordinator: GroupCoordinator,
   ) {}
 
@@ -54,8 +53,8 @@ export class TopicSummaryCommands {
     const offset = query.offset ?? 0;
     validateQuery(sortBy, offset, query.limit);
     const search = (query.search ?? '').toLowerCase();
-    const matching = this.topics
-      .listTopics()
+    const matching = this.view
+      .topics()
       .filter(
         (topic) =>
           (query.includeInternal === true || !topic.internal) &&
@@ -95,7 +94,8 @@ export class TopicSummaryCommands {
           name: topic.name,
           internal: topic.internal,
           partitionCount: topic.partitionCount,
-          replicationFactor: REPLICATION_FACTOR,
+          // Partitions of a topic share one replication factor (CreatePartitions keeps it).
+          replicationFactor: this.view.assignment(topic.name, 0)?.replicas.length ?? 0,
           sizeBytes: BigInt(sizeBytes),
           messageCount: BigInt(messageCount),
           groups,
@@ -108,19 +108,18 @@ export class TopicSummaryCommands {
     let sizeBytes = 0;
     let messageCount = 0;
     for (let partition = 0; partition < topic.partitionCount; partition++) {
-      const log = this.logs.getLog(topic.name, partition);
-      // An offline or missing log has nothing readable to count; /ready reports it.
-      if (log === undefined || log.isOffline) continue;
-      sizeBytes += log.sizeBytes;
-      messageCount += log.highWatermark - log.logStartOffset;
+      const local = this.replicas.localReplica(topic.name, partition);
+      // An offline or missing replica has nothing readable to count; /ready reports it.
+      if (local === undefined) continue;
+      sizeBytes += local.log.sizeBytes;
+      messageCount += local.offsets.highWatermark - local.offsets.logStartOffset;
     }
     return { sizeBytes, messageCount };
   }
 
   /**
-   * Group → lag for each of `topics`, in one pass over every group's committed offsets. Lag counts
-   * like everywhere else in the broker: high watermark minus the committed offset, or minus the log
-   * start for a commit below it (those records are gone), never negative.
+   * Group → lag for each of `topics`, in one pass over every group's committed offsets, by the one
+   * lag rule ({@link partitionLag}).
    */
   #groupLagsOf(topics: ReadonlySet<string>): Map<string, Map<string, number>> {
     const lags = new Map<string, Map<string, number>>();
@@ -130,9 +129,9 @@ export class TopicSummaryCommands {
         if (!topics.has(topic)) continue;
         let lag = 0;
         for (const [partition, committed] of partitions) {
-          const log = this.logs.getLog(topic, partition);
-          if (log === undefined || log.isOffline) continue;
-          lag += Math.max(0, log.highWatermark - Math.max(committed.offset, log.logStartOffset));
+          const local = this.replicas.localReplica(topic, partition);
+          if (local === undefined) continue;
+          lag += partitionLag(local.offsets, committed.offset);
         }
         let byGroup = lags.get(topic);
         if (byGroup === undefined) {

@@ -1,6 +1,6 @@
 import { ErrorCode, type ScannedRecord, WeirError } from '@weir/protocol';
-import type { LogManager } from '../log/log-manager';
-import type { TopicManager } from '../topics/topic-manager';
+import type { ClusterView } from '../metadata/cluster-view';
+import type { ReplicaManager } from '../replica/replica-manager';
 import { compileFilters, type RecordFilterSpec } from './record-filter';
 import { type PartitionScan, type ScanBudget, scanPartitionChunk } from './record-scan-step';
 
@@ -62,17 +62,17 @@ export const MAX_SCAN_RESPONSE_BYTES = 16 * 1024 * 1024;
  * topic's description, so either is a stale view to refresh, not a per-row condition). A log that
  * is offline, or fails while read, ends only its own partition with its error code.
  */
-export class RecordScanCommands {
+export class RecordScan {
   constructor(
-    private readonly topics: TopicManager,
-    private readonly logs: LogManager,
+    private readonly view: ClusterView,
+    private readonly replicas: Pick<ReplicaManager, 'offsets' | 'readRecords'>,
     private readonly clock: { nowMs(): number },
   ) {}
 
   async scanRecords(request: ScanRequest): Promise<ScanOutcome> {
     validateLimits(request);
     const predicate = compileFilters(request.filters);
-    const topic = this.topics.getTopic(request.topic);
+    const topic = this.view.topic(request.topic);
     if (topic === undefined) {
       throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, {
         detail: `topic "${request.topic}" does not exist`,
@@ -122,13 +122,17 @@ export class RecordScanCommands {
   }
 
   #open(topic: string, range: ScanRange): PartitionScan {
-    const log = this.logs.getLog(topic, range.partition);
     const base = { partition: range.partition, matches: [] as ScannedRecord[] };
-    if (log === undefined || log.isOffline) {
+    let offsets: ReturnType<ReplicaManager['offsets']>;
+    try {
+      offsets = this.replicas.offsets(topic, range.partition);
+    } catch (error) {
+      // Offline, or not led here: this partition ends with the code, the others are scanned.
+      if (!(error instanceof WeirError)) throw error;
       return {
         ...base,
-        log: undefined,
-        errorCode: ErrorCode.KAFKA_STORAGE_ERROR,
+        reader: undefined,
+        errorCode: error.code,
         nextOffset: range.startOffset,
         endOffset: range.endOffset,
         finished: true,
@@ -137,12 +141,17 @@ export class RecordScanCommands {
     // The end is fixed now: records appended during the scan are the next call's business. An end
     // beyond the high watermark is cut to it, and a start below the log start moves up to it
     // (retention removed those records).
-    const highWatermark = log.highWatermark;
+    const highWatermark = offsets.highWatermark;
     const endOffset = range.endOffset === -1 ? highWatermark : Math.min(range.endOffset, highWatermark);
-    const nextOffset = Math.max(range.startOffset, log.logStartOffset);
+    const nextOffset = Math.max(range.startOffset, offsets.logStartOffset);
+    const partition = range.partition;
     return {
       ...base,
-      log,
+      reader: {
+        read: (fetchOffset, maxBytes, maxOffset) =>
+          this.replicas.readRecords(topic, partition, fetchOffset, { maxBytes, maxOffset }),
+        logStartOffset: () => this.replicas.offsets(topic, partition).logStartOffset,
+      },
       errorCode: ErrorCode.NONE,
       nextOffset,
       endOffset,

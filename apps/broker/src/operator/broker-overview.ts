@@ -1,13 +1,12 @@
 import type { BrokerHealthCheck, BrokerListener, BrokerOverview } from '@weir/protocol';
 import type { GroupCoordinator } from '../group/group-coordinator';
-import type { LogManager } from '../log/log-manager';
+import type { ClusterView } from '../metadata/cluster-view';
+import type { ReplicaManager } from '../replica/replica-manager';
 import type { TrafficRates } from '../stats/traffic-rates';
-import type { TopicManager } from '../topics/topic-manager';
 
 /** What the overview reads from the broker that owns the subsystems. */
 export interface BrokerOverviewSources {
-  nodeId: number;
-  clusterId(): string;
+  view: ClusterView;
   version: string;
   /** When `start` began; 0 before. */
   startedAtMs(): number;
@@ -16,8 +15,7 @@ export interface BrokerOverviewSources {
   /** The same checks `/ready` reports. */
   readiness(): BrokerHealthCheck[];
   connectionCount(): number;
-  topics: TopicManager;
-  logs: LogManager;
+  replicas: Pick<ReplicaManager, 'localReplicas'>;
   coordinator: GroupCoordinator;
   traffic: TrafficRates;
 }
@@ -26,7 +24,7 @@ export interface BrokerOverviewSources {
  * The broker as a whole for the console's overview page: identity, readiness, counts and the
  * last minute's throughput, in one call and from memory only.
  */
-export class BrokerOverviewCommands {
+export class BrokerOverviewView {
   constructor(private readonly sources: BrokerOverviewSources) {}
 
   describeBroker(): BrokerOverview {
@@ -34,18 +32,18 @@ export class BrokerOverviewCommands {
     let topicCount = 0;
     let internalTopicCount = 0;
     let partitionCount = 0;
-    for (const topic of sources.topics.listTopics()) {
+    for (const topic of sources.view.topics()) {
       // Topics are counted as the topic list shows them by default, without internal ones;
-      // partitions are every partition this broker holds, since each costs files and memory.
+      // partitions are every partition of the cluster's topics.
       if (topic.internal) internalTopicCount += 1;
       else topicCount += 1;
       partitionCount += topic.partitionCount;
     }
     let logSizeBytes = 0;
-    for (const log of sources.logs.logs()) logSizeBytes += log.sizeBytes;
+    for (const { state } of sources.replicas.localReplicas()) logSizeBytes += state.log.sizeBytes;
     return {
-      nodeId: sources.nodeId,
-      clusterId: sources.clusterId(),
+      nodeId: sources.view.localBrokerId,
+      clusterId: sources.view.clusterId,
       version: sources.version,
       startedAtMs: sources.startedAtMs(),
       listeners: sources.listeners(),

@@ -1,12 +1,11 @@
-import { ErrorCode, encodeTransactionMarkerBatch } from '@weir/protocol';
+import { ErrorCode, encodeTransactionMarkerBatch, WeirError } from '@weir/protocol';
 import type { Clock } from '../log/partition-log';
-import type { TopicManager } from '../topics/topic-manager';
 import type {
   TransactionMarkerWriter,
   WriteMarkersRequest,
   WrittenMarker,
 } from '../txn/transaction-contracts';
-import { resultOf } from './command-result';
+import type { ReplicaManager } from './replica-manager';
 
 const MAX_INT16 = 32767;
 const MIN_INT32 = -2147483648;
@@ -14,36 +13,42 @@ const MAX_INT32 = 2147483647;
 
 /**
  * The partition side of ending a transaction (transaction-contracts.ts): one COMMIT or ABORT
- * control batch per partition, appended through the partition's normal queue as the coordinator's
- * (origin 'coordinator', so clients can never write one) and fdatasync'd before the answer, so the
- * coordinator may record the transaction complete. The partitions are written concurrently, each
- * answering on its own: UNKNOWN_TOPIC_OR_PARTITION, KAFKA_STORAGE_ERROR when offline or the write
- * fails, INVALID_PRODUCER_EPOCH for a marker older than the producer's epoch there, and
- * TRANSACTION_COORDINATOR_FENCED for one older than the last marker's coordinator epoch. The log
- * indexes aborted ranges and moves the last stable offset as the marker is appended.
+ * control batch per partition, appended by the partition's leader through its normal queue as the
+ * coordinator's (origin 'coordinator', so clients can never write one) and fdatasync'd before the
+ * answer, so the coordinator may record the transaction complete. The partitions are written
+ * concurrently, each answering on its own: UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER,
+ * KAFKA_STORAGE_ERROR when offline or the write fails, INVALID_PRODUCER_EPOCH for a marker older
+ * than the producer's epoch there, and TRANSACTION_COORDINATOR_FENCED for one older than the last
+ * marker's coordinator epoch. The log indexes aborted ranges and the last stable offset moves as
+ * the marker is appended.
  */
 export class TransactionMarkers implements TransactionMarkerWriter {
   constructor(
-    private readonly topics: TopicManager,
+    private readonly replicas: Pick<ReplicaManager, 'appendTransactionMarker'>,
     private readonly clock: Clock,
+    /** Told about a marker write that failed for a reason that is not a Kafka error (a bug). */
+    private readonly reportUnexpected: (error: unknown) => void,
   ) {}
 
   async writeMarkers(request: WriteMarkersRequest): Promise<WrittenMarker[]> {
     assertValid(request);
     return Promise.all(
       request.partitions.map(async ({ topic, partition }) => {
-        const written = await resultOf(async () => {
-          const log = this.topics.partitionLog(topic, partition);
-          const batch = encodeTransactionMarkerBatch({
-            type: request.result,
-            producerId: request.producerId,
-            producerEpoch: request.producerEpoch,
-            coordinatorEpoch: request.coordinatorEpoch,
-            timestampMs: this.clock.nowMs(),
-          });
-          await log.append(batch, { origin: 'coordinator', durable: true });
+        const batch = encodeTransactionMarkerBatch({
+          type: request.result,
+          producerId: request.producerId,
+          producerEpoch: request.producerEpoch,
+          coordinatorEpoch: request.coordinatorEpoch,
+          timestampMs: this.clock.nowMs(),
         });
-        return { topic, partition, errorCode: written.ok ? ErrorCode.NONE : written.errorCode };
+        try {
+          await this.replicas.appendTransactionMarker(topic, partition, batch);
+          return { topic, partition, errorCode: ErrorCode.NONE };
+        } catch (error) {
+          if (error instanceof WeirError) return { topic, partition, errorCode: error.code };
+          this.reportUnexpected(error);
+          return { topic, partition, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR };
+        }
       }),
     );
   }

@@ -72,6 +72,8 @@ export interface DescribeConfigsResource {
 export interface ResourceConfigsDescription {
   errorCode: number;
   errorMessage: string | null;
+  /** The unexpected failure behind an UNKNOWN_SERVER_ERROR, for the request context to report. */
+  cause?: unknown;
   entries: ConfigEntryDescription[];
 }
 
@@ -97,4 +99,6 @@ export interface AlterConfigsResource {
 export interface ResourceAlterResult {
   errorCode: number;
   errorMessage: string | null;
+  /** The unexpected failure behind an UNKNOWN_SERVER_ERROR, for the request context to report. */
+  cause?: unknown;
 }

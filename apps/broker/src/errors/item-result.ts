@@ -6,7 +6,7 @@ import { ErrorCode, WeirError } from '@weir/protocol';
  * failed result through its request context's `errorOf` (server/request-errors.ts), which reports
  * the `cause` of an UNKNOWN_SERVER_ERROR.
  */
-export type CommandResult<T> =
+export type ItemResult<T> =
   | { ok: true; value: T }
   | { ok: false; errorCode: number; errorMessage: string; cause?: unknown };
 
@@ -15,7 +15,7 @@ export type CommandResult<T> =
  * bug or an unexpected failure and becomes UNKNOWN_SERVER_ERROR with the error kept as `cause`,
  * so the request context can report it.
  */
-export async function resultOf<T>(run: () => Promise<T>): Promise<CommandResult<T>> {
+export async function resultOf<T>(run: () => Promise<T>): Promise<ItemResult<T>> {
   try {
     return { ok: true, value: await run() };
   } catch (error) {

@@ -1,4 +1,3 @@
-import { ErrorCode, WeirError } from '@weir/protocol';
 import type { MetadataStore, ProducerIdBlock } from '../metadata/metadata-store';
 
 /** How many producer ids one metadata write reserves; ids of a block lost in a crash are skipped. */
@@ -9,26 +8,12 @@ const PRODUCER_ID_BLOCK_SIZE = 1000;
  * to the transaction coordinator for new transactional ids. Ids come from blocks reserved durably
  * in the metadata store, so a restart never reuses one.
  */
-export class ProducerIdCommands {
+export class ProducerIdManager {
   #block: ProducerIdBlock | undefined;
   #nextInBlock = 0;
   #reserving: Promise<void> | undefined;
 
   constructor(private readonly store: MetadataStore) {}
-
-  /** An idempotent producer's id; a transactional id is the transaction coordinator's business. */
-  async initProducerId(request: { transactionalId: string | null; transactionTimeoutMs: number }): Promise<{
-    producerId: bigint;
-    producerEpoch: number;
-  }> {
-    if (request.transactionalId !== null) {
-      // The InitProducerId handler routes transactional ids to the coordinator; this is a bug.
-      throw new WeirError(ErrorCode.INVALID_REQUEST, {
-        detail: 'transactional producer ids come from the transaction coordinator',
-      });
-    }
-    return { producerId: await this.allocateProducerId(), producerEpoch: 0 };
-  }
 
   /** A producer id no one has had, from the current block or a newly reserved one. */
   async allocateProducerId(): Promise<bigint> {

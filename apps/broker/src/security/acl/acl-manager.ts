@@ -1,5 +1,5 @@
 import { type AclBinding, type AclBindingFilter, ErrorCode } from '@weir/protocol';
-import { failureOf } from '../../commands/command-result';
+import { failureOf } from '../../errors/item-result';
 import type { MetadataStore } from '../../metadata/metadata-store';
 import { aclFilterMatches } from './acl-filter';
 import { aclProblem } from './acl-validation';
@@ -9,6 +9,8 @@ import type { Authorizer } from './authorizer';
 export interface AclItemResult {
   errorCode: number;
   errorMessage: string | null;
+  /** The unexpected failure behind an UNKNOWN_SERVER_ERROR, for the request context to report. */
+  cause?: unknown;
 }
 
 /** One delete filter's outcome: the ACLs it removed. */
@@ -24,7 +26,7 @@ export type AclCreation = { binding: AclBinding } | { problem: string };
  * and DeleteAcls. ACLs live in the metadata store (group-committed, durable when answered); the
  * authorizer re-indexes them when the store's list changes.
  */
-export class AclCommands {
+export class AclManager {
   constructor(
     private readonly store: Pick<MetadataStore, 'listAcls' | 'addAcls' | 'removeAcls'>,
     readonly authorizer: Authorizer,
@@ -48,12 +50,8 @@ export class AclCommands {
     try {
       await this.store.addAcls(valid);
     } catch (error) {
-      const failure = failureOf(error);
-      return results.map((result) =>
-        result.errorCode === ErrorCode.NONE
-          ? { errorCode: failure.errorCode, errorMessage: failure.errorMessage }
-          : result,
-      );
+      const { ok: _failed, ...failure } = failureOf(error);
+      return results.map((result) => (result.errorCode === ErrorCode.NONE ? failure : result));
     }
     return results;
   }
@@ -74,8 +72,8 @@ export class AclCommands {
         filters.some((filter) => aclFilterMatches(filter, binding)),
       );
     } catch (error) {
-      const { errorCode, errorMessage } = failureOf(error);
-      return filters.map(() => ({ errorCode, errorMessage, deleted: [] }));
+      const { ok: _failed, ...failure } = failureOf(error);
+      return filters.map(() => ({ ...failure, deleted: [] }));
     }
     return filters.map((filter) => ({
       errorCode: ErrorCode.NONE,

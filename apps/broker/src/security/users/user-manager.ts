@@ -42,7 +42,7 @@ export interface UserUpsert {
   readonly saltedPassword?: Buffer;
 }
 
-export interface UserCommandsDeps {
+export interface UserManagerDeps {
   records: UserRecords;
   users: UserStore;
   /** Slows down repeated failed credential checks, as for SASL. */
@@ -56,8 +56,8 @@ export interface UserCommandsDeps {
  * UNSUPPORTED_SASL_MECHANISM, UNACCEPTABLE_CREDENTIAL, RESOURCE_NOT_FOUND. No message ever holds
  * a password, salt or key.
  */
-export class UserCommands {
-  constructor(private readonly deps: UserCommandsDeps) {}
+export class UserManager {
+  constructor(private readonly deps: UserManagerDeps) {}
 
   listUsers(): UserSummary[] {
     return [...this.deps.records.listUsers()]

@@ -1,0 +1,43 @@
+import type { ConfigManager } from './config-resources/config-manager';
+import type { CoordinatorLocator } from './coordination/coordinator-locator';
+import type { GroupCoordinator } from './group/group-coordinator';
+import type { ClusterView } from './metadata/cluster-view';
+import type { OperatorViews } from './operator/operator-views';
+import type { ProducerIdManager } from './producer-ids/producer-id-manager';
+import type { ReplicaManager } from './replica/replica-manager';
+import type { AclManager } from './security/acl/acl-manager';
+import type { UserManager } from './security/users/user-manager';
+import type { TopicDescriptions } from './topics/topic-descriptions';
+import type { TopicManager } from './topics/topic-manager';
+import type { TransactionCoordinator } from './txn/transaction-coordinator';
+
+/**
+ * The broker's domain services, as the request handlers call them (docs/architecture.md §1): each
+ * owns one kind of state and its rules, and a handler translates between the wire and one of them,
+ * nothing more. The internal listener's Weir-only APIs, the console's gateway behind them, and
+ * authorization use the same services.
+ */
+export interface BrokerServices {
+  /** Where things live: live brokers, the controller, topics and partition assignments. */
+  cluster: ClusterView;
+  /** Creating, deleting and growing topics, and their configs. */
+  topics: TopicManager;
+  /** Topics as Metadata describes them, with auto-creation. */
+  topicDescriptions: TopicDescriptions;
+  /** The partitions on this broker: produce, fetch, offsets, records, producers. */
+  replicas: ReplicaManager;
+  /** Which broker coordinates a group or a transactional id (FindCoordinator). */
+  coordinators: CoordinatorLocator;
+  groups: GroupCoordinator;
+  transactions: TransactionCoordinator;
+  /** Producer ids of idempotent producers (transactional ones come from the coordinator). */
+  producerIds: ProducerIdManager;
+  /** DescribeConfigs and AlterConfigs for topics and brokers. */
+  configs: ConfigManager;
+  /** SASL users: management over the internal listener, and the console's login check. */
+  users: UserManager;
+  /** ACL management and the authorization policy every request is checked against. */
+  acls: AclManager;
+  /** What Weir's operator tools read: overview, topic summaries, partitions, group lag, scans. */
+  operator: OperatorViews;
+}

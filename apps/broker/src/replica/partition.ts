@@ -1,0 +1,439 @@
+import { ErrorCode, isTransactionalBatch, type RecordBatchHeader, WeirError } from '@weir/protocol';
+import type { AppendOrigin } from '../log/log-validator';
+import type { PartitionLog } from '../log/partition-log';
+import type { AppendResult, LogChange, ReadResult } from '../log/partition-log-types';
+import type { TimestampOffset } from '../log/timestamp-lookup';
+import type { PartitionAssignment } from '../metadata/metadata-store';
+import { judgeRoleChange, leaderEpochError, NO_LEADER_EPOCH, type PartitionRole } from './partition-role';
+import type { Purgatory } from './purgatory';
+
+/** A partition's offsets as its leader serves them. */
+export interface PartitionOffsets {
+  logStartOffset: number;
+  logEndOffset: number;
+  highWatermark: number;
+  /** Every transaction below it is decided; read_committed readers stop here. */
+  lastStableOffset: number;
+}
+
+/** How one append asks to be written and answered. */
+export interface PartitionAppend {
+  origin: AppendOrigin;
+  /** -1 waits until the records are durable and below the high watermark; 0 and 1 do not. */
+  acks: number;
+  /** How long an acks=-1 append may wait; undefined waits as long as it takes. */
+  timeoutMs: number | undefined;
+  /**
+   * Asked, in order with the partition's other appends, before a transactional client batch is
+   * written; it refuses by throwing a {@link WeirError}.
+   */
+  admit?: ((header: RecordBatchHeader) => Promise<void>) | undefined;
+  /** Coordinators write only while they lead at the epoch they loaded at. */
+  expectedLeaderEpoch?: number | undefined;
+}
+
+/** What this broker's replica of a partition is, for the operator views (no role check). */
+export interface LocalReplicaState {
+  role: PartitionRole;
+  leaderEpoch: number;
+  leaderId: number;
+  replicas: readonly number[];
+  isr: readonly number[];
+  offsets: PartitionOffsets;
+  log: Pick<PartitionLog, 'sizeBytes' | 'segments' | 'producerState'>;
+}
+
+/** The waits a partition answers: acks=-1 produces and long-polling fetches. */
+export interface PartitionWaits {
+  produce: Purgatory;
+  fetch: Purgatory;
+}
+
+/**
+ * One topic-partition on this broker: its role (leader, follower, none) with the leader epoch, the
+ * replicas and the in-sync replicas from its assignment, and the high watermark, which moves only
+ * here: to the smallest log end offset among the in-sync replicas, never back (docs/architecture.md
+ * §6). On a standalone broker the ISR is this broker alone, so the high watermark follows the log
+ * end as each write completes. Everything that reads or writes the log goes through the checks
+ * here: a partition this broker does not lead answers NOT_LEADER_OR_FOLLOWER, a request naming
+ * another leader epoch FENCED_LEADER_EPOCH or UNKNOWN_LEADER_EPOCH, an offline log
+ * KAFKA_STORAGE_ERROR, and no reader sees past the high watermark.
+ */
+export class Partition {
+  readonly key: string;
+  #role: PartitionRole = 'none';
+  #leaderEpoch = NO_LEADER_EPOCH;
+  #leaderId = -1;
+  #replicas: readonly number[] = [];
+  #isr: readonly number[] = [];
+  #highWatermark = 0;
+  /** Bumped by every change a parked fetch may care about, so it can tell one happened. */
+  #changeCount = 0;
+  /** The turn the next append waits for while an earlier one is still being admitted. */
+  #admissionTail: Promise<void> | undefined;
+  #admissionsPending = 0;
+  readonly #unsubscribe: (() => void) | undefined;
+
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    private readonly localBrokerId: number,
+    /** Undefined when the log could not be opened; every data call answers KAFKA_STORAGE_ERROR. */
+    private readonly log: PartitionLog | undefined,
+    private readonly waits: PartitionWaits,
+  ) {
+    this.key = partitionKey(topic, partition);
+    this.#unsubscribe = log?.subscribe((change) => this.#onLogChange(change));
+  }
+
+  get role(): PartitionRole {
+    return this.#role;
+  }
+
+  get leaderEpoch(): number {
+    return this.#leaderEpoch;
+  }
+
+  get highWatermark(): number {
+    return this.#highWatermark;
+  }
+
+  /** Changes so far that a parked fetch may care about; compare two readings to see one. */
+  get changeCount(): number {
+    return this.#changeCount;
+  }
+
+  get isOffline(): boolean {
+    return this.log === undefined || this.log.isOffline;
+  }
+
+  /**
+   * Takes on the role an assignment gives this broker. A change the transition table refuses (an
+   * older leader epoch) leaves everything as it was. Waiters are re-checked, so those that
+   * belonged to a leadership that ended are answered now.
+   */
+  applyAssignment(assignment: PartitionAssignment): RoleTransition {
+    const role: PartitionRole =
+      assignment.leader === this.localBrokerId
+        ? 'leader'
+        : assignment.replicas.includes(this.localBrokerId)
+          ? 'follower'
+          : 'none';
+    const outcome = judgeRoleChange(this.#role, this.#leaderEpoch, role, assignment.leaderEpoch);
+    if (outcome.kind === 'refused') return { kind: 'refused', reason: outcome.reason };
+    const wasLeader = this.#role === 'leader';
+    this.#role = role;
+    this.#leaderEpoch = assignment.leaderEpoch;
+    this.#leaderId = assignment.leader;
+    this.#replicas = assignment.replicas;
+    this.#isr = assignment.isr;
+    if (role === 'leader') this.#maybeAdvanceHighWatermark();
+    this.#changed();
+    this.waits.produce.checkAndComplete(this.key);
+    const newLeadership = role === 'leader' && outcome.kind === 'changed';
+    return { kind: outcome.kind, becameLeader: newLeadership, resigned: wasLeader && role !== 'leader' };
+  }
+
+  /** Gives up every role (the partition leaves this broker); waiters are answered now. */
+  stop(): RoleTransition {
+    const wasLeader = this.#role === 'leader';
+    this.#role = 'none';
+    this.#leaderId = -1;
+    this.#changed();
+    this.waits.produce.checkAndComplete(this.key);
+    this.#unsubscribe?.();
+    return { kind: 'changed', becameLeader: false, resigned: wasLeader };
+  }
+
+  /**
+   * Appends one batch as the leader. The append is queued before this returns (a later append to
+   * this partition cannot overtake it), unless an earlier one is still being admitted, in which
+   * case it waits its turn behind that one. A transactional client batch is admitted first
+   * (`admit`), asynchronously, as a coordinator on another broker will have to answer it.
+   */
+  append(batch: Buffer, request: PartitionAppend): Promise<AppendResult> {
+    let log: PartitionLog;
+    let header: RecordBatchHeader;
+    try {
+      log = this.#leaderLog(request.expectedLeaderEpoch);
+      header = log.validate(batch, request.origin);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const epoch = this.#leaderEpoch;
+    const admit =
+      request.origin === 'client' && isTransactionalBatch(header.attributes) ? request.admit : undefined;
+    const options = { origin: request.origin };
+    const written =
+      admit === undefined && this.#admissionsPending === 0
+        ? log.appendValidated(batch, header, options)
+        : this.#appendInTurn(batch, header, request, admit);
+    if (request.acks !== -1) return written;
+    return written.then((result) => this.#awaitDurable(result, epoch, request.timeoutMs));
+  }
+
+  /** Waits for the turn of the appends admitted before it, admits the batch, then queues it. */
+  #appendInTurn(
+    batch: Buffer,
+    header: RecordBatchHeader,
+    request: PartitionAppend,
+    admit: ((header: RecordBatchHeader) => Promise<void>) | undefined,
+  ): Promise<AppendResult> {
+    const previous = this.#admissionTail;
+    let release!: () => void;
+    const turn = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.#admissionTail = turn;
+    this.#admissionsPending += 1;
+    return (async () => {
+      try {
+        await previous;
+        await admit?.(header);
+        // Leadership may have moved while the batch waited; check again before it is queued.
+        return this.#leaderLog(request.expectedLeaderEpoch).appendValidated(batch, header, {
+          origin: request.origin,
+        });
+      } finally {
+        this.#admissionsPending -= 1;
+        if (this.#admissionTail === turn) this.#admissionTail = undefined;
+        release();
+      }
+    })();
+  }
+
+  /**
+   * The acks=-1 wait (Kafka's delayed produce): answered once the records are fdatasync'd and
+   * below the high watermark, with NOT_LEADER_OR_FOLLOWER if the leadership they were written
+   * under ends first, KAFKA_STORAGE_ERROR if the log fails, and REQUEST_TIMED_OUT after
+   * `timeoutMs` (the records stay written: an idempotent retry finds them).
+   */
+  #awaitDurable(result: AppendResult, epoch: number, timeoutMs: number | undefined): Promise<AppendResult> {
+    const requiredOffset = result.lastOffset + 1;
+    const log = this.log!;
+    log.requestFlush();
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.waits.produce.watch(
+        [this.key],
+        {
+          tryComplete: () => {
+            if (log.isOffline) {
+              reject(this.#offlineError());
+              return true;
+            }
+            if (this.#role !== 'leader' || this.#leaderEpoch !== epoch) {
+              reject(this.#notLeader());
+              return true;
+            }
+            if (this.#highWatermark < requiredOffset || log.recoveryPoint < requiredOffset) return false;
+            resolve(result);
+            return true;
+          },
+          onExpiration: () =>
+            reject(
+              new WeirError(ErrorCode.REQUEST_TIMED_OUT, {
+                detail: `${this.topic}-${this.partition}: offset ${result.lastOffset} was written but not durable within ${timeoutMs} ms`,
+              }),
+            ),
+        },
+        timeoutMs,
+      );
+    });
+  }
+
+  /**
+   * Reads whole batches from `fetchOffset` as the leader, never past the high watermark (the last
+   * stable offset for read_committed, which also lists the aborted transactions overlapping what
+   * is returned). Below the log start or past the high watermark is OFFSET_OUT_OF_RANGE; exactly
+   * the high watermark is a valid, empty read (docs/kafka-compat.md §7).
+   */
+  async read(
+    fetchOffset: number,
+    options: {
+      maxBytes: number;
+      minOneBatch?: boolean;
+      isolation: 'read_committed' | 'read_uncommitted';
+      currentLeaderEpoch?: number | undefined;
+      expectedLeaderEpoch?: number | undefined;
+      /** A lower bound than the high watermark (a coordinator replays what was there when it began). */
+      maxOffset?: number | undefined;
+    },
+  ): Promise<{ offsets: PartitionOffsets; read: ReadResult }> {
+    const log = this.#leaderLog(options.expectedLeaderEpoch, options.currentLeaderEpoch);
+    const offsets = this.#offsetsOf(log);
+    if (fetchOffset < offsets.logStartOffset || fetchOffset > offsets.highWatermark) {
+      throw new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
+        detail: `offset ${fetchOffset} is outside ${offsets.logStartOffset}..${offsets.highWatermark} of ${this.topic}-${this.partition}`,
+      });
+    }
+    const committed = options.isolation === 'read_committed';
+    const read = await log.read(fetchOffset, {
+      maxBytes: options.maxBytes,
+      minOneBatch: options.minOneBatch ?? true,
+      isolation: options.isolation,
+      maxOffset: Math.min(
+        committed ? offsets.lastStableOffset : offsets.highWatermark,
+        options.maxOffset ?? Number.POSITIVE_INFINITY,
+      ),
+    });
+    return { offsets: this.#offsetsOf(log), read };
+  }
+
+  /** The offsets as the leader serves them (ListOffsets, lag, offset resets). */
+  offsets(currentLeaderEpoch = NO_LEADER_EPOCH): PartitionOffsets {
+    return this.#offsetsOf(this.#leaderLog(undefined, currentLeaderEpoch));
+  }
+
+  /** The first offset at or after `timestampMs` that a reader at this isolation level may see. */
+  offsetForTimestamp(
+    timestampMs: number,
+    isolation: 'read_committed' | 'read_uncommitted',
+  ): Promise<TimestampOffset | undefined> {
+    const log = this.#leaderLog();
+    const offsets = this.#offsetsOf(log);
+    const bound = isolation === 'read_committed' ? offsets.lastStableOffset : offsets.highWatermark;
+    return log.offsetForTimestamp(timestampMs, bound);
+  }
+
+  /** DeleteRecords: moves the log start up to `offset` (-1: the high watermark), never past it. */
+  async deleteRecordsBefore(offset: number): Promise<number> {
+    const log = this.#leaderLog();
+    const target = offset === -1 ? this.#highWatermark : offset;
+    if (target < 0 || target > this.#highWatermark) {
+      throw new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
+        detail: `cannot delete records before ${target}: the high watermark of ${this.topic}-${this.partition} is ${this.#highWatermark}`,
+      });
+    }
+    return log.deleteRecordsBefore(target);
+  }
+
+  /** The producers the leader keeps state for (DescribeProducers). */
+  producers(): ReturnType<PartitionLog['producerState']['snapshot']>['entries'] {
+    return this.#leaderLog().producerState.snapshot().entries;
+  }
+
+  /** This broker's replica as it is, whatever its role; undefined when its log is offline. */
+  localReplica(): LocalReplicaState | undefined {
+    const log = this.log;
+    if (log === undefined || log.isOffline) return undefined;
+    return {
+      role: this.#role,
+      leaderEpoch: this.#leaderEpoch,
+      leaderId: this.#leaderId,
+      replicas: this.#replicas,
+      isr: this.#isr,
+      offsets: this.#offsetsOf(log),
+      log,
+    };
+  }
+
+  /**
+   * The log if this broker leads the partition (at `expectedLeaderEpoch`, for a coordinator's
+   * write) and the request's leader epoch agrees; else the error that says why not.
+   */
+  #leaderLog(expectedLeaderEpoch?: number, currentLeaderEpoch = NO_LEADER_EPOCH): PartitionLog {
+    const log = this.log;
+    if (log === undefined || log.isOffline) throw this.#offlineError();
+    if (this.#role !== 'leader') throw this.#notLeader();
+    if (expectedLeaderEpoch !== undefined && expectedLeaderEpoch !== this.#leaderEpoch) {
+      throw new WeirError(
+        expectedLeaderEpoch < this.#leaderEpoch
+          ? ErrorCode.FENCED_LEADER_EPOCH
+          : ErrorCode.NOT_LEADER_OR_FOLLOWER,
+        {
+          detail: `${this.topic}-${this.partition} is led at epoch ${this.#leaderEpoch}, not ${expectedLeaderEpoch}`,
+        },
+      );
+    }
+    const epochError = leaderEpochError(this.#leaderEpoch, currentLeaderEpoch);
+    if (epochError !== ErrorCode.NONE) {
+      throw new WeirError(epochError, {
+        detail: `${this.topic}-${this.partition} is at leader epoch ${this.#leaderEpoch}; the request says ${currentLeaderEpoch}`,
+      });
+    }
+    return log;
+  }
+
+  #offsetsOf(log: PartitionLog): PartitionOffsets {
+    const highWatermark = this.#highWatermark;
+    const logStartOffset = log.logStartOffset;
+    const unstable = log.firstUnstableOffset;
+    // DeleteRecords may move the log start past an open transaction; the LSO never lies below it.
+    const stable = unstable === undefined ? highWatermark : Math.min(unstable, highWatermark);
+    return {
+      logStartOffset,
+      logEndOffset: log.logEndOffset,
+      highWatermark,
+      lastStableOffset: Math.max(stable, logStartOffset),
+    };
+  }
+
+  #notLeader(): WeirError {
+    return new WeirError(ErrorCode.NOT_LEADER_OR_FOLLOWER, {
+      detail: `this broker is ${this.#role === 'none' ? 'not a replica' : `a ${this.#role}`} of ${this.topic}-${this.partition}`,
+    });
+  }
+
+  #offlineError(): WeirError {
+    return new WeirError(ErrorCode.KAFKA_STORAGE_ERROR, {
+      detail: `${this.topic}-${this.partition} is offline`,
+    });
+  }
+
+  #onLogChange(change: LogChange): void {
+    switch (change) {
+      case 'appended':
+        this.#maybeAdvanceHighWatermark();
+        break;
+      case 'flushed':
+        this.waits.produce.checkAndComplete(this.key);
+        break;
+      case 'truncated':
+        this.#highWatermark = Math.min(this.#highWatermark, this.log!.logEndOffset);
+        this.#changed();
+        break;
+      case 'log-start':
+        this.#changed();
+        break;
+      case 'offline':
+        this.#changed();
+        this.waits.produce.checkAndComplete(this.key);
+        break;
+    }
+  }
+
+  /**
+   * Moves the high watermark to the smallest log end offset among the in-sync replicas. Only this
+   * broker's own end is known until followers fetch (replication), so a member without a known
+   * end holds it where it is.
+   */
+  #maybeAdvanceHighWatermark(): void {
+    const log = this.log;
+    if (this.#role !== 'leader' || log === undefined) return;
+    let candidate = Number.POSITIVE_INFINITY;
+    for (const brokerId of this.#isr) {
+      const end = brokerId === this.localBrokerId ? log.logEndOffset : undefined;
+      if (end === undefined) return;
+      candidate = Math.min(candidate, end);
+    }
+    if (!Number.isFinite(candidate) || candidate <= this.#highWatermark) return;
+    this.#highWatermark = candidate;
+    this.#changed();
+    this.waits.produce.checkAndComplete(this.key);
+  }
+
+  #changed(): void {
+    this.#changeCount += 1;
+    this.waits.fetch.checkAndComplete(this.key);
+  }
+}
+
+/** What taking on an assignment did, for the leadership listeners (the coordinators). */
+export type RoleTransition =
+  | { kind: 'changed' | 'updated'; becameLeader: boolean; resigned: boolean }
+  | { kind: 'refused'; reason: string };
+
+/** The key of a topic-partition in maps and purgatories. */
+export function partitionKey(topic: string, partition: number): string {
+  return `${topic}\u0000${partition}`;
+}

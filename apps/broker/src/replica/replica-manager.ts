@@ -1,0 +1,384 @@
+import { ErrorCode, WeirError } from '@weir/protocol';
+import {
+  LogManager,
+  type LogManagerOptions,
+  type LogManagerStartReport,
+  type OfflinePartition,
+} from '../log/log-manager';
+import type { AppendResult } from '../log/partition-log-types';
+import type { ClusterView } from '../metadata/cluster-view';
+import type { PlacementChange } from '../metadata/metadata-store';
+import type { TransactionMembershipCheck } from '../txn/transaction-contracts';
+import {
+  type FetchPartitionResult,
+  type FetchRequest,
+  type IsolationLevel,
+  readFetchPartitions,
+  recordCountOf,
+} from './fetch-reads';
+import { MetadataApplier, type ReplicaLogger } from './metadata-applier';
+import { type LocalReplicaState, Partition, type PartitionOffsets, partitionKey } from './partition';
+import { type ProduceRequest, type ProduceResult, produceToPartition, type TrafficObserver } from './produce';
+import { Purgatory } from './purgatory';
+
+/** Told when this broker starts or stops leading a partition (the coordinators follow theirs). */
+export interface LeadershipListener {
+  onBecomeLeader(topic: string, partition: number, leaderEpoch: number): void;
+  onResign(topic: string, partition: number): void;
+}
+
+export interface ReplicaManagerDeps {
+  localBrokerId: number;
+  view: ClusterView;
+  /** The partition logs' settings; the replica manager creates and owns the log manager. */
+  logs: LogManagerOptions;
+  /** Asked before a transactional client batch is appended (the transaction coordinator). */
+  transactions: TransactionMembershipCheck;
+  traffic: TrafficObserver;
+  logger: ReplicaLogger;
+  clock: { nowMs(): number };
+}
+
+/** A partition's producers as DescribeProducers reports them. */
+export type PartitionProducers = ReturnType<Partition['producers']>;
+
+/**
+ * The replica layer (docs/architecture.md §4, §6): the one owner of the partition logs. It holds a
+ * {@link Partition} for every partition whose assignment names this broker, takes on the role each
+ * assignment gives it as the cluster view changes, and is the only way to the data: produce,
+ * fetch (long-polls wait in its purgatory), list offsets, delete records, the coordinators'
+ * writes and replays of their internal topics, transaction markers, and the operator views'
+ * reads. Standalone is one policy of it: every assignment names this broker as leader and sole
+ * in-sync replica.
+ */
+export class ReplicaManager {
+  readonly #logs: LogManager;
+  readonly #partitions = new Map<string, Partition>();
+  readonly #waits = { produce: new Purgatory(), fetch: new Purgatory() };
+  readonly #applier: MetadataApplier;
+  #unfollow: (() => void) | undefined;
+
+  constructor(private readonly deps: ReplicaManagerDeps) {
+    this.#logs = new LogManager(deps.logs);
+    this.#applier = new MetadataApplier({
+      localBrokerId: deps.localBrokerId,
+      view: deps.view,
+      logs: this.#logs,
+      partitions: this.#partitions,
+      createPartition: (topic, partition, log) =>
+        new Partition(topic, partition, deps.localBrokerId, log, this.#waits),
+      logger: deps.logger,
+    });
+  }
+
+  /**
+   * Recovers the logs, then takes on every assignment of the cluster view: logs of partitions
+   * assigned here are opened or created, logs of partitions no longer assigned here (a topic
+   * deleted during a crash) are deleted, and each partition takes its role. From then on it
+   * follows the view.
+   */
+  async start(): Promise<LogManagerStartReport> {
+    const report = await this.#logs.start();
+    this.#unfollow = this.deps.view.onChange((changes: readonly PlacementChange[], revision) =>
+      this.#applier.noteChanges(changes, revision),
+    );
+    await this.#applier.applyEverything();
+    return report;
+  }
+
+  /** Answers every waiting produce and fetch, then closes the logs cleanly. */
+  async stop(): Promise<void> {
+    this.#unfollow?.();
+    await this.#applier.settle();
+    this.#waits.produce.expireAll();
+    this.#waits.fetch.expireAll();
+    await this.#logs.shutdown();
+  }
+
+  /** Resolves once every placement change up to `revision` (default: the view's now) is applied. */
+  whenApplied(revision = this.deps.view.revision): Promise<void> {
+    return this.#applier.whenApplied(revision);
+  }
+
+  /** Follows leadership changes; returns the unsubscribe function. */
+  onLeadershipChange(listener: LeadershipListener): () => void {
+    return this.#applier.onLeadershipChange(listener);
+  }
+
+  /**
+   * Produce: appends one partition's batch as its leader. The append is queued before this
+   * returns, so a later request's append to the partition cannot pass it.
+   */
+  appendRecords(request: ProduceRequest): Promise<ProduceResult> {
+    return produceToPartition(request, {
+      partition: (topic, partition) => this.#partition(topic, partition),
+      isInternal: (topic) => this.deps.view.topic(topic)?.internal === true,
+      transactions: this.deps.transactions,
+      traffic: this.deps.traffic,
+    });
+  }
+
+  /**
+   * Fetch: reads every requested partition; when fewer than `minBytes` came back, waits in the
+   * purgatory until one of them changes (an append moves its high watermark: push delivery),
+   * `maxWaitMs` passes, or `signal` aborts (the connection closed), then reads again.
+   */
+  async fetch(request: FetchRequest, signal: AbortSignal): Promise<FetchPartitionResult[]> {
+    const deadlineMs = this.deps.clock.nowMs() + Math.max(0, request.maxWaitMs);
+    const lookup = (topic: string, partition: number) => this.#partition(topic, partition);
+    for (;;) {
+      // Read before reading: a read waits on disk, and a change that lands meanwhile must still
+      // wake this fetch (otherwise it sleeps until maxWaitMs with the data already there).
+      const seen = this.#changeCounts(request);
+      const results = await readFetchPartitions(request, lookup);
+      const totalBytes = results.reduce((total, result) => total + result.records.length, 0);
+      const anyError = results.some((result) => result.errorCode !== ErrorCode.NONE);
+      const remainingMs = deadlineMs - this.deps.clock.nowMs();
+      if (
+        request.maxWaitMs <= 0 ||
+        totalBytes >= request.minBytes ||
+        anyError ||
+        remainingMs <= 0 ||
+        signal.aborted
+      ) {
+        for (const result of results) {
+          if (result.records.length > 0)
+            this.deps.traffic.bytesOut(result.topic, result.records.length, recordCountOf(result.records));
+        }
+        return results;
+      }
+      await this.#parkFetch(seen, remainingMs, signal);
+    }
+  }
+
+  /**
+   * ListOffsets: -2 is the log start, -1 the high watermark (the last stable offset for
+   * read_committed), anything else the first record at or after that time, below the same bound.
+   * No such record gives offset -1 and timestamp -1.
+   */
+  async listOffset(request: {
+    topic: string;
+    partition: number;
+    timestampMs: number;
+    isolationLevel?: IsolationLevel;
+    currentLeaderEpoch?: number;
+  }): Promise<{ offset: number; timestampMs: number }> {
+    const partition = this.#partition(request.topic, request.partition);
+    const offsets = partition.offsets(request.currentLeaderEpoch);
+    const isolation = request.isolationLevel ?? 'read_uncommitted';
+    const end = isolation === 'read_committed' ? offsets.lastStableOffset : offsets.highWatermark;
+    if (request.timestampMs === -2) return { offset: offsets.logStartOffset, timestampMs: -1 };
+    if (request.timestampMs === -1) return { offset: end, timestampMs: -1 };
+    if (request.timestampMs < 0) {
+      throw new WeirError(ErrorCode.INVALID_REQUEST, {
+        detail: `unsupported timestamp ${request.timestampMs}`,
+      });
+    }
+    const found = await partition.offsetForTimestamp(request.timestampMs, isolation);
+    return found ? { offset: found.offset, timestampMs: found.timestampMs } : { offset: -1, timestampMs: -1 };
+  }
+
+  /** DeleteRecords: moves the log start offset; -1 means "up to the high watermark". */
+  async deleteRecords(request: { topic: string; partition: number; offset: number }): Promise<number> {
+    return this.#partition(request.topic, request.partition).deleteRecordsBefore(request.offset);
+  }
+
+  /**
+   * An operator's read (record scans): whole batches from `fetchOffset` as the leader reads them,
+   * read_uncommitted, below `maxOffset` and the high watermark.
+   */
+  async readRecords(
+    topic: string,
+    partition: number,
+    fetchOffset: number,
+    options: { maxBytes: number; maxOffset: number },
+  ): Promise<Buffer> {
+    const { read } = await this.#partition(topic, partition).read(fetchOffset, {
+      maxBytes: options.maxBytes,
+      isolation: 'read_uncommitted',
+      maxOffset: options.maxOffset,
+    });
+    return read.records;
+  }
+
+  /** DescribeProducers: the producers the leader keeps state for. */
+  producers(topic: string, partition: number): PartitionProducers {
+    return this.#partition(topic, partition).producers();
+  }
+
+  /** The leader's offsets of a partition (lag, offset resets); throws why they are not known here. */
+  offsets(topic: string, partition: number): PartitionOffsets {
+    return this.#partition(topic, partition).offsets();
+  }
+
+  /** The first offset at or after `timestampMs` a read_uncommitted reader sees (offset resets). */
+  offsetForTimestamp(topic: string, partition: number, timestampMs: number) {
+    return this.#partition(topic, partition).offsetForTimestamp(timestampMs, 'read_uncommitted');
+  }
+
+  /**
+   * A coordinator's write to its internal topic: only while this broker leads the partition at
+   * `leaderEpoch` (the epoch the coordinator loaded at), so a coordinator that lost its partition
+   * cannot write. `durable` waits for fdatasync and the high watermark, as acks=-1 does.
+   */
+  appendAsCoordinator(
+    topic: string,
+    partition: number,
+    batch: Buffer,
+    options: { leaderEpoch: number; durable: boolean },
+  ): Promise<AppendResult> {
+    try {
+      return this.#partition(topic, partition).append(batch, {
+        origin: 'coordinator',
+        acks: options.durable ? -1 : 1,
+        timeoutMs: undefined,
+        expectedLeaderEpoch: options.leaderEpoch,
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** A coordinator's replay read of its internal topic, up to the high watermark, at `leaderEpoch`. */
+  readAsCoordinator(
+    topic: string,
+    partition: number,
+    fetchOffset: number,
+    options: { leaderEpoch: number; maxBytes: number; maxOffset: number },
+  ) {
+    return this.#partition(topic, partition).read(fetchOffset, {
+      maxBytes: options.maxBytes,
+      isolation: 'read_uncommitted',
+      expectedLeaderEpoch: options.leaderEpoch,
+      maxOffset: options.maxOffset,
+    });
+  }
+
+  /** Where a coordinator's replay starts and ends: the log start and the high watermark. */
+  coordinatorRange(topic: string, partition: number, leaderEpoch: number): { start: number; end: number } {
+    const local = this.#partition(topic, partition);
+    if (local.role !== 'leader' || local.leaderEpoch !== leaderEpoch) {
+      throw new WeirError(ErrorCode.NOT_LEADER_OR_FOLLOWER, {
+        detail: `${topic}-${partition} is not led here at epoch ${leaderEpoch}`,
+      });
+    }
+    const offsets = local.offsets();
+    return { start: offsets.logStartOffset, end: offsets.highWatermark };
+  }
+
+  /**
+   * A COMMIT or ABORT marker written by the transaction coordinator, durably (the coordinator
+   * records the transaction complete only once every marker is on disk). The coordinator epoch
+   * inside the marker is checked against the partition's producer state by the log.
+   */
+  appendTransactionMarker(topic: string, partition: number, batch: Buffer): Promise<AppendResult> {
+    try {
+      return this.#partition(topic, partition).append(batch, {
+        origin: 'coordinator',
+        acks: -1,
+        timeoutMs: undefined,
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** This broker's replica of a partition, whatever its role; undefined when it has none or it is offline. */
+  localReplica(topic: string, partition: number): LocalReplicaState | undefined {
+    return this.#partitions.get(partitionKey(topic, partition))?.localReplica();
+  }
+
+  /** Whether this broker holds the partition but cannot serve it (its log is offline). */
+  isOffline(topic: string, partition: number): boolean {
+    const local = this.#partitions.get(partitionKey(topic, partition));
+    return local !== undefined ? local.isOffline : this.#logs.isOffline(topic, partition);
+  }
+
+  /** Every local replica with its state, for the metrics and the overview. */
+  localReplicas(): { topic: string; partition: number; state: LocalReplicaState }[] {
+    const replicas = [];
+    for (const local of this.#partitions.values()) {
+      const state = local.localReplica();
+      if (state !== undefined) replicas.push({ topic: local.topic, partition: local.partition, state });
+    }
+    return replicas;
+  }
+
+  /** Partitions whose logs could not be opened or hit a disk error; /ready reports them. */
+  offlinePartitions(): OfflinePartition[] {
+    return this.#logs.offlinePartitions();
+  }
+
+  /** How many fetches are parked on a partition now; for observability and tests that wait for a park. */
+  parkedFetchCount(topic: string, partition: number): number {
+    return this.#waits.fetch.watcherCount(partitionKey(topic, partition));
+  }
+
+  /** The partition a request names, or the error that says why it cannot be served here. */
+  #partition(topic: string, partition: number): Partition {
+    const local = this.#partitions.get(partitionKey(topic, partition));
+    if (local !== undefined) return local;
+    if (!this.deps.view.hasPartition(topic, partition)) {
+      throw new WeirError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, {
+        detail: `${topic}-${partition} does not exist`,
+      });
+    }
+    if (this.#logs.isOffline(topic, partition)) {
+      throw new WeirError(ErrorCode.KAFKA_STORAGE_ERROR, { detail: `${topic}-${partition} is offline` });
+    }
+    throw new WeirError(ErrorCode.NOT_LEADER_OR_FOLLOWER, {
+      detail: `${topic}-${partition} has no replica on broker ${this.deps.localBrokerId}`,
+    });
+  }
+
+  #changeCounts(request: FetchRequest): Map<string, { partition: Partition; changeCount: number }> {
+    const seen = new Map<string, { partition: Partition; changeCount: number }>();
+    for (const { topic, partition } of request.partitions) {
+      const local = this.#partitions.get(partitionKey(topic, partition));
+      if (local !== undefined) seen.set(local.key, { partition: local, changeCount: local.changeCount });
+    }
+    return seen;
+  }
+
+  /** Parks a fetch until one of its partitions changes after `seen`, `timeoutMs` passes, or `signal` aborts. */
+  #parkFetch(
+    seen: Map<string, { partition: Partition; changeCount: number }>,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        watched.cancel();
+        finish();
+      };
+      const changed = () => {
+        for (const [key, { partition, changeCount }] of seen) {
+          if (this.#partitions.get(key) !== partition || partition.changeCount !== changeCount) return true;
+        }
+        return false;
+      };
+      const watched = this.#waits.fetch.watch(
+        [...seen.keys()],
+        {
+          tryComplete: () => {
+            if (!changed()) return false;
+            finish();
+            return true;
+          },
+          onExpiration: finish,
+        },
+        timeoutMs,
+      );
+      if (done) return;
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}
