@@ -130,7 +130,7 @@ export class MetadataApplier {
     const key = partitionKey(topic, partition);
     const assignment = view.assignment(topic, partition);
     const topicId = view.topic(topic)?.topicId;
-    const assignedHere = assignment !== undefined && assignment.replicas.includes(localBrokerId);
+    const assignedHere = assignment?.replicas.includes(localBrokerId) === true;
     let local = partitions.get(key);
     // A topic deleted and created again under its name before this pass ran is a new partition:
     // the old incarnation's log must go, not serve the new one.
