@@ -10,9 +10,9 @@ import {
   Metadata,
   Reader,
 } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHandlers, HandlerRegistry } from '../src/server/registry';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { fetchValues, produceValues, RawConnection, rawFrame, rawRequestHeader } from './raw-socket';
 
 const run = promisify(execFile);

@@ -14,9 +14,9 @@ import {
   Produce,
   type RequestOf,
 } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHandlers, HandlerRegistry } from '../src/server/registry';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { apiVersionsBody, createTopicsBody } from './raw-request-bodies';
 import {
   batchOf,
