@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Admin, Client, InternalAdmin } from '@weir/protocol';
-import { type RunningBroker, startBroker } from '../apps/broker/test/broker-harness';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { type ClusterInfo, clusterInfoPath } from './support/e2e-cluster';
 import { LOGIN_USERS, loginInfoPath } from './support/login-users';
 

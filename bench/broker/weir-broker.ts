@@ -1,7 +1,11 @@
-import { Broker } from '@weir/broker/src/broker';
-import { type BrokerConfigInput, brokerConfigSchema } from '@weir/broker/src/config/broker-config';
-import { type BrokerMetrics, createBrokerMetrics } from '@weir/broker/src/http/metrics';
-import { createLogger } from '@weir/broker/src/logger';
+import {
+  Broker,
+  type BrokerConfigInput,
+  type BrokerMetrics,
+  brokerConfigSchema,
+  createBrokerMetrics,
+  createLogger,
+} from '@weir/broker';
 
 export interface WeirBrokerInput {
   dataDir: string;

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createBrokerMetrics } from '@weir/broker/src/http/metrics';
+import { createBrokerMetrics } from '@weir/broker';
 import { type WeirBrokerInput, weirBroker } from '../broker/weir-broker';
 
 /** One record-scan step: when its request arrived and when its response was queued. */

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import type { PartitionLog } from '@weir/broker/src/log/partition-log';
+import type { PartitionLog } from '@weir/broker/log/partition-log';
 import type { Budget } from './budget';
 import { LatencyRecorder } from './latency';
 import { BENCH_TOPIC, createBenchManager } from './manager';

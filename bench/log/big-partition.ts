@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { LogManager } from '@weir/broker/src/log/log-manager';
+import type { LogManager } from '@weir/broker/log/log-manager';
 import { BENCH_TOPIC, createBenchManager } from './manager';
 import { runWorker } from './run-worker';
 import { type ReadMeasurement, readToEnd } from './sequential-read';

@@ -1,5 +1,5 @@
-import { DEFAULT_LOG_CONFIG, type LogConfig } from '@weir/broker/src/log/log-config';
-import { LogManager, type LogManagerOptions } from '@weir/broker/src/log/log-manager';
+import { DEFAULT_LOG_CONFIG, type LogConfig } from '@weir/broker/log/log-config';
+import { LogManager, type LogManagerOptions } from '@weir/broker/log/log-manager';
 
 export const FLUSH_INTERVAL_MS = 100;
 export const MAX_OPEN_FILES = 1024;

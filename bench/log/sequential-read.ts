@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { PartitionLog } from '@weir/broker/src/log/partition-log';
+import type { PartitionLog } from '@weir/broker/log/partition-log';
 import { BATCH_LOG_OVERHEAD_BYTES, readBatchHeader } from '@weir/protocol';
 
 export interface ReadMeasurement {

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createCertificateAuthority, issueServerCertificate } from '@weir/broker/src/cli/certs-generate';
+import { createCertificateAuthority, issueServerCertificate } from '@weir/broker/cli/certs-generate';
 import {
   Admin,
   Client,

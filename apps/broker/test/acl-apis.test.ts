@@ -7,6 +7,7 @@ import {
   Metadata,
   WeirError,
 } from '@weir/protocol';
+import type { RunningBroker } from '@weir/test-broker';
 import {
   AclOperationTypes,
   AclPermissionTypes,
@@ -17,7 +18,6 @@ import {
 } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { grant, PASSWORDS, secureBrokerPerTest } from './acl-fixtures';
-import type { RunningBroker } from './broker-harness';
 
 function kafkajsAs(running: RunningBroker, username: 'admin' | 'granted' | 'nobody') {
   return new Kafka({

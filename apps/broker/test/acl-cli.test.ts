@@ -1,6 +1,6 @@
 import { MATCH_ALL_ACLS } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { weir } from './cli-runner';
 
 // Each CLI command starts a process through tsx, which takes seconds on a busy machine.

@@ -12,10 +12,10 @@ import {
   type SaslOptions,
   saslClientExchange,
 } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterEach } from 'vitest';
 import type { Broker } from '../src/broker';
 import type { ListenerName } from '../src/commands/cluster-commands';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { RawConnection } from './raw-socket';
 
 /** The principals of the authorization matrix, as S2's SASL users (and anonymous) present them. */

@@ -1,4 +1,5 @@
 import { type Client, ErrorCode } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListenerName } from '../src/commands/cluster-commands';
 import { clientListenerHandlers, internalListenerHandlers } from '../src/server/api-table';
@@ -19,7 +20,6 @@ import {
   worldSnapshot,
 } from './acl-fixtures';
 import { ROWS, type Row } from './acl-matrix-rows';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { weirFailure } from './internal-fixtures';
 
 const AUTHORIZATION_FAILURES: ReadonlySet<number> = new Set([

@@ -10,10 +10,10 @@ import {
   Metadata,
   Reader,
 } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientListenerHandlers } from '../src/server/api-table';
 import { HandlerRegistry } from '../src/server/handler-registry';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { fetchValues, produceValues, RawConnection, rawFrame, rawRequestHeader } from './raw-socket';
 
 const run = promisify(execFile);

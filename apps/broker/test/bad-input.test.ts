@@ -14,10 +14,10 @@ import {
   Produce,
   type RequestOf,
 } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientListenerHandlers } from '../src/server/api-table';
 import { HandlerRegistry } from '../src/server/handler-registry';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { apiVersionsBody, createTopicsBody } from './raw-request-bodies';
 import {
   batchOf,

@@ -1,5 +1,5 @@
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { expectExitCode, weir } from './cli-runner';
 
 // Each run of the binary costs about a second of start-up.

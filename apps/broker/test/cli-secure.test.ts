@@ -1,5 +1,5 @@
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { cleanEnv, weir } from './cli-runner';
 import { ADMIN } from './sasl-fixtures';
 import { makeTlsFiles, type TlsFiles, tlsListener } from './tls-fixtures';

@@ -1,5 +1,5 @@
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { cleanEnv, expectExitCode, weir } from './cli-runner';
 
 /** `weir topic …` against a real broker, through the real binary. */

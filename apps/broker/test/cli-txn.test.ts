@@ -2,9 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { Admin, Client, ErrorCode, type InternalAdmin, TransactionalProducer } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { txnAbortCommand } from '../src/cli/txn-commands';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { expectExitCode, weir } from './cli-runner';
 import { temporaryDirectory } from './log-fixtures';
 

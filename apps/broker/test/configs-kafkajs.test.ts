@@ -1,7 +1,7 @@
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { type Admin, ConfigResourceTypes, ConfigSource, Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOPIC_CONFIGS } from '../src/topics/topic-configs';
-import { type RunningBroker, startBroker } from './broker-harness';
 
 const RETENTION_DEFAULT_MS = 3_600_000;
 

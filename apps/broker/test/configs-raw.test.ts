@@ -6,8 +6,8 @@ import {
   ErrorCode,
   IncrementalAlterConfigs,
 } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { RawClient } from './raw-client';
 
 const TOPIC = 2;

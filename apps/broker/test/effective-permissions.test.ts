@@ -12,9 +12,9 @@ import {
   type ResourcePermissions,
   TransactionalProducer,
 } from '@weir/protocol';
+import type { RunningBroker } from '@weir/test-broker';
 import { describe, expect, it } from 'vitest';
 import { cluster, grant, PRINCIPAL_OF, secureBrokerPerTest } from './acl-fixtures';
-import type { RunningBroker } from './broker-harness';
 import { expectExitCode, weir } from './cli-runner';
 import { weirFailure } from './internal-fixtures';
 

@@ -1,6 +1,6 @@
 import { CreateTopics, Fetch, type RequestOf } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { batchOf, produceValues, RawConnection, valuesOf } from './raw-socket';
 
 /**

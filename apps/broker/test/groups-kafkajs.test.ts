@@ -1,8 +1,8 @@
 import { ErrorCode, JoinGroup, OffsetCommit, OffsetFetch, SyncGroup } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { type Consumer, Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerConfigInput } from '../src/config/broker-config';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { pollUntil } from './group-fixtures';
 import { RawClient } from './raw-client';
 

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { type Consumer, Kafka, logLevel, PartitionAssigners } from 'kafkajs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { pollUntil } from './group-fixtures';
 
 const SESSION_TIMEOUT_MS = 3000;

@@ -13,8 +13,8 @@ import {
   OffsetFetch,
   SyncGroup,
 } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { assignment, pollUntil, subscription } from './group-fixtures';
 import { RawClient } from './raw-client';
 

@@ -1,6 +1,6 @@
 import { Admin, Client, InternalAdmin, WeirError } from '@weir/protocol';
+import type { RunningBroker } from '@weir/test-broker';
 import { expect } from 'vitest';
-import type { RunningBroker } from './broker-harness';
 
 /** A client of a broker's internal listener (token over SASL) with the internal admin on it. */
 export interface InternalSession {

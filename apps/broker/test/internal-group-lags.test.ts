@@ -1,6 +1,6 @@
 import { type Admin, AdminItemsError, type Client, ErrorCode, GroupConsumer, Producer } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { clientSession, type InternalSession, internalSession, weirFailure } from './internal-fixtures';
 
 let running: RunningBroker;

@@ -16,8 +16,8 @@ import {
   type TransportFactory,
   WeirError,
 } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { RawConnection, rawFrame } from './raw-socket';
 
 const run = promisify(execFile);

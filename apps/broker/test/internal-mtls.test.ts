@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Admin, Client, ErrorCode, InternalAdmin, type TlsOptions } from '@weir/protocol';
+import { type RunningBroker, startBroker, TEST_INTERNAL_TOKEN } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientCertificate } from '../src/cli/certs-generate';
 import { grant, PRINCIPAL_OF, seedWorld } from './acl-fixtures';
-import { type RunningBroker, startBroker, TEST_INTERNAL_TOKEN } from './broker-harness';
 import { expectExitCode, weir } from './cli-runner';
 import { weirFailure } from './internal-fixtures';
 import { recordingScheduler } from './sasl-fixtures';

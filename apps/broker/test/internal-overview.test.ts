@@ -1,7 +1,7 @@
 import { type Admin, type Client, Consumer, ErrorCode, Producer } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEIR_VERSION } from '../src/version';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { clientSession, type InternalSession, internalSession, weirFailure } from './internal-fixtures';
 
 let running: RunningBroker;

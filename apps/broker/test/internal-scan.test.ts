@@ -9,9 +9,9 @@ import {
   type ScannedRecord,
   type ScanRecordsRequest,
 } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { clientSession, type InternalSession, internalSession, weirFailure } from './internal-fixtures';
 
 let running: RunningBroker;

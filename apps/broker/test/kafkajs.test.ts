@@ -1,6 +1,6 @@
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { CompressionTypes, Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 
 describe('kafkajs 2.2.4 against Weir', () => {
   let running: RunningBroker;

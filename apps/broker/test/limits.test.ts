@@ -1,6 +1,6 @@
 import { ApiVersions, CreateTopics, encodeRequestFrame, Fetch, Metadata, Produce } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { apiVersionsBody, createTopicsBody } from './raw-request-bodies';
 import {
   batchOf,

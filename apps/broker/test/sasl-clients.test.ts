@@ -7,9 +7,9 @@ import {
   saslClientExchange,
   WeirError,
 } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { internalSession } from './internal-fixtures';
 import { RawConnection, rawFrame } from './raw-socket';
 import { ADMIN, kcatSasl, listTopicsAs, recordingScheduler, saslBrokerConfig } from './sasl-fixtures';

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Admin, Client, type SaslOptions, WeirError } from '@weir/protocol';
+import type { RunningBroker } from '@weir/test-broker';
 import type { GroupScheduler } from '../src/group/group-scheduler';
-import type { RunningBroker } from './broker-harness';
 
 const run = promisify(execFile);
 

@@ -1,9 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCertificateAuthority, issueServerCertificate } from '../src/cli/certs-generate';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { internalSession } from './internal-fixtures';
 import { temporaryDirectory } from './log-fixtures';
 import { kcatSasl } from './sasl-fixtures';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { capturedLogger, makeTlsFiles, type TlsFiles, tlsListener } from './tls-fixtures';
 
 describe('kafkajs 2.2.4 over SSL', { timeout: 60_000 }, () => {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import {
   type ClientFiles,
   capturedLogger,

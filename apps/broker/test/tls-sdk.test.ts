@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { Admin, Client, Consumer, Producer, type TlsOptions, WeirError } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import {
   capturedLogger,
   eventually,

@@ -1,6 +1,6 @@
 import { Admin, Client, Consumer, Producer } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { LineChild } from './fixtures/line-child';
 import { seededRandom } from './fixtures/seeded-random';
 

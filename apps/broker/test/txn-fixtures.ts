@@ -11,9 +11,9 @@ import {
   Produce,
   TxnOffsetCommit,
 } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll } from 'vitest';
 import type { BrokerConfigInput } from '../src/config/broker-config';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { type InternalSession, internalSession } from './internal-fixtures';
 import { RawClient } from './raw-client';
 

@@ -1,6 +1,6 @@
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { pollUntil } from './group-fixtures';
 
 /** kafkajs 2.2.4's transactional producer end to end, read back by a read_committed consumer. */

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Client, Consumer, type ConsumerRecord } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { within } from './raw-socket';
 
 const run = promisify(execFile);

@@ -15,8 +15,8 @@ import {
   Produce,
   splitBatches,
 } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from './broker-harness';
 import { pollUntil } from './group-fixtures';
 import { batchOf, fetchBody, produceBody, RawConnection } from './raw-socket';
 

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { CreateTopics, EndTxn, ErrorCode, encodeRequestFrame, OffsetFetch } from '@weir/protocol';
+import { startBroker } from '@weir/test-broker';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startBroker } from './broker-harness';
 import { temporaryDirectory } from './log-fixtures';
 import { RawClient } from './raw-client';
 import { TxnInspector, TxnWire } from './txn-fixtures';

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@weir/protocol';
+import { startBroker } from '@weir/test-broker';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GroupScheduler } from '../src/group/group-scheduler';
-import { startBroker } from './broker-harness';
 import { pollUntil } from './group-fixtures';
 import { temporaryDirectory } from './log-fixtures';
 import { RawClient } from './raw-client';

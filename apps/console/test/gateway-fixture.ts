@@ -1,6 +1,6 @@
 import { InternalAdmin } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import pino from 'pino';
-import { type RunningBroker, startBroker } from '../../broker/test/broker-harness';
 import { type BrokerClients, createBrokerClients } from '../src/server/admin-client';
 import { createCaller } from '../src/server/api/root';
 import { createContextInner } from '../src/server/api/trpc';

@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InternalAdmin } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientCertificate } from '../../broker/src/cli/certs-generate';
-import { type RunningBroker, startBroker } from '../../broker/test/broker-harness';
 import { makeTlsFiles, type TlsFiles } from '../../broker/test/tls-fixtures';
 import { type ConsoleEnv, parseEnv, resolveInternalTls, resolveToken } from '../src/env';
 import { type BrokerClients, createBrokerClients } from '../src/server/admin-client';

@@ -1,6 +1,6 @@
 import { Admin, Client, InternalAdmin } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import pino from 'pino';
-import { type RunningBroker, startBroker } from '../../broker/test/broker-harness';
 import { createBrokerClients } from '../src/server/admin-client';
 import { handleRestRequest } from '../src/server/api/http';
 import { createCaller } from '../src/server/api/root';

@@ -84,6 +84,7 @@ export {
   hasDeleteHorizon,
   isControlBatch,
   isTransactionalBatch,
+  TIMESTAMP_TYPES,
 } from './records/batch-attributes';
 export type { RecordBatchHeader } from './records/batch-header';
 export {
@@ -146,8 +147,11 @@ export {
   ACL_OPERATION_IDS,
   ACL_OPERATIONS,
   ACL_PATTERN_TYPE_IDS,
+  ACL_PATTERN_TYPES,
   ACL_PERMISSION_IDS,
+  ACL_PERMISSIONS,
   ACL_RESOURCE_TYPE_IDS,
+  ACL_RESOURCE_TYPES,
   ACL_WILDCARD,
   ACL_WILDCARD_PRINCIPAL,
   aclNameOf,
@@ -179,17 +183,16 @@ export type {
   TopicDescription,
   ValidateOnlyOptions,
 } from './client/admin-types';
+export { CONFIG_SOURCES } from './client/admin-types';
 export type { ApiVersionRange, BrokerApiVersions } from './client/api-versions';
 export type { SaslClientExchange } from './client/auth/sasl-client-exchange';
 export { saslClientExchange } from './client/auth/sasl-client-exchange';
 export type { SaslOptions } from './client/auth/sasl-options';
-export type { ScramKeys, ScramMechanism } from './client/auth/scram';
+export type { ScramKeys } from './client/auth/scram';
 export {
   constantTimeEqual,
   escapeSaslName,
-  isScramMechanism,
   parseScramAttributes,
-  SCRAM_MECHANISMS,
   SCRAM_MIN_ITERATIONS,
   scramHash,
   scramHmac,
@@ -199,6 +202,8 @@ export {
   unescapeSaslName,
   xorBuffers,
 } from './client/auth/scram';
+export type { ScramMechanism } from './client/auth/scram-mechanisms';
+export { isScramMechanism, SCRAM_MECHANISMS } from './client/auth/scram-mechanisms';
 export type { BrokerAddress } from './client/broker-address';
 export { formatBrokerAddress, parseBrokerAddress } from './client/broker-address';
 export type { ClientOptions, ClientRequestOptions, ConnectionLane, RequestTarget } from './client/client';
@@ -230,6 +235,7 @@ export {
   type EffectivePermissionsApi,
   OPERATIONS_BY_RESOURCE_TYPE,
   type OperationVerdict,
+  PERMISSION_REASONS,
   type PermissionReason,
   type ResourcePermissions,
 } from './client/internal/effective-permission-types';
@@ -292,6 +298,8 @@ export type {
 } from './client/transaction/transaction-admin';
 export type { TransactionState } from './client/transaction/transaction-state';
 export { canTransitionTransaction, TRANSACTION_TRANSITIONS } from './client/transaction/transaction-state';
+export type { TransactionalIdState } from './client/transaction/transactional-id-state';
+export { TRANSACTIONAL_ID_STATES } from './client/transaction/transactional-id-state';
 export type { TransactionalProducerOptions } from './client/transaction/transactional-producer';
 export { TransactionalProducer } from './client/transaction/transactional-producer';
 export { nodeTransport } from './transport/node-transport';

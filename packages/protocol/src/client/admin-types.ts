@@ -76,15 +76,20 @@ export interface DescribeConfigsRequest extends ConfigResource {
   readonly keys?: readonly string[];
 }
 
-/** Where a config value comes from, as Kafka's `ConfigSource` names it. */
-export type ConfigSource =
-  | 'unknown'
-  | 'topic'
-  | 'dynamic-broker'
-  | 'dynamic-default-broker'
-  | 'static-broker'
-  | 'default'
-  | 'dynamic-broker-logger';
+/**
+ * Where a config value comes from, as Kafka's `ConfigSource` names it, indexed by its wire id.
+ * The browser-safe entry (src/names.ts) exports the list; this file imports only types.
+ */
+export const CONFIG_SOURCES = [
+  'unknown',
+  'topic',
+  'dynamic-broker',
+  'dynamic-default-broker',
+  'static-broker',
+  'default',
+  'dynamic-broker-logger',
+] as const;
+export type ConfigSource = (typeof CONFIG_SOURCES)[number];
 
 /** One configuration value. */
 export interface ConfigEntry {

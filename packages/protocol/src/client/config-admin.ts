@@ -5,32 +5,22 @@ import { IncrementalAlterConfigs } from '../messages/apis/incremental-alter-conf
 import type { ResponseOf } from '../schema/api';
 import { type AdminItemFailure, AdminItemsError, brokerError } from './admin-error';
 import { missingAnswer, unique } from './admin-items';
-import type {
-  AlterConfigsRequest,
-  ConfigEntry,
-  ConfigOperation,
-  ConfigResource,
-  ConfigResourceDescription,
-  ConfigResourceType,
-  ConfigSource,
-  DescribeConfigsRequest,
-  IncrementalAlterConfigsRequest,
-  ValidateOnlyOptions,
+import {
+  type AlterConfigsRequest,
+  CONFIG_SOURCES,
+  type ConfigEntry,
+  type ConfigOperation,
+  type ConfigResource,
+  type ConfigResourceDescription,
+  type ConfigResourceType,
+  type DescribeConfigsRequest,
+  type IncrementalAlterConfigsRequest,
+  type ValidateOnlyOptions,
 } from './admin-types';
 import type { Client, RequestTarget } from './client';
 
 /** Kafka's resource type ids (`ConfigResource.Type`). */
 const RESOURCE_TYPE_IDS: Readonly<Record<ConfigResourceType, number>> = { topic: 2, broker: 4 };
-/** Kafka's `ConfigSource` ids, by position. */
-const CONFIG_SOURCES: readonly ConfigSource[] = [
-  'unknown',
-  'topic',
-  'dynamic-broker',
-  'dynamic-default-broker',
-  'static-broker',
-  'default',
-  'dynamic-broker-logger',
-];
 const DEFAULT_CONFIG_SOURCE = 5;
 /** IncrementalAlterConfigs operation ids. */
 const CONFIG_OPERATION_IDS: Readonly<Record<ConfigOperation, number>> = {

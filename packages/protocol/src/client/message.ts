@@ -1,3 +1,4 @@
+import type { TimestampType } from '../records/batch-attributes';
 import type { RecordHeader } from '../records/record';
 
 /** Bytes as the SDK accepts them: raw, or a string sent as UTF-8. */
@@ -53,7 +54,7 @@ export interface ConsumerRecord {
   readonly headers: readonly RecordHeader[];
   readonly timestampMs: number;
   /** Whether `timestampMs` is the producer's create time or the broker's append time. */
-  readonly timestampType: 'create-time' | 'log-append-time';
+  readonly timestampType: TimestampType;
 }
 
 /** `MessageBytes` as a Buffer (strings as UTF-8); `null` and `undefined` as `null`. */

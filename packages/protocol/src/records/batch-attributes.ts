@@ -4,14 +4,16 @@
  * bit 6 delete horizon set. The other bits are unused and must be zero when we write them.
  */
 
-/** A compression codec, by the name Kafka's `compression.type` uses. */
-export type CompressionType = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
+/**
+ * Every compression codec, by the name Kafka's `compression.type` uses, indexed by its codec id
+ * (0–4). This file imports nothing, so the browser-safe entry (src/names.ts) exports the lists.
+ */
+export const COMPRESSION_TYPES = ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const;
+export type CompressionType = (typeof COMPRESSION_TYPES)[number];
 
-/** How a batch's timestamps were assigned: by the producer, or by the broker on append. */
-export type TimestampType = 'create-time' | 'log-append-time';
-
-/** Every compression type, indexed by its Kafka codec id (0–4). */
-export const COMPRESSION_TYPES: readonly CompressionType[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];
+/** How a batch's timestamps were assigned: by the producer, or by the broker on append (bit 3). */
+export const TIMESTAMP_TYPES = ['create-time', 'log-append-time'] as const;
+export type TimestampType = (typeof TIMESTAMP_TYPES)[number];
 
 const COMPRESSION_MASK = 0x07;
 const LOG_APPEND_TIME_FLAG = 0x08;

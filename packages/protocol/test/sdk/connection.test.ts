@@ -1,5 +1,5 @@
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from '../../../../apps/broker/test/broker-harness';
 import { Connection } from '../../src/client/connection';
 import type { ConnectionStatus } from '../../src/client/connection-status';
 import { ErrorCode } from '../../src/errors/error-codes';

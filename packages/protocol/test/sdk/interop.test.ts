@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { CompressionTypes, Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from '../../../../apps/broker/test/broker-harness';
 import { Admin } from '../../src/client/admin';
 import { Client } from '../../src/client/client';
 import { Consumer } from '../../src/client/consumer';

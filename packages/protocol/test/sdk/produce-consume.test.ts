@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBroker, startBroker } from '../../../../apps/broker/test/broker-harness';
 import { Admin } from '../../src/client/admin';
 import { Client } from '../../src/client/client';
 import { ClosedError } from '../../src/client/closed-error';

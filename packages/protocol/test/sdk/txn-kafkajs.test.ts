@@ -1,6 +1,6 @@
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RunningBroker, startBroker } from '../../../../apps/broker/test/broker-harness';
 import { Admin } from '../../src/client/admin';
 import { Client } from '../../src/client/client';
 import { TransactionalProducer } from '../../src/client/transaction/transactional-producer';

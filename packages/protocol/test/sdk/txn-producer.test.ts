@@ -1,5 +1,5 @@
+import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RunningBroker, startBroker } from '../../../../apps/broker/test/broker-harness';
 import { Admin } from '../../src/client/admin';
 import { Client } from '../../src/client/client';
 import { listOffsets } from '../../src/client/list-offsets';

@@ -1,3 +1,4 @@
+import { CLUSTER_RESOURCE_NAME } from '@weir/protocol/names';
 import type { AclIntent } from '../api/schemas/acl-intents';
 import type { AclBindingView, AclOperationView } from '../api/schemas/acls';
 
@@ -12,9 +13,6 @@ import type { AclBindingView, AclOperationView } from '../api/schemas/acls';
  * Every ACL is an ALLOW for the intent's principal and host. Pure, so the list a person previews
  * is exactly the list the gateway creates.
  */
-
-/** Kafka's name of the one CLUSTER resource. */
-const CLUSTER_RESOURCE_NAME = 'kafka-cluster';
 
 const PRODUCE_TOPIC_OPERATIONS: readonly AclOperationView[] = ['WRITE', 'DESCRIBE', 'CREATE'];
 const TRANSACTIONAL_ID_OPERATIONS: readonly AclOperationView[] = ['WRITE', 'DESCRIBE'];

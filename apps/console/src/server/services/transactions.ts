@@ -5,7 +5,7 @@ import type {
   PartitionProducer,
   TransactionDescription,
 } from '@weir/protocol';
-import { ErrorCode } from '@weir/protocol';
+import { CLUSTER_RESOURCE_NAME, ErrorCode } from '@weir/protocol';
 import { asKafkaError } from '../api/error-shapes';
 import type { ActionPermissionView } from '../api/schemas/common';
 import {
@@ -163,7 +163,7 @@ function abortPermission(row: TransactionRow, acl?: AclPolicyView | null): Actio
     : denied(`Only an open transaction can be aborted; this one is ${row.state}.`);
   return withAcls(state, acl, [
     ['WRITE', 'TRANSACTIONAL_ID', row.transactionalId],
-    ['ALTER', 'CLUSTER', 'kafka-cluster'],
+    ['ALTER', 'CLUSTER', CLUSTER_RESOURCE_NAME],
   ]);
 }
 

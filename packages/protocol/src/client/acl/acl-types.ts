@@ -3,14 +3,19 @@
  * them. The broker stores and reasons in names; ids appear only where a message is encoded or
  * decoded, so a wrong id cannot leak into the policy.
  *
- * This file imports nothing: it is also the package's `@weir/protocol/acl-types` entry point, which
- * browser code (the console's forms) loads without the rest of the SDK.
+ * This file imports nothing: the package's browser-safe entry point (`@weir/protocol/names`,
+ * src/names.ts) exports its name lists, which the console's forms load without the rest of the SDK.
  */
 
-/** Resources an ACL can protect. DELEGATION_TOKEN and USER exist in Kafka but are not served. */
-export type AclResourceType = 'TOPIC' | 'GROUP' | 'CLUSTER' | 'TRANSACTIONAL_ID';
+/**
+ * Resources an ACL can protect, in Kafka's id order. DELEGATION_TOKEN and USER exist in Kafka but
+ * are not served.
+ */
+export const ACL_RESOURCE_TYPES = ['TOPIC', 'GROUP', 'CLUSTER', 'TRANSACTIONAL_ID'] as const;
+export type AclResourceType = (typeof ACL_RESOURCE_TYPES)[number];
 /** LITERAL names one resource (or every one, with `*`); PREFIXED every name starting with it. */
-export type AclPatternType = 'LITERAL' | 'PREFIXED';
+export const ACL_PATTERN_TYPES = ['LITERAL', 'PREFIXED'] as const;
+export type AclPatternType = (typeof ACL_PATTERN_TYPES)[number];
 /**
  * Every operation an ACL can name, in Kafka's id order (ANY is only for filters): the one list
  * that parsers, schemas and menus take their choices from.
@@ -29,7 +34,9 @@ export const ACL_OPERATIONS = [
   'IDEMPOTENT_WRITE',
 ] as const;
 export type AclOperation = (typeof ACL_OPERATIONS)[number];
-export type AclPermission = 'ALLOW' | 'DENY';
+/** Whether an ACL grants or refuses its operation (DENY wins); ALLOW first, as forms offer them. */
+export const ACL_PERMISSIONS = ['ALLOW', 'DENY'] as const;
+export type AclPermission = (typeof ACL_PERMISSIONS)[number];
 
 /** The only name of the CLUSTER resource (Kafka's `kafka-cluster`). */
 export const CLUSTER_RESOURCE_NAME = 'kafka-cluster';

@@ -6,12 +6,12 @@ import {
   escapeSaslName,
   parseScramAttributes,
   SCRAM_MIN_ITERATIONS,
-  type ScramMechanism,
   scramHmac,
   scramKeys,
   scramSaltedPassword,
   xorBuffers,
 } from './scram';
+import type { ScramMechanism } from './scram-mechanisms';
 
 /** No channel binding and no authorization identity: the GS2 header every Kafka client sends. */
 const GS2_HEADER = 'n,,';

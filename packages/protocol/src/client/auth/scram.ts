@@ -1,13 +1,10 @@
 import { createHash, createHmac, pbkdf2, timingSafeEqual } from 'node:crypto';
+import type { ScramMechanism } from './scram-mechanisms';
 
 /**
  * SCRAM (RFC 5802, RFC 7677) building blocks shared by the SDK's client side and the broker's
  * server side, so both compute keys and parse messages the same way. Only node:crypto is used.
  */
-
-/** The SCRAM mechanisms Kafka defines, by their SaslHandshake names. */
-export const SCRAM_MECHANISMS = ['SCRAM-SHA-256', 'SCRAM-SHA-512'] as const;
-export type ScramMechanism = (typeof SCRAM_MECHANISMS)[number];
 
 /** The fewest PBKDF2 iterations accepted on either side (RFC 7677 §4; kafkajs refuses fewer). */
 export const SCRAM_MIN_ITERATIONS = 4096;
@@ -16,10 +13,6 @@ const DIGESTS: Readonly<Record<ScramMechanism, { hash: 'sha256' | 'sha512'; byte
   'SCRAM-SHA-256': { hash: 'sha256', bytes: 32 },
   'SCRAM-SHA-512': { hash: 'sha512', bytes: 64 },
 };
-
-export function isScramMechanism(name: string): name is ScramMechanism {
-  return (SCRAM_MECHANISMS as readonly string[]).includes(name);
-}
 
 /** The keys derived from a salted password; the server keeps storedKey and serverKey only. */
 export interface ScramKeys {

@@ -14,7 +14,14 @@ import type { AclBinding, AclOperation, AclPatternType, AclResourceType } from '
  * - NO_ACL_FOUND: no ACL at all names the resource, so `allowEveryoneIfNoAclFound` decides.
  * - NO_MATCHING_ALLOW: ACLs name the resource, but none allows this principal the operation.
  */
-export type PermissionReason = 'SUPER_USER' | 'DENY_ACL' | 'ALLOW_ACL' | 'NO_ACL_FOUND' | 'NO_MATCHING_ALLOW';
+export const PERMISSION_REASONS = [
+  'SUPER_USER',
+  'DENY_ACL',
+  'ALLOW_ACL',
+  'NO_ACL_FOUND',
+  'NO_MATCHING_ALLOW',
+] as const;
+export type PermissionReason = (typeof PERMISSION_REASONS)[number];
 
 /** One operation on one resource: the verdict and the ACLs that decided it. */
 export interface OperationVerdict {

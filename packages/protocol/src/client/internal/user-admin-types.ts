@@ -1,5 +1,7 @@
-/** The SCRAM mechanisms a user's credential can be for. */
-export type UserScramMechanism = 'SCRAM-SHA-256' | 'SCRAM-SHA-512';
+import type { ScramMechanism } from '../auth/scram-mechanisms';
+
+/** The SCRAM mechanisms a user's credential can be for: every one Kafka defines. */
+export type UserScramMechanism = ScramMechanism;
 
 /** A SASL user as listed: its mechanisms with their PBKDF2 iterations, never salts or keys. */
 export interface UserDescription {

@@ -10,7 +10,10 @@ import { findTransactionCoordinator } from '../group/coordinator';
 export interface TransactionListing {
   readonly transactionalId: string;
   readonly producerId: bigint;
-  /** Kafka's state name: Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, Dead, PrepareEpochFence. */
+  /**
+   * Kafka's state name, one of TRANSACTIONAL_ID_STATES (transactional-id-state.ts) from a Weir
+   * broker; a string, because it is what the broker sent.
+   */
   readonly state: string;
 }
 

@@ -1,6 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ACL_RESOURCE_TYPES } from '@weir/protocol/names';
 import { Field, Input, Select } from '@weir/ui';
 import { type FormEvent, useState } from 'react';
 import { type AclBindingView, aclBindingSchema } from '../../../server/api/schemas/acls';
@@ -9,7 +10,6 @@ import { useTRPC } from '../../../trpc/react';
 import { FormDialog } from '../../_components/form-dialog';
 import { PATTERN_OPTIONS } from './acl-text';
 
-const RESOURCE_TYPES = ['TOPIC', 'GROUP', 'CLUSTER', 'TRANSACTIONAL_ID'] as const;
 const OPERATIONS = aclBindingSchema.shape.operation.options;
 
 type Draft = Omit<AclBindingView, 'resourceName' | 'principal' | 'host'> & {
@@ -81,7 +81,7 @@ export function CreateAclDialog({ open, onClose }: { open: boolean; onClose: () 
             {...control}
             value={draft.resourceType}
             onChange={set('resourceType')}
-            options={RESOURCE_TYPES.map((value) => ({ value, label: value }))}
+            options={ACL_RESOURCE_TYPES.map((value) => ({ value, label: value }))}
           />
         )}
       </Field>

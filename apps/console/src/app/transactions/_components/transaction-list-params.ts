@@ -1,5 +1,6 @@
+import { TRANSACTIONAL_ID_STATES } from '@weir/protocol/names';
 import { createLoader, type inferParserType, parseAsBoolean, parseAsStringLiteral } from 'nuqs/server';
-import { type TransactionListInput, transactionStates } from '../../../server/api/schemas/transactions';
+import type { TransactionListInput } from '../../../server/api/schemas/transactions';
 import { listParams, listWindowInput } from '../../_components/list-params';
 
 /** The sort keys the server accepts (see transactionSortKeySchema). */
@@ -17,7 +18,7 @@ export const transactionListParams = {
   /** Age sorts oldest first by default, the other keys ascending: no default, see isDescending. */
   desc: parseAsBoolean,
   show: parseAsStringLiteral(transactionScopes).withDefault('open'),
-  state: parseAsStringLiteral(transactionStates),
+  state: parseAsStringLiteral(TRANSACTIONAL_ID_STATES),
 };
 
 export type TransactionListParams = inferParserType<typeof transactionListParams>;

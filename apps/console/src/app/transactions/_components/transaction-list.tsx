@@ -1,6 +1,7 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { TRANSACTIONAL_ID_STATES } from '@weir/protocol/names';
 import {
   Count,
   DataTable,
@@ -11,7 +12,7 @@ import {
   Select,
   Toolbar,
 } from '@weir/ui';
-import { type TransactionRow, transactionStates } from '../../../server/api/schemas/transactions';
+import type { TransactionRow } from '../../../server/api/schemas/transactions';
 import { useTRPC } from '../../../trpc/react';
 import { ListPanel } from '../../_components/list-panel';
 import { ListSearch } from '../../_components/list-search';
@@ -106,11 +107,11 @@ export function TransactionList() {
           aria-label="State"
           value={params.state ?? ''}
           onChange={(event) =>
-            filter({ state: transactionStates.find((state) => state === event.target.value) ?? null })
+            filter({ state: TRANSACTIONAL_ID_STATES.find((state) => state === event.target.value) ?? null })
           }
           options={[
             { value: '', label: 'Any state' },
-            ...transactionStates.map((state) => ({
+            ...TRANSACTIONAL_ID_STATES.map((state) => ({
               value: state,
               label: `${state} (${formatCount(counts[state] ?? 0)})`,
             })),

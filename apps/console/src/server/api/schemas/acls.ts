@@ -1,34 +1,16 @@
-import type { AclOperation } from '@weir/protocol';
+import { ACL_OPERATIONS, ACL_PATTERN_TYPES, ACL_PERMISSIONS, ACL_RESOURCE_TYPES } from '@weir/protocol/names';
 import { z } from 'zod';
 import { asOfMsSchema } from './common';
 
 /** ACLs (the broker's authorization rules), as the gateway carries them. */
 
-export const aclResourceTypeSchema = z.enum(['TOPIC', 'GROUP', 'CLUSTER', 'TRANSACTIONAL_ID']);
-export const aclPatternTypeSchema = z.enum(['LITERAL', 'PREFIXED']);
-/**
- * The browser's forms import these schemas, and the SDK's one entry point brings sockets and native
- * codecs, so the names are written here (a type-only import costs the bundle nothing) and checked
- * against the SDK's `AclOperation` in both directions: a name added to or removed from the SDK
- * fails the type check here.
+/*
+ * The browser's forms import these schemas, so the names come from the protocol's browser-safe
+ * entry (`@weir/protocol/names`), not from its root, which brings sockets and native codecs.
  */
-const ACL_OPERATION_NAMES = [
-  'ALL',
-  'READ',
-  'WRITE',
-  'CREATE',
-  'DELETE',
-  'ALTER',
-  'DESCRIBE',
-  'CLUSTER_ACTION',
-  'DESCRIBE_CONFIGS',
-  'ALTER_CONFIGS',
-  'IDEMPOTENT_WRITE',
-] as const satisfies readonly AclOperation[];
-type MissingOperations = Exclude<AclOperation, (typeof ACL_OPERATION_NAMES)[number]>;
-const everyOperationListed: [MissingOperations] extends [never] ? true : MissingOperations = true;
-void everyOperationListed;
-export const aclOperationSchema = z.enum(ACL_OPERATION_NAMES);
+export const aclResourceTypeSchema = z.enum(ACL_RESOURCE_TYPES);
+export const aclPatternTypeSchema = z.enum(ACL_PATTERN_TYPES);
+export const aclOperationSchema = z.enum(ACL_OPERATIONS);
 
 /** `User:<name>`, or `User:*` for everyone. */
 export const principalSchema = z
@@ -43,7 +25,7 @@ export const aclBindingSchema = z.object({
   principal: z.string().regex(/^User:.+$/, 'a principal is User:<name> (User:* for everyone)'),
   host: z.string().min(1).max(255),
   operation: aclOperationSchema,
-  permission: z.enum(['ALLOW', 'DENY']),
+  permission: z.enum(ACL_PERMISSIONS),
 });
 
 export const aclListInputSchema = z.object({

@@ -1,3 +1,4 @@
+import { PERMISSION_REASONS } from '@weir/protocol/names';
 import { z } from 'zod';
 import {
   aclBindingSchema,
@@ -17,13 +18,7 @@ export const effectivePermissionsInputSchema = z.object({
   host: z.string().trim().min(1, 'Enter a host, or * for any host.').max(255).default('*'),
 });
 
-export const permissionReasonSchema = z.enum([
-  'SUPER_USER',
-  'DENY_ACL',
-  'ALLOW_ACL',
-  'NO_ACL_FOUND',
-  'NO_MATCHING_ALLOW',
-]);
+export const permissionReasonSchema = z.enum(PERMISSION_REASONS);
 
 export const operationVerdictSchema = z.object({
   operation: aclOperationSchema,

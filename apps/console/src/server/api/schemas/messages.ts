@@ -1,3 +1,4 @@
+import { COMPRESSION_TYPES, TIMESTAMP_TYPES } from '@weir/protocol/names';
 import { z } from 'zod';
 import { asOfMsSchema, decimalSchema, partitionSchema, topicNameSchema } from './common';
 
@@ -75,7 +76,7 @@ export const messageRowSchema = z.object({
   partition: z.number().int(),
   offset: decimalSchema,
   timestampMs: z.number().int(),
-  timestampType: z.enum(['create-time', 'log-append-time']),
+  timestampType: z.enum(TIMESTAMP_TYPES),
   key: payloadSchema.nullable(),
   value: payloadSchema.nullable(),
   /** In record order, duplicates kept. */
@@ -88,7 +89,7 @@ export const messageRowSchema = z.object({
    */
   controlType: z.enum(['COMMIT', 'ABORT', 'UNKNOWN']).nullable(),
   producerId: z.string(),
-  compression: z.enum(['none', 'gzip', 'snappy', 'lz4', 'zstd']),
+  compression: z.enum(COMPRESSION_TYPES),
 });
 
 export const partitionPositionSchema = z.object({
@@ -161,7 +162,7 @@ export const produceInputSchema = z.object({
     .array(z.object({ key: z.string().max(1024), value: payloadInputSchema.nullable() }))
     .max(100)
     .optional(),
-  compression: z.enum(['none', 'gzip', 'snappy', 'lz4', 'zstd']).default('none'),
+  compression: z.enum(COMPRESSION_TYPES).default('none'),
   timestampMs: z.number().int().min(0).optional(),
 });
 

@@ -1,3 +1,4 @@
+import { CONFIG_SOURCES } from '@weir/protocol/names';
 import { z } from 'zod';
 import {
   actionPermissionSchema,
@@ -77,15 +78,7 @@ export const topicDetailSchema = topicSummarySchema.extend({
   partitions: z.array(partitionDetailSchema),
 });
 
-export const configSourceSchema = z.enum([
-  'unknown',
-  'topic',
-  'dynamic-broker',
-  'dynamic-default-broker',
-  'static-broker',
-  'default',
-  'dynamic-broker-logger',
-]);
+export const configSourceSchema = z.enum(CONFIG_SOURCES);
 
 export const configEntrySchema = z.object({
   name: z.string(),

@@ -1,3 +1,4 @@
+import { TRANSACTIONAL_ID_STATES, type TransactionalIdState } from '@weir/protocol/names';
 import { z } from 'zod';
 import {
   actionPermissionSchema,
@@ -17,21 +18,10 @@ import {
  */
 
 /** Kafka's transaction state names, as the coordinator reports them. */
-export const transactionStates = [
-  'Empty',
-  'Ongoing',
-  'PrepareCommit',
-  'PrepareAbort',
-  'CompleteCommit',
-  'CompleteAbort',
-  'Dead',
-  'PrepareEpochFence',
-] as const;
-
-export const transactionStateSchema = z.enum(transactionStates);
+export const transactionStateSchema = z.enum(TRANSACTIONAL_ID_STATES);
 
 /** States in which a transaction is open: its records are not yet readable by read_committed consumers. */
-export const OPEN_TRANSACTION_STATES: ReadonlySet<string> = new Set([
+export const OPEN_TRANSACTION_STATES: ReadonlySet<string> = new Set<TransactionalIdState>([
   'Ongoing',
   'PrepareCommit',
   'PrepareAbort',

@@ -1,9 +1,10 @@
+import { SCRAM_MECHANISMS } from '@weir/protocol/names';
 import { z } from 'zod';
 import { asOfMsSchema } from './common';
 
 /** SASL/SCRAM users of the broker, as the gateway carries them. */
 
-export const scramMechanismSchema = z.enum(['SCRAM-SHA-256', 'SCRAM-SHA-512']);
+export const scramMechanismSchema = z.enum(SCRAM_MECHANISMS);
 export const usernameSchema = z
   .string()
   .trim()

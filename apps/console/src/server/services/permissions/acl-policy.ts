@@ -1,4 +1,5 @@
 import type { AclBinding, AclOperation, AclResourceType } from '@weir/protocol';
+import { ACL_WILDCARD, ACL_WILDCARD_PRINCIPAL } from '@weir/protocol/names';
 import { type ActionPermission, denied } from './action-permission';
 
 /*
@@ -30,7 +31,7 @@ const IMPLIED_BY: Partial<Record<AclOperation, readonly AclOperation[]>> = {
 
 function matchesResource(acl: AclBinding, type: AclResourceType, name: string): boolean {
   if (acl.resourceType !== type) return false;
-  if (acl.patternType === 'LITERAL') return acl.resourceName === name || acl.resourceName === '*';
+  if (acl.patternType === 'LITERAL') return acl.resourceName === name || acl.resourceName === ACL_WILDCARD;
   return acl.patternType === 'PREFIXED' && name.startsWith(acl.resourceName);
 }
 
@@ -40,7 +41,9 @@ function matchesResource(acl: AclBinding, type: AclResourceType, name: string): 
  * the broker would allow (it refuses anyway when it applies).
  */
 function appliesTo(acl: AclBinding, principal: string): boolean {
-  return (acl.principal === principal || acl.principal === 'User:*') && acl.host === '*';
+  return (
+    (acl.principal === principal || acl.principal === ACL_WILDCARD_PRINCIPAL) && acl.host === ACL_WILDCARD
+  );
 }
 
 const covers = (granted: AclOperation, wanted: AclOperation) => granted === wanted || granted === 'ALL';

@@ -1,3 +1,4 @@
+import type { AclResourceType } from '@weir/protocol/names';
 import {
   createLoader,
   type inferParserType,
@@ -7,7 +8,13 @@ import {
 } from 'nuqs/server';
 import type { EffectivePermissionsInput } from '../../../../server/api/schemas/effective-permissions';
 
-export const resourceTypes = ['CLUSTER', 'TOPIC', 'GROUP', 'TRANSACTIONAL_ID'] as const;
+/** The resource types in the order the view lists them: the cluster first, as the broker answers. */
+export const resourceTypes = [
+  'CLUSTER',
+  'TOPIC',
+  'GROUP',
+  'TRANSACTIONAL_ID',
+] as const satisfies readonly AclResourceType[];
 
 /**
  * The view's URL state, read the same way by the page (a server component, which prefetches) and

@@ -1,6 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { COMPRESSION_TYPES, type CompressionType } from '@weir/protocol/names';
 import { Button, Checkbox, Field, PageHeader, Panel, Select, TextArea } from '@weir/ui';
 import Link from 'next/link';
 import { type FormEvent, useState } from 'react';
@@ -10,7 +11,6 @@ import { useTRPC } from '../../../../../trpc/react';
 import { type FieldErrors, zodFieldErrors } from '../../../../_components/field-errors';
 import { type HeaderDraft, HeaderEditor } from './header-editor';
 
-const compressions = ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const;
 const encodings = [
   { value: 'utf8', label: 'UTF-8 text' },
   { value: 'base64', label: 'Base64 bytes' },
@@ -18,7 +18,7 @@ const encodings = [
 
 type Draft = {
   partition: string;
-  compression: (typeof compressions)[number];
+  compression: CompressionType;
   key: string;
   nullKey: boolean;
   keyEncoding: 'utf8' | 'base64';
@@ -131,7 +131,7 @@ export function ProduceForm({ topic }: { topic: string }) {
                   {...control}
                   value={draft.compression}
                   onChange={(event) => set('compression', event.target.value as Draft['compression'])}
-                  options={compressions.map((value) => ({ value, label: value }))}
+                  options={COMPRESSION_TYPES.map((value) => ({ value, label: value }))}
                 />
               )}
             </Field>

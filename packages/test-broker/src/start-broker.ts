@@ -1,8 +1,14 @@
-import { Broker, type BrokerDeps } from '../src/broker';
-import { type BrokerConfigInput, brokerConfigSchema } from '../src/config/broker-config';
-import { type BrokerMetrics, createBrokerMetrics } from '../src/http/metrics';
-import { createLogger } from '../src/logger';
-import { temporaryDirectory } from './log-fixtures';
+import {
+  Broker,
+  type BrokerConfigInput,
+  type BrokerDeps,
+  type BrokerMetrics,
+  brokerConfigSchema,
+  createBrokerMetrics,
+  createLogger,
+} from '@weir/broker';
+import { temporaryDirectory } from './temporary-directory';
+import { testLogLevel } from './test-log-level';
 
 export interface RunningBroker {
   broker: Broker;
@@ -56,9 +62,7 @@ export async function startBroker(
   const metrics = createBrokerMetrics();
   const broker = new Broker(config, {
     ...extraDeps,
-    logger:
-      extraDeps.logger ??
-      createLogger({ level: (process.env.WEIR_TEST_LOG_LEVEL as 'info' | undefined) ?? 'silent' }),
+    logger: extraDeps.logger ?? createLogger({ level: testLogLevel() }),
     metrics,
   });
   await broker.start();
