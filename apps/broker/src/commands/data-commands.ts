@@ -65,6 +65,13 @@ export interface TrafficObserver {
 const EMPTY = Buffer.alloc(0);
 const VALID_ACKS = new Set([-1, 0, 1]);
 
+/** Whether the batch's attributes say transactional; the cheap test before the header is read. */
+function mayBeTransactional(records: Buffer): boolean {
+  return (
+    records.length >= BATCH_HEADER_BYTES && isTransactionalBatch(records.readInt16BE(BatchLayout.attributes))
+  );
+}
+
 /**
  * Admits every transactional batch. Only a constructor default, until the broker passes the
  * transaction coordinator's check; never use it where a coordinator exists.
@@ -118,7 +125,9 @@ export class DataCommands {
           detail: 'produce requests of version 3 and above carry exactly one record batch per partition',
         });
       }
-      const membership = await this.#askTransactionMembership(request.topic, request.partition, records);
+      const membership = mayBeTransactional(records)
+        ? await this.#askTransactionMembership(request.topic, request.partition, records)
+        : undefined;
       const result = await log.append(records, {
         origin: 'client',
         durable: request.acks === -1,
