@@ -175,6 +175,39 @@ export async function loadedCoordinator(
   return { coordinator, scheduler, store, logs };
 }
 
+/**
+ * A coordinator that leads no `__consumer_offsets` partition yet, over an in-memory topic whose
+ * replays the test releases ({@link HeldReplaySource}); topics t0..t2 have 4 partitions.
+ */
+export function unledGroupCoordinator(
+  options: { partitionCount?: number; scheduler?: ManualScheduler } = {},
+) {
+  const store = new MemoryGroupStore(options.partitionCount ?? 4);
+  const source = new HeldReplaySource<CoordinatorRecord>(store);
+  const scheduler = options.scheduler ?? new ManualScheduler();
+  const logs: string[] = [];
+  const coordinator = new GroupCoordinator({
+    config: TEST_GROUP_CONFIG,
+    store,
+    scheduler,
+    logger: {
+      info: (_fields, message) => logs.push(message),
+      warn: (_fields, message) => logs.push(message),
+    },
+    catalog: { hasPartition: (topic, partition) => /^t\d$/.test(topic) && partition >= 0 && partition < 4 },
+    source,
+  });
+  return { coordinator, store, source, scheduler, logs };
+}
+
+/** A group id that hashes to `partition` of the coordinator's offsets topic. */
+export function groupOn(coordinator: GroupCoordinator, partition: number, prefix = 'group'): string {
+  for (let index = 0; ; index++) {
+    const groupId = `${prefix}-${index}`;
+    if (coordinator.partitionOf(groupId) === partition) return groupId;
+  }
+}
+
 /** Consumer-protocol subscription bytes, as kafkajs writes them. */
 export function subscription(topics: string[]): Buffer {
   return AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) });
