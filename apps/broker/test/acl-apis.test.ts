@@ -119,7 +119,7 @@ describe('ACL APIs', () => {
         ],
       });
       expect(deleted.filterResponses[0]?.matchingAcls.map((acl) => acl.resourceName)).toEqual(['orders']);
-      expect(broker.broker.commands.acls.describeAcls(MATCH_ALL_ACLS).map((acl) => acl.resourceName)).toEqual(
+      expect(broker.broker.services.acls.describeAcls(MATCH_ALL_ACLS).map((acl) => acl.resourceName)).toEqual(
         ['team-'],
       );
     } finally {
@@ -147,7 +147,7 @@ describe('ACL APIs', () => {
           ],
         }),
       ).rejects.toMatchObject({ type: 'CLUSTER_AUTHORIZATION_FAILED' });
-      expect(broker.broker.commands.acls.describeAcls(MATCH_ALL_ACLS)).toEqual([]);
+      expect(broker.broker.services.acls.describeAcls(MATCH_ALL_ACLS)).toEqual([]);
     } finally {
       await admin.disconnect();
     }
@@ -189,7 +189,7 @@ describe('ACL APIs', () => {
 
   it('lets a principal that may describe but not create see TOPIC_AUTHORIZATION_FAILED for auto-creation', async () => {
     const broker = await secure.start();
-    await broker.broker.commands.acls.createAcls([
+    await broker.broker.services.acls.createAcls([
       { binding: grant('TOPIC', 'auto-', 'DESCRIBE', 'PREFIXED') },
     ]);
     const client = secure.clientAs('granted');
@@ -201,13 +201,13 @@ describe('ACL APIs', () => {
       ['auto-one', ErrorCode.TOPIC_AUTHORIZATION_FAILED],
     ]);
     expect(
-      broker.broker.commands.topics.listTopics({ includeInternal: false }).map((t) => t.name),
+      broker.broker.services.topicDescriptions.listTopics({ includeInternal: false }).map((t) => t.name),
     ).not.toContain('auto-one');
   });
 
   it('lists only the topics and groups the principal may describe', async () => {
     const broker = await secure.start();
-    await broker.broker.commands.acls.createAcls(
+    await broker.broker.services.acls.createAcls(
       [grant('TOPIC', 'da', 'DESCRIBE', 'PREFIXED'), grant('GROUP', 'grp', 'DESCRIBE')].map((binding) => ({
         binding,
       })),

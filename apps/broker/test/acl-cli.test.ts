@@ -16,7 +16,7 @@ describe('weir acl', () => {
     await running.dispose();
   });
 
-  const acls = () => running.broker.commands.acls.describeAcls(MATCH_ALL_ACLS);
+  const acls = () => running.broker.services.acls.describeAcls(MATCH_ALL_ACLS);
 
   it('creates, lists and deletes ACLs', async () => {
     const created = await weir([

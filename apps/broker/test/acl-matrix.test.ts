@@ -70,7 +70,7 @@ describe('authorization matrix (secure profile: allowEveryoneIfNoAclFound false)
       await seedWorld(running.broker);
       // The transactional id the transaction rows act on, there from the start on both brokers, so
       // that ListTransactions has something to hide from every principal, whatever the rows' order.
-      await running.broker.commands.transactions.initProducerId('tx', 60_000);
+      await running.broker.services.transactions.initProducerId('tx', 60_000);
     }
     clients.set('anonymous', clientAs(plaintext, 'anonymous'));
     // The PLAINTEXT broker's clients are User:ANONYMOUS: its internal client acts as that.
@@ -119,13 +119,13 @@ describe('authorization matrix (secure profile: allowEveryoneIfNoAclFound false)
     });
 
     it('granted is allowed with the needed ACLs', async () => {
-      await sasl.broker.commands.acls.createAcls(row.grants.map((binding) => ({ binding })));
+      await sasl.broker.services.acls.createAcls(row.grants.map((binding) => ({ binding })));
       try {
         const response = await ask(row, 'granted');
         expect(errorCodesIn(response).filter((code) => AUTHORIZATION_FAILURES.has(code))).toEqual([]);
         if ('shows' in row.expect) expect(row.expect.shows(response)).toBe(true);
       } finally {
-        await sasl.broker.commands.acls.deleteAcls(row.grants);
+        await sasl.broker.services.acls.deleteAcls(row.grants);
       }
     });
 

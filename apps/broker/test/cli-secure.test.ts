@@ -58,7 +58,7 @@ describe('weir client commands on a SASL_SSL listener', () => {
   it('lets a user in only as far as its ACLs allow', async () => {
     const admin = (args: string[], input?: string) => weirAs(ADMIN.username, ADMIN.password, args, input);
     expect((await admin(['topic', 'create', 'orders', '--partitions', '2'])).code).toBe(0);
-    await running.broker.commands.users.upsertUser({
+    await running.broker.services.users.upsertUser({
       username: 'alice',
       mechanism: 'SCRAM-SHA-256',
       password: 'alice-password-1',
@@ -103,7 +103,7 @@ describe('weir client commands on a SASL_SSL listener', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('TOPIC_AUTHORIZATION_FAILED');
     expect(
-      running.broker.commands.topics.listTopics({ includeInternal: false }).map((topic) => topic.name),
+      running.broker.services.topicDescriptions.listTopics({ includeInternal: false }).map((topic) => topic.name),
     ).toContain('orders');
   });
 

@@ -32,7 +32,7 @@ describe('effective permissions (WeirDescribeEffectivePermissions)', () => {
   }
 
   async function addAcls(broker: RunningBroker, ...bindings: AclBinding[]): Promise<void> {
-    const results = await broker.broker.commands.acls.createAcls(bindings.map((binding) => ({ binding })));
+    const results = await broker.broker.services.acls.createAcls(bindings.map((binding) => ({ binding })));
     expect(results.map((result) => result.errorCode)).toEqual(bindings.map(() => ErrorCode.NONE));
   }
 

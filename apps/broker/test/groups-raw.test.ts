@@ -28,10 +28,7 @@ describe('group APIs on the wire', () => {
       topics: { autoCreateEnable: false },
       groups: { initialRebalanceDelayMs: 0, minSessionTimeoutMs: 1000, offsetsTopicPartitions: 3 },
     });
-    await running.broker.commands.topics.createTopics(
-      [{ name: 'wire', partitionCount: 2, replicationFactor: 1, assignments: [], configs: {} }],
-      false,
-    );
+    await running.broker.services.topics.createTopic({ name: 'wire', partitionCount: 2, configs: {} });
     client = await RawClient.connect(running.bootstrap);
   });
   afterAll(async () => {
@@ -328,10 +325,7 @@ describe('group state across a restart', () => {
     const first = await startBroker(overrides);
     let second: RunningBroker | undefined;
     try {
-      await first.broker.commands.topics.createTopics(
-        [{ name: 'kept', partitionCount: 1, replicationFactor: 1, assignments: [], configs: {} }],
-        false,
-      );
+      await first.broker.services.topics.createTopic({ name: 'kept', partitionCount: 1, configs: {} });
       const client = await RawClient.connect(first.bootstrap);
       const joinBody = {
         groupId: 'kept-group',

@@ -9,7 +9,7 @@ describe('acting for a user on the internal listener (WEIR-TOKEN authzid)', () =
   it("applies the user's ACLs, not the token's super-user rule", async () => {
     const running = await secure.start();
     // User:granted may describe and read `data`, nothing on `victim`.
-    await running.broker.commands.acls.createAcls([{ binding: grant('TOPIC', 'data', 'READ') }]);
+    await running.broker.services.acls.createAcls([{ binding: grant('TOPIC', 'data', 'READ') }]);
 
     const acting = secure.internalClientAs(PRINCIPAL_OF.granted);
     const admin = new Admin(acting);
@@ -25,14 +25,14 @@ describe('acting for a user on the internal listener (WEIR-TOKEN authzid)', () =
     const users = await weirFailure(internal.listUsers());
     expect(users.code).toBe(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
     expect(
-      running.broker.commands.topics.listTopics({ includeInternal: false }).map((t) => t.name),
+      running.broker.services.topicDescriptions.listTopics({ includeInternal: false }).map((t) => t.name),
     ).toContain('data');
 
     // Granting DELETE lets the same user delete it.
-    await running.broker.commands.acls.createAcls([{ binding: grant('TOPIC', 'victim', 'DELETE') }]);
+    await running.broker.services.acls.createAcls([{ binding: grant('TOPIC', 'victim', 'DELETE') }]);
     await admin.deleteTopics(['victim']);
     expect(
-      running.broker.commands.topics.listTopics({ includeInternal: false }).map((t) => t.name),
+      running.broker.services.topicDescriptions.listTopics({ includeInternal: false }).map((t) => t.name),
     ).not.toContain('victim');
 
     // The bare token is still the internal super user.

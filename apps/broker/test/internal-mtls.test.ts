@@ -65,7 +65,7 @@ beforeAll(async () => {
     { authScheduler: recording.scheduler },
   );
   await seedWorld(running.broker);
-  await running.broker.commands.acls.createAcls([{ binding: grant('TOPIC', 'data', 'READ') }]);
+  await running.broker.services.acls.createAcls([{ binding: grant('TOPIC', 'data', 'READ') }]);
 }, 60_000);
 
 afterAll(async () => {
@@ -124,7 +124,7 @@ describe('the internal listener with trusted client certificates (mutual TLS)', 
     expect((await internal.listUsers()).map((user) => user.name).sort()).toEqual(['granted', 'nobody']);
     await new Admin(client).deleteTopics(['victim']);
     expect(
-      running.broker.commands.topics.listTopics({ includeInternal: false }).map((t) => t.name),
+      running.broker.services.topicDescriptions.listTopics({ includeInternal: false }).map((t) => t.name),
     ).not.toContain('victim');
   });
 

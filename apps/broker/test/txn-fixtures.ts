@@ -172,10 +172,7 @@ export function txnBrokerPerSuite(
   let started: TxnSuiteBroker | undefined;
   beforeAll(async () => {
     const running = await startBroker(overrides);
-    await running.broker.commands.topics.createTopics(
-      [{ ...topic, replicationFactor: 1, assignments: [], configs: {} }],
-      false,
-    );
+    await running.broker.services.topics.createTopic({ ...topic, configs: {} });
     const client = await RawClient.connect(running.bootstrap);
     started = { running, client, wire: new TxnWire(client), inspector: new TxnInspector(running) };
   });

@@ -18,10 +18,7 @@ describe('kcat transactions against Weir', () => {
       topics: { autoCreateEnable: false },
       transactions: { stateTopicPartitions: 2 },
     });
-    await running.broker.commands.topics.createTopics(
-      [{ name: 'kcat-tx', partitionCount: 1, replicationFactor: 1, assignments: [], configs: {} }],
-      false,
-    );
+    await running.broker.services.topics.createTopic({ name: 'kcat-tx', partitionCount: 1, configs: {} });
   });
   afterAll(async () => {
     await running.dispose();

@@ -287,7 +287,7 @@ describe('transactions on the partition side', () => {
     expect(commit.topics[0]!.partitions[0]!.errorCode).toBe(0);
     const lagOf = () => broker.broker.commands.groups.groupLag('txn-lag').partitions[0]!;
     const rowOf = () =>
-      broker.broker.commands.groupLags.describeGroupLags(['txn-lag']).groups[0]!.partitions[0]!;
+      broker.broker.services.operator.groupLags.describeGroupLags(['txn-lag']).groups[0]!.partitions[0]!;
     // The open transaction's three records are not counted yet: LSO 2 − committed 1.
     expect(lagOf()).toMatchObject({ highWatermark: 5, lag: 1 });
     expect(rowOf()).toMatchObject({ logEndOffset: 5n, lag: 1n });

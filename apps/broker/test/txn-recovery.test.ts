@@ -28,10 +28,7 @@ describe('transaction state across restarts', () => {
 
   it('recovers finished and open transactions after a clean restart', async () => {
     const first = await startBroker(SETTINGS, directory.path);
-    await first.broker.commands.topics.createTopics(
-      [{ name: 'kept', partitionCount: 2, replicationFactor: 1, assignments: [], configs: {} }],
-      false,
-    );
+    await first.broker.services.topics.createTopic({ name: 'kept', partitionCount: 2, configs: {} });
     let client = await RawClient.connect(first.bootstrap);
     let wire = new TxnWire(client);
     const done = await wire.claim('tx-done');

@@ -55,10 +55,7 @@ describe('transaction timers', () => {
   it('aborts a transaction past its timeout with the epoch bumped, then expires the idle id', async () => {
     const clock = new ManualScheduler();
     const running = await startBroker(SETTINGS, directory.path, { transactionScheduler: clock });
-    await running.broker.commands.topics.createTopics(
-      [{ name: 'slow', partitionCount: 1, replicationFactor: 1, assignments: [], configs: {} }],
-      false,
-    );
+    await running.broker.services.topics.createTopic({ name: 'slow', partitionCount: 1, configs: {} });
     const client = await RawClient.connect(running.bootstrap);
     const wire = new TxnWire(client);
     const inspector = new TxnInspector(running);
