@@ -3,7 +3,8 @@
  * and the production console build (`next start --port 0`) pointed at its internal listener.
  * Next's banner goes to stdout unchanged, so playwright.config.ts reads the console URL from it;
  * the broker's addresses go to a JSON file for specs. SIGTERM, SIGINT or the console exiting
- * stops both: the console by its PID, then the broker, whose data directory is removed.
+ * stops both: the console by its PID (waiting until it has exited), then the broker, whose data
+ * directory is removed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,9 @@ const nextBin = createRequire(join(consoleDir, 'package.json')).resolve('next/di
  * playwright.config.ts to hand to login.spec.ts.
  */
 const loginMode = process.argv.includes('--login');
+
+/** How long the console gets to exit after SIGTERM before it is killed. */
+const CONSOLE_STOP_TIMEOUT_MS = 10_000;
 
 async function startSecureBroker(): Promise<RunningBroker> {
   const running = await startBroker({
@@ -101,11 +105,18 @@ async function main(): Promise<void> {
     });
   }
 
+  const consoleExited = new Promise<void>((resolve) => consoleProcess.once('exit', () => resolve()));
   let stopping: Promise<void> | undefined;
   const stop = (exitCode: number) => {
     stopping ??= (async () => {
-      if (consoleProcess.exitCode === null && consoleProcess.pid !== undefined) {
+      const consoleRunning = consoleProcess.exitCode === null && consoleProcess.signalCode === null;
+      if (consoleRunning && consoleProcess.pid !== undefined) {
         process.kill(consoleProcess.pid, 'SIGTERM');
+        // The broker goes only once the console is gone: its connections would otherwise hold
+        // the broker's drain, and a console that ignores SIGTERM must not outlive this process.
+        const forceKill = setTimeout(() => consoleProcess.kill('SIGKILL'), CONSOLE_STOP_TIMEOUT_MS);
+        await consoleExited;
+        clearTimeout(forceKill);
       }
       await running.dispose();
       process.exit(exitCode);

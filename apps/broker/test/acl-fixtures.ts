@@ -107,12 +107,20 @@ export interface SecureBrokerPerTest {
  */
 export function secureBrokerPerTest(): SecureBrokerPerTest {
   let running: RunningBroker | undefined;
+  /** The broker that made the data directory; a restarted one only borrows it. */
+  let owner: RunningBroker | undefined;
   let config = secureSaslConfig();
   const clients: Client[] = [];
   afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
-    await running?.dispose();
-    running = undefined;
+    try {
+      await Promise.all(clients.splice(0).map((client) => client.close()));
+    } finally {
+      // The broker in use stops first; then the owner's dispose removes the directory.
+      await running?.dispose();
+      await owner?.dispose();
+      running = undefined;
+      owner = undefined;
+    }
   });
   function current(): RunningBroker {
     if (running === undefined) throw new Error('start() the broker first');
@@ -127,6 +135,7 @@ export function secureBrokerPerTest(): SecureBrokerPerTest {
       const secure = secureSaslConfig();
       config = { ...secure, security: { ...secure.security, allowEveryoneIfNoAclFound } };
       running = await startBroker(config);
+      owner = running;
       await seedWorld(running.broker);
       return running;
     },

@@ -12,9 +12,13 @@ interface Ack {
   label: string;
 }
 
+/** The appending child of the iteration under way, until it has exited. */
+let running: { child: ChildProcess; exited: Promise<void> } | undefined;
+
 /**
  * Starts the appending child and resolves once it has acknowledged `ackCount` durable batches, then
- * kills it with SIGKILL (no chance to flush or close) and waits for it to exit.
+ * kills it with SIGKILL (no chance to flush or close) and waits for it to exit: a killed process
+ * may still be writing until its 'exit' event.
  */
 async function runAndKill(dataDirectory: string, labelPrefix: string, ackCount: number): Promise<Ack[]> {
   const child: ChildProcess = spawn(
@@ -30,20 +34,30 @@ async function runAndKill(dataDirectory: string, labelPrefix: string, ackCount: 
   );
   const acks: Ack[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code, signal) => reject(new Error(`child exited early (${code ?? signal})`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const [kind, base, last, label] = line.split(' ');
-      if (kind !== 'ack') return;
-      acks.push({ baseOffset: Number(base), lastOffset: Number(last), label: label! });
-      if (acks.length === ackCount) {
-        child.kill('SIGKILL');
-        resolve();
-      }
+  running = { child, exited };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.once('exit', (code, signal) => reject(new Error(`child exited early (${code ?? signal})`)));
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        const [kind, base, last, label] = line.split(' ');
+        if (kind !== 'ack') return;
+        acks.push({ baseOffset: Number(base), lastOffset: Number(last), label: label! });
+        if (acks.length === ackCount) resolve();
+      });
     });
-  });
-  await exited;
+  } finally {
+    await stopChild();
+  }
   return acks;
+}
+
+/** SIGKILLs the running child, if any, and waits until it is gone. */
+async function stopChild(): Promise<void> {
+  if (!running) return;
+  const { child, exited } = running;
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await exited;
+  running = undefined;
 }
 
 describe('crash recovery', () => {
@@ -52,7 +66,9 @@ describe('crash recovery', () => {
     directory = await temporaryDirectory('weir-crash-');
   });
   afterAll(async () => {
-    await directory.cleanup();
+    // A test that failed or timed out may have left a child appending; it must be gone first.
+    await stopChild();
+    await directory?.cleanup();
   });
 
   it(`keeps every durable acknowledgement across ${ITERATIONS} SIGKILLs mid-append`, async () => {
@@ -64,31 +80,37 @@ describe('crash recovery', () => {
       const manager = createManager(directory.path, {
         config: { segmentBytes: 4096, indexIntervalBytes: 256 },
       });
-      const report = await manager.start();
-      expect(report.offline).toEqual([]);
-      const log = manager.getLog('crash', 0)!;
-      // Walk the whole log: offsets contiguous, every batch whole and valid.
-      const labels = new Map<number, string>();
-      let offset = log.logStartOffset;
-      while (offset < log.logEndOffset) {
-        const { records } = await log.read(offset, { maxBytes: 1 << 20 });
-        let position = 0;
-        while (position < records.length) {
-          const size = 12 + records.readInt32BE(position + 8);
-          const decoded = decodeRecordBatch(records.subarray(position, position + size));
-          if (!decoded.ok) throw decoded.error;
-          expect(Number(decoded.value.baseOffset)).toBe(offset);
-          labels.set(offset, decoded.value.records[0]!.value!.toString().split('-').slice(0, 2).join('-'));
-          offset += decoded.value.lastOffsetDelta + 1;
-          position += size;
+      try {
+        const report = await manager.start();
+        expect(report.offline).toEqual([]);
+        const log = manager.getLog('crash', 0)!;
+        // Walk the whole log: offsets contiguous, every batch whole and valid.
+        const labels = new Map<number, string>();
+        let offset = log.logStartOffset;
+        while (offset < log.logEndOffset) {
+          const { records } = await log.read(offset, { maxBytes: 1 << 20 });
+          let position = 0;
+          while (position < records.length) {
+            const size = 12 + records.readInt32BE(position + 8);
+            const decoded = decodeRecordBatch(records.subarray(position, position + size));
+            if (!decoded.ok) throw decoded.error;
+            expect(Number(decoded.value.baseOffset)).toBe(offset);
+            labels.set(offset, decoded.value.records[0]!.value!.toString().split('-').slice(0, 2).join('-'));
+            offset += decoded.value.lastOffsetDelta + 1;
+            position += size;
+          }
         }
+        for (const ack of acknowledged.values()) {
+          expect(labels.get(ack.baseOffset), `acknowledged batch at ${ack.baseOffset}`).toBe(ack.label);
+          expect(ack.lastOffset).toBeLessThan(log.logEndOffset);
+        }
+      } finally {
+        // Every other iteration stops cleanly, so both recovery paths run against later crashes;
+        // the others crash this manager too (nothing more of it reaches the disk), so it cannot
+        // write checkpoints beside the next child or while the directory is removed.
+        if (iteration % 2 === 0) await manager.shutdown();
+        else await manager.crash();
       }
-      for (const ack of acknowledged.values()) {
-        expect(labels.get(ack.baseOffset), `acknowledged batch at ${ack.baseOffset}`).toBe(ack.label);
-        expect(ack.lastOffset).toBeLessThan(log.logEndOffset);
-      }
-      // Every other iteration stops cleanly, so both recovery paths run against later crashes.
-      if (iteration % 2 === 0) await manager.shutdown();
     }
   }, 240_000);
 });

@@ -53,6 +53,7 @@ describe('a SIGKILLed kafkajs member', { timeout: 60_000 }, () => {
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, running.bootstrap, groupId, topic], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
       const childAssignments: string[] = [];
       createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -92,6 +93,7 @@ describe('a SIGKILLed kafkajs member', { timeout: 60_000 }, () => {
       );
     } finally {
       child.kill('SIGKILL');
+      await exited;
       await survivor.disconnect();
     }
   });

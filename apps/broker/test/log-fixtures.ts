@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeRecordBatch } from '@weir/protocol';
 import { DEFAULT_LOG_CONFIG, type LogConfig } from '../src/log/log-config';
-import { LogManager, type LogManagerOptions, type LogSink } from '../src/log/log-manager';
+import type { LogManagerOptions, LogSink } from '../src/log/log-manager';
 import type { Clock } from '../src/log/partition-log';
-import { createStorageIo, type FaultInjector, type StorageOperation } from '../src/log/storage';
+import type { FaultInjector, StorageOperation } from '../src/log/storage';
+import { type AtomicWriteHook, CrashableLogManager, stopManagersIn } from './crashable-log-manager';
 
 /** A clock the test moves by hand. */
 export class ManualClock implements Clock {
@@ -18,12 +19,23 @@ export class ManualClock implements Clock {
   }
 }
 
-/** A temporary data directory, removed by `cleanup`. */
+/**
+ * A temporary data directory, removed by `cleanup`. Before it goes, every manager made by
+ * {@link createManager} that still runs in it is crashed (its timers would otherwise go on writing
+ * checkpoints while `rm` walks the tree, which then fails with ENOTEMPTY), and no new one may start
+ * there. Brokers and child processes are not known here: the test stops them before `cleanup`.
+ */
 export async function temporaryDirectory(
   prefix = 'weir-log-',
 ): Promise<{ path: string; cleanup: () => Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), prefix));
-  return { path, cleanup: () => rm(path, { recursive: true, force: true }) };
+  return {
+    path,
+    cleanup: async () => {
+      await stopManagersIn(path);
+      await rm(path, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface BatchSpec {
@@ -68,10 +80,24 @@ export class RecordingLogger implements LogSink {
   }
 }
 
-/** Counts disk operations and fails those a test selects, through the storage choke point. */
+/** A write held back by {@link FaultPlan.holdNextAtomicWrite}. */
+export interface HeldWrite {
+  /** Resolves once the write was asked for and is waiting. */
+  readonly reached: Promise<void>;
+  /** Lets the write go on. */
+  release(): void;
+  /** Whether the write has finished (written, or failed). */
+  readonly finished: boolean;
+}
+
+/**
+ * Counts disk operations and fails those a test selects, through the storage choke point; it can
+ * also hold an atomic file write back, as a slow disk does, so a test can act while it is under way.
+ */
 export class FaultPlan {
   readonly counts = new Map<StorageOperation, number>();
   failing: { operation?: StorageOperation; pathIncludes: string; errno: string } | undefined;
+  #holds: { pathIncludes: string; arrive: () => void; released: Promise<void>; finish: () => void }[] = [];
 
   readonly injector: FaultInjector = (operation, path) => {
     this.counts.set(operation, (this.counts.get(operation) ?? 0) + 1);
@@ -84,20 +110,54 @@ export class FaultPlan {
   count(operation: StorageOperation): number {
     return this.counts.get(operation) ?? 0;
   }
+
+  /** Holds the next atomic write (temporary file, then rename) whose path includes `pathIncludes`. */
+  holdNextAtomicWrite(pathIncludes: string): HeldWrite {
+    let arrive = () => {};
+    const reached = new Promise<void>((resolve) => {
+      arrive = resolve;
+    });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const held = { finished: false, reached, release };
+    this.#holds.push({
+      pathIncludes,
+      arrive,
+      released,
+      finish: () => {
+        held.finished = true;
+      },
+    });
+    return held;
+  }
+
+  readonly beforeAtomicWrite: AtomicWriteHook = (path) => {
+    const index = this.#holds.findIndex((hold) => path.includes(hold.pathIncludes));
+    if (index < 0) return undefined;
+    const [hold] = this.#holds.splice(index, 1);
+    hold!.arrive();
+    return { released: hold!.released, finished: hold!.finish };
+  };
 }
 
 export function logConfig(overrides: Partial<LogConfig> = {}): LogConfig {
   return { ...DEFAULT_LOG_CONFIG, flushMs: 10, ...overrides };
 }
 
+/** A manager on the real disk (through `faults`, if given) that the test can also crash. */
 export function createManager(
   dataDirectory: string,
-  overrides: Partial<LogManagerOptions> & { config?: Partial<LogConfig>; faults?: FaultPlan } = {},
-): LogManager {
-  return new LogManager({
-    dataDirectory,
-    defaultConfig: logConfig(overrides.config),
-    io: createStorageIo({ faults: overrides.faults?.injector }),
-    ...overrides,
-  });
+  overrides: Partial<Omit<LogManagerOptions, 'dataDirectory' | 'io'>> & {
+    config?: Partial<LogConfig>;
+    faults?: FaultPlan;
+  } = {},
+): CrashableLogManager {
+  const { config, faults, ...options } = overrides;
+  return new CrashableLogManager(
+    { dataDirectory, defaultConfig: logConfig(config), ...options },
+    faults?.injector,
+    faults?.beforeAtomicWrite,
+  );
 }

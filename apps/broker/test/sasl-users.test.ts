@@ -221,6 +221,8 @@ describe('the bootstrap admin', { timeout: 60_000 }, () => {
         logger: createLogger({ level: 'trace', pretty: false, destination }),
         metrics: createBrokerMetrics(),
       });
+      // Stopped before the directory goes even when the test fails half-way (stop is idempotent).
+      cleanups.push(() => broker.stop());
       await broker.start();
       return broker;
     };

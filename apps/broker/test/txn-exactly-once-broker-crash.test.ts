@@ -36,14 +36,21 @@ describe(`a broker SIGKILLed during EndTxn, ${KILLS} times (seed ${SEED})`, () =
     directory = await temporaryDirectory('weir-txn-crash-');
   });
   afterAll(async () => {
-    await directory.cleanup();
+    // A broker child a failed or timed-out run left would write into the directory as it goes.
+    await LineChild.killAll();
+    await directory?.cleanup();
   });
 
   /** Starts the broker child on the test's data directory; resolves with it and its bootstrap. */
   async function startBrokerChild(): Promise<{ broker: LineChild; bootstrap: string }> {
     const broker = new LineChild(BROKER, [directory.path]);
-    const ready = await broker.waitFor((line) => line.startsWith('ready '), 'ready');
-    return { broker, bootstrap: `127.0.0.1:${ready.split(' ')[1]}` };
+    try {
+      const ready = await broker.waitFor((line) => line.startsWith('ready '), 'ready');
+      return { broker, bootstrap: `127.0.0.1:${ready.split(' ')[1]}` };
+    } catch (error) {
+      await broker.kill();
+      throw error;
+    }
   }
 
   /**
@@ -135,8 +142,11 @@ describe(`a broker SIGKILLed during EndTxn, ${KILLS} times (seed ${SEED})`, () =
         await client.close();
         await loop;
       } finally {
-        await client.close();
-        await broker.kill();
+        try {
+          await client.close();
+        } finally {
+          await broker.kill();
+        }
       }
     }
     expect(attempts.filter((attempt) => attempt.acknowledged).length).toBeGreaterThan(0);

@@ -49,6 +49,8 @@ describe(`exactly once through ${KILLS} SIGKILLs of the processor (seed ${SEED})
     await producer.close();
   });
   afterAll(async () => {
+    // Processors a failed or timed-out run left would hold connections the broker's stop drains.
+    await LineChild.killAll();
     await client?.close();
     await broker?.dispose();
   });

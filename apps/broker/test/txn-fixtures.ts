@@ -170,16 +170,21 @@ export function txnBrokerPerSuite(
   topic: { name: string; partitionCount: number },
 ): TxnSuiteBroker {
   let started: TxnSuiteBroker | undefined;
+  let running: RunningBroker | undefined;
   beforeAll(async () => {
-    const running = await startBroker(overrides);
+    running = await startBroker(overrides);
     await running.broker.services.topics.createTopic({ ...topic, configs: {} });
     const client = await RawClient.connect(running.bootstrap);
     started = { running, client, wire: new TxnWire(client), inspector: new TxnInspector(running) };
   });
   afterAll(async () => {
-    await started?.inspector.close();
-    await started?.client.close();
-    await started?.running.dispose();
+    try {
+      await started?.inspector.close();
+      await started?.client.close();
+    } finally {
+      // Also when the set-up failed after the broker started.
+      await running?.dispose();
+    }
   });
   function current(): TxnSuiteBroker {
     if (started === undefined) throw new Error('the suite broker has not started');

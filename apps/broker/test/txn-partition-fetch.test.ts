@@ -41,10 +41,13 @@ function dataValues(records: Buffer | null): string[] {
 describe('transactions on the partition side', () => {
   const TOPIC = 'txn-partitions';
   let broker: RunningBroker;
+  /** The broker that made the data directory; the restarted ones only borrow it. */
+  let owner: RunningBroker | undefined;
   let connection: RawConnection;
 
   beforeAll(async () => {
     broker = await startBroker({ topics: { autoCreateEnable: false } });
+    owner = broker;
     connection = await RawConnection.open(broker.port);
     const created = await connection.request(CreateTopics, 4, {
       topics: [{ name: TOPIC, numPartitions: 7, replicationFactor: 1, assignments: [], configs: [] }],
@@ -54,8 +57,13 @@ describe('transactions on the partition side', () => {
     expect(created.topics[0]!.errorCode).toBe(0);
   });
   afterAll(async () => {
-    await connection?.destroy();
-    await broker?.dispose();
+    try {
+      await connection?.destroy();
+    } finally {
+      // The broker in use stops first; then the owner's dispose removes the directory.
+      await broker?.dispose();
+      await owner?.dispose();
+    }
   });
 
   interface Txn {

@@ -19,15 +19,19 @@ const SETTINGS = {
 /** `__transaction_state` is read back at start: states, producer ids, epochs and open partitions. */
 describe('transaction state across restarts', () => {
   let directory: { path: string; cleanup: () => Promise<void> };
+  /** The brokers a test started on the directory; a test that failed half-way left them running. */
+  const started: Awaited<ReturnType<typeof startBroker>>[] = [];
   beforeEach(async () => {
     directory = await temporaryDirectory('weir-txn-');
   });
   afterEach(async () => {
+    for (const running of started.splice(0)) await running.stop();
     await directory.cleanup();
   });
 
   it('recovers finished and open transactions after a clean restart', async () => {
     const first = await startBroker(SETTINGS, directory.path);
+    started.push(first);
     await first.broker.services.topics.createTopic({ name: 'kept', partitionCount: 2, configs: {} });
     let client = await RawClient.connect(first.bootstrap);
     let wire = new TxnWire(client);
@@ -42,6 +46,7 @@ describe('transaction state across restarts', () => {
     await first.stop();
 
     const second = await startBroker(SETTINGS, directory.path);
+    started.push(second);
     try {
       expect(second.broker.readiness().find((check) => check.name === 'transactions')?.ok).toBe(true);
       client = await RawClient.connect(second.bootstrap);
@@ -113,11 +118,14 @@ describe('transaction state across restarts', () => {
       await exited;
       await client.close().catch(() => {});
     } finally {
+      // Killed is not gone: the child may write into the directory until its 'exit'.
       child.kill('SIGKILL');
+      await exited;
     }
 
     // start() resolves only after recovery: by then the markers and offsets are in place.
     const restarted = await startBroker(SETTINGS, directory.path);
+    started.push(restarted);
     try {
       expect(restarted.broker.readiness().every((check) => check.ok)).toBe(true);
       const client = await RawClient.connect(restarted.bootstrap);

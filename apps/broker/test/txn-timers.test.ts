@@ -45,16 +45,20 @@ const SETTINGS = {
 /** Transaction timeouts and transactional id expiry, driven by an injected clock. */
 describe('transaction timers', () => {
   let directory: { path: string; cleanup: () => Promise<void> };
+  /** The brokers a test started on the directory; a test that failed half-way left them running. */
+  const started: Awaited<ReturnType<typeof startBroker>>[] = [];
   beforeEach(async () => {
     directory = await temporaryDirectory('weir-txn-timers-');
   });
   afterEach(async () => {
+    for (const running of started.splice(0)) await running.stop();
     await directory.cleanup();
   });
 
   it('aborts a transaction past its timeout with the epoch bumped, then expires the idle id', async () => {
     const clock = new ManualScheduler();
     const running = await startBroker(SETTINGS, directory.path, { transactionScheduler: clock });
+    started.push(running);
     await running.broker.services.topics.createTopic({ name: 'slow', partitionCount: 1, configs: {} });
     const client = await RawClient.connect(running.bootstrap);
     const wire = new TxnWire(client);
@@ -93,6 +97,7 @@ describe('transaction timers', () => {
     const restarted = await startBroker(SETTINGS, directory.path, {
       transactionScheduler: new ManualScheduler(),
     });
+    started.push(restarted);
     const again = new TxnInspector(restarted);
     try {
       expect((await again.describe('tx-slow')).errorCode).toBe(ErrorCode.TRANSACTIONAL_ID_NOT_FOUND);

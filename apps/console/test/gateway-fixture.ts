@@ -38,8 +38,12 @@ export async function startGateway(): Promise<GatewayFixture> {
     services,
     caller: createCaller(createContextInner({ services })),
     async dispose() {
-      await clients.close();
-      await broker.dispose();
+      try {
+        await clients.close();
+      } finally {
+        // The broker stops, and its data directory goes, even when a client fails to close.
+        await broker.dispose();
+      }
     },
   };
 }

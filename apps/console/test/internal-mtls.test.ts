@@ -63,9 +63,13 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(opened.splice(0).map((clients) => clients.close()));
-  await broker?.dispose();
-  await files?.cleanup();
+  try {
+    await Promise.all(opened.splice(0).map((clients) => clients.close()));
+  } finally {
+    // The broker reads the certificates in files.dir: it stops before they are removed.
+    await broker?.dispose();
+    await files?.cleanup();
+  }
 });
 
 /** The broker clients as `processBrokerConnection` builds them, from `env` instead of the process's. */

@@ -122,10 +122,14 @@ export async function startSecureGateway(): Promise<SecureGateway> {
       return rest(method, path, { body, headers: { authorization: `Bearer ${session.id}` } });
     },
     async dispose() {
-      await auth.close();
-      await services.broker.close();
-      await tokenClient.close();
-      await broker.dispose();
+      try {
+        await auth.close();
+        await services.broker.close();
+        await tokenClient.close();
+      } finally {
+        // The broker stops, and its data directory goes, even when a client fails to close.
+        await broker.dispose();
+      }
     },
   };
 }

@@ -65,7 +65,15 @@ export async function startBroker(
     logger: extraDeps.logger ?? createLogger({ level: testLogLevel() }),
     metrics,
   });
-  await broker.start();
+  try {
+    await broker.start();
+  } catch (error) {
+    // A start that failed half-way may have left logs with running timers or listeners open:
+    // stop them before the directory goes, and report the start's error, not the stop's.
+    await broker.stop().catch(() => undefined);
+    await directory?.cleanup();
+    throw error;
+  }
   let stopped = false;
   const stop = async () => {
     if (stopped) return;

@@ -10,8 +10,16 @@ const children: ChildProcess[] = [];
 const directories: string[] = [];
 
 afterEach(async () => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  // A killed broker writes into its data directory until it has exited, so wait for each 'exit'
+  // before the directories go (a test that failed half-way leaves its broker running).
+  await Promise.all(
+    children.splice(0).map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    }),
+  );
   await Promise.all(directories.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 

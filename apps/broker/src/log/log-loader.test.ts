@@ -65,9 +65,10 @@ describe('opening a partition log', () => {
     return { report, log: manager.getLog('orders', 0), logger };
   }
 
-  /** Leaves the current manager without shutting it down: what a crash leaves on disk. */
+  /** Crashes the current manager after a flush: the disk keeps what a SIGKILL would leave. */
   async function crash(log: PartitionLog) {
     await log.flush();
+    await (manager as ReturnType<typeof createManager>).crash();
     manager = undefined;
   }
 

@@ -117,4 +117,30 @@ describe('LogManager', () => {
     expect(report.cleanShutdown).toBe(true);
     expect(manager.getLog('busy', 0)!.logEndOffset).toBe(200);
   });
+
+  it('waits in shutdown for a checkpoint write its timer had under way', async () => {
+    const faults = new FaultPlan();
+    manager = createManager(directory.path, { faults, checkpointIntervalMs: 10 });
+    await manager.start();
+    const log = await manager.createLog('orders', 0);
+    const timerWrite = faults.holdNextAtomicWrite('recovery-point-offset-checkpoint');
+    try {
+      await log.append(makeBatch(), { origin: 'client', durable: true });
+      await timerWrite.reached;
+      let stopped = false;
+      const stopping = manager.shutdown().then(() => {
+        stopped = true;
+      });
+      // Nothing announces that shutdown is waiting, so it gets far longer than it needs to finish
+      // without waiting (a few milliseconds); it must still be waiting for the held write then.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(stopped).toBe(false);
+      timerWrite.release();
+      await stopping;
+      expect(timerWrite.finished).toBe(true);
+    } finally {
+      timerWrite.release();
+    }
+    manager = undefined;
+  });
 });

@@ -78,6 +78,9 @@ export class LogManager {
   readonly #logs = new Map<string, PartitionLog>();
   readonly #offline = new Map<string, OfflinePartition>();
   readonly #timers = new Set<NodeJS.Timeout>();
+  /** Maintenance work a timer started and that has not finished yet; shutdown waits for it. */
+  readonly #maintenance = new Set<Promise<unknown>>();
+  #stopping = false;
   #recoveryPoints: OffsetCheckpoint = new Map();
   #logStartOffsets: OffsetCheckpoint = new Map();
   #checkpointDirty = false;
@@ -253,8 +256,12 @@ export class LogManager {
    * writes the checkpoints and finally the clean-shutdown marker, so the next start scans nothing.
    */
   async shutdown(): Promise<void> {
+    this.#stopping = true;
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers.clear();
+    // A checkpoint write or retention pass already under way would otherwise go on writing into
+    // the data directory after shutdown resolved, and race the checkpoints written below.
+    await Promise.all(this.#maintenance);
     let allClean = true;
     await forEachBounded([...this.#logs.values()], 8, async (log) => {
       try {
@@ -325,6 +332,8 @@ export class LogManager {
 
   #scheduleSegmentDelete(segment: Segment, reason: string, topic: string, partition: number): void {
     this.#logger.info('deleting segment', { topic, partition, baseOffset: segment.baseOffset, reason });
+    // Once shutdown began no new timer may start; the `.deleted` files go at the next start.
+    if (this.#stopping) return;
     const paths = [
       segment.logPath,
       segment.offsetIndex.path,
@@ -333,7 +342,7 @@ export class LogManager {
     ].map((path) => `${path}${DELETED_SUFFIX}`);
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
-      void Promise.all(paths.map((path) => this.#io.unlink(path).catch(() => undefined)));
+      this.#track(Promise.all(paths.map((path) => this.#io.unlink(path).catch(() => undefined))));
     }, this.configFor(topic).fileDeleteDelayMs);
     timer.unref();
     this.#timers.add(timer);
@@ -349,16 +358,25 @@ export class LogManager {
     const timer = setInterval(() => {
       if (running) return;
       running = true;
-      task()
-        .catch((error: unknown) =>
-          this.#logger.error('log maintenance task failed', { error: String(error) }),
-        )
-        .finally(() => {
-          running = false;
-        });
+      this.#track(
+        task()
+          .catch((error: unknown) =>
+            this.#logger.error('log maintenance task failed', { error: String(error) }),
+          )
+          .finally(() => {
+            running = false;
+          }),
+      );
     }, intervalMs);
     timer.unref();
     this.#timers.add(timer);
+  }
+
+  /** Keeps `work` (which reports its own errors) in the set shutdown waits for until it settles. */
+  #track(work: Promise<unknown>): void {
+    this.#maintenance.add(work);
+    const settled = () => void this.#maintenance.delete(work);
+    work.then(settled, settled);
   }
 
   async #exists(path: string): Promise<boolean> {

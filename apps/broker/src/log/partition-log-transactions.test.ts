@@ -256,7 +256,9 @@ describe('PartitionLog transactions', () => {
     const { log: restarted } = await open({ segmentBytes: 300 });
     expect(stableEnd(restarted)).toBe(2);
     await restarted.flush();
-    manager = undefined; // A crash this time.
+    // A crash this time: nothing more of this manager reaches the disk.
+    await (manager as ReturnType<typeof createManager>).crash();
+    manager = undefined;
     await unlink(join(directory.path, 'recovery-point-offset-checkpoint')).catch(() => undefined);
     await unlink(join(directory.path, '.weir-clean-shutdown')).catch(() => undefined);
     const { log: recovered } = await open({ segmentBytes: 300 });
@@ -322,7 +324,9 @@ describe('PartitionLog transactions', () => {
           const before = abortedEntries(log);
           expect(before).toEqual(await expectedAborted(log));
           await log.flush();
-          manager = undefined; // A crash: no clean shutdown, no checkpoints.
+          // A crash: no clean shutdown, no checkpoints, nothing more of this manager on disk.
+          await (manager as ReturnType<typeof createManager>).crash();
+          manager = undefined;
           const logs = (await readdir(partitionDirectory())).filter((name) => name.endsWith('.log')).sort();
           const cutFile = join(partitionDirectory(), logs[fileChoice % logs.length]!);
           await truncate(cutFile, Math.floor(fraction * (await stat(cutFile)).size));

@@ -37,10 +37,14 @@ export function useGroupTestKit(clientId: string, assignors?: readonly Assignor[
     kit.producer = new Producer(kit.client);
   });
   afterAll(async () => {
-    await Promise.all(open.map((consumer) => consumer.close()));
-    await kit.producer.close();
-    await kit.client.close();
-    await kit.broker.dispose();
+    try {
+      await Promise.all(open.map((consumer) => consumer.close()));
+      await kit.producer?.close();
+      await kit.client?.close();
+    } finally {
+      // The broker stops, and its data directory goes, even when a member fails to close.
+      await kit.broker?.dispose();
+    }
   });
   kit.member = (groupId, options = {}) => {
     const consumer = new GroupConsumer(kit.client, {
