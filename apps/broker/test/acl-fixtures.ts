@@ -15,7 +15,7 @@ import {
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterEach } from 'vitest';
 import type { Broker } from '../src/broker';
-import type { ListenerName } from '../src/commands/cluster-commands';
+import type { ListenerName } from '../src/metadata/cluster-view';
 import { RawConnection } from './raw-socket';
 
 /** The principals of the authorization matrix, as S2's SASL users (and anonymous) present them. */
@@ -253,27 +253,27 @@ export function batch(producerId = -1n): Buffer {
 }
 
 /**
- * The world every matrix row acts on, made through the commands (no authorization involved):
+ * The world every matrix row acts on, made through the broker's services (no authorization involved):
  * topics `data` (3 records, group `grp` committed at 1), `victim` and `grow`; group `doomed`;
  * users for the SASL principals.
  */
 export async function seedWorld(broker: Broker): Promise<void> {
-  const { commands } = broker;
-  await commands.users.ensureUser('nobody', PASSWORDS.nobody);
-  await commands.users.ensureUser('granted', PASSWORDS.granted);
-  await commands.topics.createTopics(
-    ['data', 'victim', 'grow'].map((name) => ({
-      name,
-      partitionCount: 1,
-      replicationFactor: -1,
-      assignments: [],
-      configs: {},
-    })),
-    false,
-  );
-  await commands.data.produce({ topic: 'data', partition: 0, records: batch(), acks: -1 });
+  const { services } = broker;
+  await services.users.ensureUser('nobody', PASSWORDS.nobody);
+  await services.users.ensureUser('granted', PASSWORDS.granted);
+  for (const name of ['data', 'victim', 'grow']) {
+    await services.topics.createTopic({ name, partitionCount: 1, configs: {} });
+  }
+  await services.replicas.appendRecords({
+    topic: 'data',
+    partition: 0,
+    records: batch(),
+    acks: -1,
+    timeoutMs: 30_000,
+    transactionalId: null,
+  });
   for (const groupId of ['grp', 'doomed']) {
-    await commands.groups.commitOffsets({
+    await services.groups.commit({
       groupId,
       generationId: -1,
       memberId: '',
@@ -292,13 +292,13 @@ export async function seedWorld(broker: Broker): Promise<void> {
 }
 
 /**
- * Everything a request could change, read through the commands: topics with their partition
+ * Everything a request could change, read through the broker's services: topics with their partition
  * counts, configs and offsets; groups with their state and committed offsets; ACLs; users;
  * transactions. Two equal snapshots around a denied request show it changed nothing.
  */
 export function worldSnapshot(broker: Broker): string {
-  const { commands } = broker;
-  const topics = commands.topics.listTopics({ includeInternal: false }).map((topic) => ({
+  const { services } = broker;
+  const topics = services.topicDescriptions.listTopics({ includeInternal: false }).map((topic) => ({
     name: topic.name,
     partitions: topic.partitions.length,
     configs: topic.configs,
@@ -307,18 +307,18 @@ export function worldSnapshot(broker: Broker): string {
     .partitionStats()
     .filter((stats) => !stats.topic.startsWith('__'))
     .map((stats) => [stats.topic, stats.partition, stats.logStartOffset, stats.logEndOffset]);
-  const groups = commands.groups.listGroups().groups.map((group) => ({
+  const groups = services.groups.listGroups().groups.map((group) => ({
     ...group,
-    offsets: commands.groups.fetchOffsets(group.groupId, null),
+    offsets: services.groups.fetchOffsets(group.groupId, null),
   }));
   return JSON.stringify(
     {
       topics,
       logs: logs.sort(),
       groups: groups.sort((left, right) => left.groupId.localeCompare(right.groupId)),
-      acls: commands.acls.describeAcls(MATCH_ALL_ACLS),
-      users: commands.users.listUsers(),
-      transactions: commands.transactions.listTransactions([], []),
+      acls: services.acls.describeAcls(MATCH_ALL_ACLS),
+      users: services.users.listUsers(),
+      transactions: services.transactions.list(),
     },
     (_key, value) => (typeof value === 'bigint' ? value.toString() : value),
   );

@@ -1,7 +1,7 @@
 import { type Client, ErrorCode } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ListenerName } from '../src/commands/cluster-commands';
+import type { ListenerName } from '../src/metadata/cluster-view';
 import { clientListenerHandlers, internalListenerHandlers } from '../src/server/api-table';
 import type { ApiHandler } from '../src/server/handler';
 import {

@@ -103,7 +103,9 @@ describe('weir client commands on a SASL_SSL listener', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('TOPIC_AUTHORIZATION_FAILED');
     expect(
-      running.broker.services.topicDescriptions.listTopics({ includeInternal: false }).map((topic) => topic.name),
+      running.broker.services.topicDescriptions
+        .listTopics({ includeInternal: false })
+        .map((topic) => topic.name),
     ).toContain('orders');
   });
 

@@ -88,7 +88,7 @@ describe('crash recovery', () => {
         const labels = new Map<number, string>();
         let offset = log.logStartOffset;
         while (offset < log.logEndOffset) {
-          const { records } = await log.read(offset, { maxBytes: 1 << 20 });
+          const { records } = await log.read(offset, { maxBytes: 1 << 20, maxOffset: log.logEndOffset });
           let position = 0;
           while (position < records.length) {
             const size = 12 + records.readInt32BE(position + 8);

@@ -1,4 +1,6 @@
+import { decodeConsumerAssignment, decodeConsumerSubscription } from '@weir/protocol';
 import { AssignerProtocol } from 'kafkajs';
+import type { Broker } from '../src/broker';
 import type { GroupCoordinatorConfig } from '../src/group/coordinator-context';
 import { GroupCoordinator } from '../src/group/group-coordinator';
 import type { JoinRequest } from '../src/group/group-membership';
@@ -270,4 +272,40 @@ export async function pollUntil<T>(
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));
   }
   throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
+}
+
+/**
+ * A group's lag as the broker's one lag view computes it (operator/group-lag.ts), in numbers;
+ * undefined when the group does not exist.
+ */
+export function lagOf(broker: Broker, groupId: string) {
+  const { groups } = broker.services.operator.groupLags.describeGroupLags([groupId]);
+  const group = groups[0];
+  if (group === undefined) return undefined;
+  return {
+    state: group.state,
+    totalLag: Number(group.totalLag),
+    partitions: group.partitions.map((row) => ({
+      topic: row.topic,
+      partition: row.partition,
+      committedOffset: row.committedOffset < 0n ? null : Number(row.committedOffset),
+      highWatermark: Number(row.logEndOffset),
+      lag: Number(row.lag),
+      memberId: row.memberId,
+    })),
+  };
+}
+
+/** A consumer group as DescribeGroups answers it, its members' subscriptions and assignments decoded. */
+export function describedConsumerGroup(broker: Broker, groupId: string) {
+  const described = broker.services.groups.describeGroup(groupId);
+  return {
+    ...described,
+    protocol: described.protocolData,
+    members: described.members.map((member) => ({
+      ...member,
+      subscription: decodeConsumerSubscription(member.metadata) ?? null,
+      assignment: decodeConsumerAssignment(member.assignment) ?? null,
+    })),
+  };
 }

@@ -1,9 +1,17 @@
-import { ErrorCode, JoinGroup, OffsetCommit, OffsetFetch, SyncGroup } from '@weir/protocol';
+import {
+  Client,
+  ErrorCode,
+  JoinGroup,
+  OffsetCommit,
+  OffsetFetch,
+  SyncGroup,
+  Admin as WeirAdmin,
+} from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { type Consumer, Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerConfigInput } from '../src/config/broker-config';
-import { pollUntil } from './group-fixtures';
+import { describedConsumerGroup, lagOf, pollUntil } from './group-fixtures';
 import { RawClient } from './raw-client';
 
 /** Short delays and sessions, so rebalances happen in test time. */
@@ -22,7 +30,7 @@ const CONSUMER_TIMINGS = {
 /** The partitions each member holds once the group is Stable, else undefined. */
 function stableAssignment(running: RunningBroker, groupId: string): Map<string, number[]> | undefined {
   try {
-    const group = running.broker.commands.groups.describeGroup(groupId);
+    const group = describedConsumerGroup(running.broker, groupId);
     if (group.state !== 'Stable') return undefined;
     return new Map(
       group.members.map((member) => [
@@ -119,7 +127,7 @@ describe('consumer groups with kafkajs 2.2.4', () => {
       await b.disconnect();
     }
     // b left too: the group is Empty and keeps its offsets (300 + 300 over six partitions).
-    const lag = running.broker.commands.groups.groupLag(groupId);
+    const lag = lagOf(running.broker, groupId)!;
     expect(lag.state).toBe('Empty');
     expect(lag.partitions.map((partition) => partition.committedOffset)).toEqual([
       100, 100, 100, 100, 100, 100,
@@ -147,20 +155,14 @@ describe('consumer groups with kafkajs 2.2.4', () => {
           { partition: 1, offset: '8' },
         ],
       });
-      const groups = running.broker.commands.groups;
-      const lag = groups.groupLag(groupId);
+      const lag = lagOf(running.broker, groupId)!;
       expect(lag.partitions).toEqual([
-        expect.objectContaining({
-          partition: 0,
-          committedOffset: 5,
-          highWatermark: 12,
-          logEndOffset: 12,
-          lag: 7,
-        }),
+        expect.objectContaining({ partition: 0, committedOffset: 5, highWatermark: 12, lag: 7 }),
         expect.objectContaining({ partition: 1, committedOffset: 8, highWatermark: 8, lag: 0 }),
       ]);
       expect(lag.totalLag).toBe(20 - 13);
-      expect(groups.groupStats().groups.find((group) => group.groupId === groupId)).toMatchObject({
+      // The metrics count lag by the same rule.
+      expect(running.broker.groupStats().groups.find((group) => group.groupId === groupId)).toMatchObject({
         state: 'Empty',
         members: 0,
         partitions: [
@@ -182,52 +184,31 @@ describe('consumer groups with kafkajs 2.2.4', () => {
       const [described] = (await admin.describeGroups([groupId, 'never-seen'])).groups;
       expect(described).toMatchObject({ groupId, state: 'Empty', members: [] });
 
-      // Reset: a dry run returns the plan and changes nothing; the real one moves the offsets.
-      const plan = await groups.resetOffsets({
-        groupId,
-        topics: [{ topic }],
-        target: { kind: 'shift', by: -3 },
-        dryRun: true,
-      });
-      expect(plan.partitions).toEqual([
-        { topic, partition: 0, currentOffset: 5, newOffset: 2 },
-        { topic, partition: 1, currentOffset: 8, newOffset: 5 },
-      ]);
-      expect(groups.groupLag(groupId).totalLag).toBe(7);
-      await groups.resetOffsets({
-        groupId,
-        topics: [{ topic, partitions: [0] }],
-        target: { kind: 'earliest' },
-        dryRun: false,
-      });
-      await groups.resetOffsets({
-        groupId,
-        topics: [{ topic, partitions: [1] }],
-        target: { kind: 'offset', offset: 99 },
-        dryRun: false,
-      });
-      expect(groups.groupLag(groupId).partitions.map((partition) => partition.committedOffset)).toEqual([
-        0, 8,
-      ]);
-      const latest = await groups.resetOffsets({
-        groupId,
-        topics: [{ topic }],
-        target: { kind: 'latest' },
-        dryRun: false,
-      });
-      expect(latest.partitions.map((partition) => partition.newOffset)).toEqual([12, 8]);
-      const byTime = await groups.resetOffsets({
-        groupId,
-        topics: [{ topic }],
-        target: { kind: 'timestamp', timestampMs: 0 },
-        dryRun: true,
-      });
-      expect(byTime.partitions.map((partition) => partition.newOffset)).toEqual([0, 0]);
+      // Reset with the SDK (what `weir group reset-offsets` runs): a dry run returns the plan and
+      // changes nothing; the real one moves the offsets, clamped to each partition's range.
+      const sdkClient = new Client({ bootstrapServers: [running.bootstrap] });
+      const sdk = new WeirAdmin(sdkClient);
+      try {
+        const plan = await sdk.resetOffsets(groupId, { shiftBy: -3 }, { topics: [topic], dryRun: true });
+        expect(plan).toEqual([
+          { topic, partition: 0, currentOffset: 5n, newOffset: 2n },
+          { topic, partition: 1, currentOffset: 8n, newOffset: 5n },
+        ]);
+        expect(lagOf(running.broker, groupId)!.totalLag).toBe(7);
+        await sdk.resetOffsets(groupId, 'earliest', { topics: [topic] });
+        expect(
+          lagOf(running.broker, groupId)!.partitions.map((partition) => partition.committedOffset),
+        ).toEqual([0, 0]);
+        const beyond = await sdk.resetOffsets(groupId, { offset: 99 }, { topics: [topic] });
+        expect(beyond.map((partition) => partition.newOffset)).toEqual([12n, 8n]);
+        const byTime = await sdk.resetOffsets(groupId, { timestampMs: 0 }, { topics: [topic], dryRun: true });
+        expect(byTime.map((partition) => partition.newOffset)).toEqual([0n, 0n]);
+      } finally {
+        await sdkClient.close();
+      }
 
       await admin.deleteGroups([groupId]);
-      expect(() => groups.groupLag(groupId)).toThrow(
-        expect.objectContaining({ code: ErrorCode.GROUP_ID_NOT_FOUND }),
-      );
+      expect(lagOf(running.broker, groupId)).toBeUndefined();
       await expect(admin.deleteGroups(['never-seen'])).rejects.toMatchObject({
         groups: [expect.objectContaining({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND })],
       });
@@ -248,12 +229,19 @@ describe('consumer groups with kafkajs 2.2.4', () => {
     await consumer.run({ eachMessage: async () => {} });
     try {
       await pollUntil(() => stableAssignment(running, groupId)?.size === 1, 'a Stable group');
-      const groups = running.broker.commands.groups;
-      await expect(
-        groups.resetOffsets({ groupId, topics: [{ topic }], target: { kind: 'earliest' }, dryRun: true }),
-      ).rejects.toMatchObject({ code: ErrorCode.NON_EMPTY_GROUP });
-      await expect(groups.deleteGroup(groupId)).rejects.toMatchObject({ code: ErrorCode.NON_EMPTY_GROUP });
-      const description = groups.describeGroup(groupId);
+      const sdkClient = new Client({ bootstrapServers: [running.bootstrap] });
+      const sdk = new WeirAdmin(sdkClient);
+      try {
+        await expect(sdk.resetOffsets(groupId, 'earliest', { topics: [topic] })).rejects.toMatchObject({
+          code: ErrorCode.NON_EMPTY_GROUP,
+        });
+      } finally {
+        await sdkClient.close();
+      }
+      await expect(admin.deleteGroups([groupId])).rejects.toMatchObject({
+        groups: [expect.objectContaining({ errorCode: ErrorCode.NON_EMPTY_GROUP })],
+      });
+      const description = describedConsumerGroup(running.broker, groupId);
       expect(description).toMatchObject({
         state: 'Stable',
         protocolType: 'consumer',

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { type Consumer, Kafka, logLevel, PartitionAssigners } from 'kafkajs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { pollUntil } from './group-fixtures';
+import { describedConsumerGroup, pollUntil } from './group-fixtures';
 
 const SESSION_TIMEOUT_MS = 3000;
 
@@ -69,7 +69,7 @@ function stablePartitions(
   groupId: string,
 ): { protocol: string | null; counts: number[] } | undefined {
   try {
-    const group = running.broker.commands.groups.describeGroup(groupId);
+    const group = describedConsumerGroup(running.broker, groupId);
     if (group.state !== 'Stable') return undefined;
     return {
       protocol: group.protocol,

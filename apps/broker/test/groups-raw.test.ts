@@ -15,7 +15,7 @@ import {
 } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assignment, pollUntil, subscription } from './group-fixtures';
+import { assignment, describedConsumerGroup, pollUntil, subscription } from './group-fixtures';
 import { RawClient } from './raw-client';
 
 /** The wire-level details of the group APIs, version by version, with hand-built requests. */
@@ -348,10 +348,9 @@ describe('group state across a restart', () => {
       await first.stop();
 
       second = await startBroker(overrides, first.dataDir);
-      const groups = second.broker.commands.groups;
-      expect(groups.describeGroup('kept-group')).toMatchObject({
+      expect(second.broker.services.groups.snapshot('kept-group')?.generationId).toBe(1);
+      expect(describedConsumerGroup(second.broker, 'kept-group')).toMatchObject({
         state: 'Stable',
-        generationId: 1,
         protocol: 'range',
         members: [
           {
@@ -362,7 +361,10 @@ describe('group state across a restart', () => {
         ],
       });
       // Nobody heartbeats after the restart: the member's fresh session runs out.
-      await pollUntil(() => groups.describeGroup('kept-group').state === 'Empty', 'the group to empty');
+      await pollUntil(
+        () => second!.broker.services.groups.describeGroup('kept-group').state === 'Empty',
+        'the group to empty',
+      );
     } finally {
       await second?.stop();
       await first.dispose();

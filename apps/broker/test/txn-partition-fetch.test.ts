@@ -17,7 +17,8 @@ import {
 } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pollUntil } from './group-fixtures';
+import { TransactionMarkers } from '../src/replica/transaction-markers';
+import { lagOf, pollUntil } from './group-fixtures';
 import { batchOf, fetchBody, produceBody, RawConnection } from './raw-socket';
 
 /** The record values of the data batches in a RECORDS blob; markers are left out. */
@@ -196,23 +197,23 @@ describe('transactions on the partition side', () => {
     expect(await addPartitions(txn, [1])).toEqual([0]);
     await produceTransactional(txn, 1, ['c0', 'c1']); // 0..1
     const poller = await RawConnection.open(broker.port);
-    // Partition 1's subscriber count says when the Fetch is parked there, so the commit below
-    // is known to wake a waiting Fetch rather than race a Fetch that has not read yet.
-    const subscribers = () => broker.broker.partitionSubscriberCount(TOPIC, 1);
+    // The fetches parked on partition 1 say when the Fetch waits there, so the commit below is
+    // known to wake a waiting Fetch rather than race a Fetch that has not read yet.
+    const parkedFetches = () => broker.broker.parkedFetchCount(TOPIC, 1);
     try {
       const startedMs = Date.now();
       let answered = false;
       const parked = fetch(1, 0n, 1, { maxWaitMs: 10_000, minBytes: 1 }, poller).finally(() => {
         answered = true;
       });
-      await pollUntil(() => subscribers() === 1, 'the read_committed Fetch to park on partition 1', {
+      await pollUntil(() => parkedFetches() === 1, 'the read_committed Fetch to park on partition 1', {
         timeoutMs: 5_000,
         intervalMs: 5,
       });
       expect(answered).toBe(false);
       await endTransaction(txn, true);
       const woken = await parked;
-      expect(subscribers()).toBe(0);
+      expect(parkedFetches()).toBe(0);
       expect(Date.now() - startedMs).toBeLessThan(5_000);
       expect(woken.values).toEqual(['c0', 'c1']);
       expect(woken.lastStableOffset).toBe(3n);
@@ -247,7 +248,14 @@ describe('transactions on the partition side', () => {
     expect(await addPartitions(txn, [4])).toEqual([0]);
     await produceTransactional(txn, 4, ['m0']);
     await endTransaction(txn, true);
-    const written = await broker.broker.commands.markers.writeMarkers({
+    const markers = new TransactionMarkers(
+      broker.broker.services.replicas,
+      { nowMs: () => Date.now() },
+      (error) => {
+        throw error;
+      },
+    );
+    const written = await markers.writeMarkers({
       producerId: txn.producerId,
       // Older than the epoch partition 4 has seen from this producer.
       producerEpoch: txn.producerEpoch - 1,
@@ -293,14 +301,14 @@ describe('transactions on the partition side', () => {
       ],
     });
     expect(commit.topics[0]!.partitions[0]!.errorCode).toBe(0);
-    const lagOf = () => broker.broker.commands.groups.groupLag('txn-lag').partitions[0]!;
+    const lagRow = () => lagOf(broker.broker, 'txn-lag')!.partitions[0]!;
     const rowOf = () =>
       broker.broker.services.operator.groupLags.describeGroupLags(['txn-lag']).groups[0]!.partitions[0]!;
     // The open transaction's three records are not counted yet: LSO 2 − committed 1.
-    expect(lagOf()).toMatchObject({ highWatermark: 5, lag: 1 });
+    expect(lagRow()).toMatchObject({ highWatermark: 5, lag: 1 });
     expect(rowOf()).toMatchObject({ logEndOffset: 5n, lag: 1n });
     await endTransaction(txn, true); // COMMIT at 5: LSO 6
-    expect(lagOf()).toMatchObject({ highWatermark: 6, lag: 5 });
+    expect(lagRow()).toMatchObject({ highWatermark: 6, lag: 5 });
     expect(rowOf().lag).toBe(5n);
   });
 

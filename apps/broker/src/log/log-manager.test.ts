@@ -125,7 +125,8 @@ describe('LogManager', () => {
     const log = await manager.createLog('orders', 0);
     const timerWrite = faults.holdNextAtomicWrite('recovery-point-offset-checkpoint');
     try {
-      await log.append(makeBatch(), { origin: 'client', durable: true });
+      const written = await log.append(makeBatch(), { origin: 'client' });
+      await log.waitUntilFlushed(written.lastOffset + 1);
       await timerWrite.reached;
       let stopped = false;
       const stopping = manager.shutdown().then(() => {

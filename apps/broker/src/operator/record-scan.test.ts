@@ -1,24 +1,17 @@
 import { ErrorCode, encodeRecordBatch, encodeTransactionMarkerBatch } from '@weir/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createManager, makeBatch, temporaryDirectory } from '../../test/log-fixtures';
-import type { LogManager } from '../log/log-manager';
-import type { PartitionLog } from '../log/partition-log';
-import type { TopicManager } from '../topics/topic-manager';
-import { RecordScanCommands, type ScanRequest } from './record-scan-commands';
+import { makeBatch, temporaryDirectory } from '../../test/log-fixtures';
+import { type ReplicaFixture, startReplicas } from '../../test/replica-fixtures';
+import { RecordScan, type ScanRequest } from './record-scan';
 
 /*
- * The scan command against a real partition log, for what the SDK cannot produce (transaction
- * markers, written by the coordinator) and what needs a controlled clock (the time limit).
+ * The scan against a real replica layer (a standalone broker's logs and metadata, no network), for
+ * what the SDK cannot produce (transaction markers, written by the coordinator) and what needs a
+ * controlled clock (the time limit).
  */
 
 let directory: { path: string; cleanup(): Promise<void> };
-let manager: LogManager;
-let log: PartitionLog;
-
-/** The catalogue the command needs: one topic "t" with one partition. */
-const catalogue = {
-  getTopic: (name: string) => (name === 't' ? { name: 't', partitionCount: 1 } : undefined),
-} as unknown as TopicManager;
+let fixture: ReplicaFixture;
 
 function scanRequest(overrides: Partial<ScanRequest> = {}): ScanRequest {
   return {
@@ -33,22 +26,37 @@ function scanRequest(overrides: Partial<ScanRequest> = {}): ScanRequest {
   };
 }
 
+function append(records: Buffer): Promise<unknown> {
+  return fixture.replicas.appendRecords({
+    topic: 't',
+    partition: 0,
+    records,
+    acks: 1,
+    timeoutMs: 1000,
+    transactionalId: null,
+  });
+}
+
+function scanWith(clock: { nowMs(): number }): RecordScan {
+  return new RecordScan(fixture.view, fixture.replicas, clock);
+}
+
 beforeEach(async () => {
   directory = await temporaryDirectory('weir-scan-');
-  manager = createManager(directory.path);
-  await manager.start();
-  log = await manager.createLog('t', 0);
+  // The one transactional producer here is a member of its transaction (no coordinator runs).
+  fixture = await startReplicas(directory.path, { transactions: { membership: async () => 'member' } });
+  await fixture.topics.createTopic({ name: 't', partitionCount: 1, configs: {} });
 });
 
 afterEach(async () => {
-  await manager.shutdown();
+  await fixture.stop();
   await directory.cleanup();
 });
 
-describe('RecordScanCommands', () => {
+describe('RecordScan', () => {
   it('flags transactional records and shows markers only to an unfiltered scan', async () => {
     const producer = { producerId: 7n, producerEpoch: 0 };
-    await log.append(
+    await append(
       encodeRecordBatch({
         records: [
           { key: Buffer.from('a'), value: Buffer.from('paid'), timestampMs: 1_700_000_000_000 },
@@ -58,18 +66,18 @@ describe('RecordScanCommands', () => {
         baseSequence: 0,
         isTransactional: true,
       }),
-      { origin: 'client', durable: false },
     );
-    await log.append(
+    await fixture.replicas.appendTransactionMarker(
+      't',
+      0,
       encodeTransactionMarkerBatch({
         type: 'commit',
         coordinatorEpoch: 0,
         timestampMs: 1_700_000_000_002,
         ...producer,
       }),
-      { origin: 'coordinator', durable: false },
     );
-    const scan = new RecordScanCommands(catalogue, manager, { nowMs: () => Date.now() });
+    const scan = scanWith({ nowMs: () => Date.now() });
 
     const browse = await scan.scanRecords(scanRequest());
     expect(browse.records.map((record) => [record.offset, record.transactional, record.control])).toEqual([
@@ -91,11 +99,11 @@ describe('RecordScanCommands', () => {
 
   it('stops at maxScanMs, checking the clock before each batch', async () => {
     for (let index = 0; index < 3; index++) {
-      await log.append(makeBatch({ count: 2, label: `b${index}` }), { origin: 'client', durable: false });
+      await append(makeBatch({ count: 2, label: `b${index}` }));
     }
     // Every reading of the clock is a second later than the one before.
     let nowMs = 0;
-    const scan = new RecordScanCommands(catalogue, manager, { nowMs: () => (nowMs += 1000) });
+    const scan = scanWith({ nowMs: () => (nowMs += 1000) });
     const result = await scan.scanRecords(scanRequest({ maxScanMs: 1500 }));
     // The deadline is 1 s + 1.5 s; the first batch is read at 2 s, the second would be at 3 s.
     expect(result.records.map((record) => record.offset)).toEqual([0n, 1n]);
@@ -105,9 +113,9 @@ describe('RecordScanCommands', () => {
   });
 
   it('moves a start below the log start up to it and cuts an end beyond the high watermark', async () => {
-    await log.append(makeBatch({ count: 4 }), { origin: 'client', durable: false });
-    await log.deleteRecordsBefore(2);
-    const scan = new RecordScanCommands(catalogue, manager, { nowMs: () => Date.now() });
+    await append(makeBatch({ count: 4 }));
+    await fixture.replicas.deleteRecords({ topic: 't', partition: 0, offset: 2 });
+    const scan = scanWith({ nowMs: () => Date.now() });
     const result = await scan.scanRecords(
       scanRequest({ partitions: [{ partition: 0, startOffset: 0, endOffset: 1000 }] }),
     );

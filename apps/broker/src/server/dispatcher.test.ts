@@ -43,13 +43,13 @@ class PartitionOffsets {
 const listOffsetsHandler = defineHandler<typeof ListOffsets, PartitionOffsets>({
   api: ListOffsets,
   versions: { min: 1, max: 3 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     const topics = await answerTopicPartitions(
       request.topics,
       context.access,
       API_ACL_RULES.ListOffsets.topic,
       async (_topic, partition) => {
-        const result: ItemResult<number> = await resultOf(() => commands.offsetOf(partition.partitionIndex));
+        const result: ItemResult<number> = await resultOf(() => services.offsetOf(partition.partitionIndex));
         return {
           partitionIndex: partition.partitionIndex,
           errorCode: result.ok ? ErrorCode.NONE : context.errorOf(result).errorCode,
@@ -72,9 +72,9 @@ const listOffsetsHandler = defineHandler<typeof ListOffsets, PartitionOffsets>({
 const deleteUserHandler = defineHandler<typeof WeirDeleteUser, PartitionOffsets>({
   api: WeirDeleteUser,
   versions: { min: 0, max: 0 },
-  async handle(request, context, commands) {
+  async handle(request, context, services) {
     try {
-      await commands.deleteUser(request.username);
+      await services.deleteUser(request.username);
       return NO_ERROR;
     } catch (error) {
       return context.failure(error);
@@ -128,7 +128,7 @@ describe('Dispatcher: a service failure that is not a WeirError', () => {
     };
     dispatcher = new Dispatcher({
       registry: new HandlerRegistry<PartitionOffsets>([listOffsetsHandler, deleteUserHandler]),
-      commands: new PartitionOffsets(),
+      services: new PartitionOffsets(),
       observer: requestObserver(observation, 'client'),
       listenerName: 'client',
       authorizer: new Authorizer({ superUsers: [], allowEveryoneIfNoAclFound: true, bindings: () => [] }),
