@@ -172,9 +172,20 @@ export async function loadedCoordinator(
       warn: (_fields, message) => logs.push(message),
     },
     catalog: { hasPartition: (topic, partition) => /^t\d$/.test(topic) && partition >= 0 && partition < 4 },
+    source: store,
   });
-  await coordinator.load(store);
+  await leadEveryPartition(coordinator, store.partitionCount);
   return { coordinator, scheduler, store, logs };
+}
+
+/** What a standalone broker's replica layer does at start: this broker leads every partition at epoch 0. */
+export async function leadEveryPartition(
+  coordinator: GroupCoordinator,
+  partitionCount: number,
+): Promise<void> {
+  await Promise.all(
+    Array.from({ length: partitionCount }, (_, partition) => coordinator.onBecomeLeader(partition, 0)),
+  );
 }
 
 /**

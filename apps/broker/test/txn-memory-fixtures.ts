@@ -31,6 +31,11 @@ export class MemoryTransactionStore implements TransactionStore, TransactionLogS
   readonly writes: { partition: number; leaderEpoch: number; states: (TransactionState | 'tombstone')[] }[] =
     [];
   failWith: Error | undefined;
+  /**
+   * Called once the topic is created, as the replica layer tells the coordinator it leads the new
+   * partitions (the test connects it to the coordinator's onBecomeLeader).
+   */
+  onCreated: ((partitionCount: number) => void) | undefined;
 
   constructor(
     partitionCount = 3,
@@ -44,8 +49,9 @@ export class MemoryTransactionStore implements TransactionStore, TransactionLogS
   }
 
   async ensureCreated(): Promise<void> {
-    if (this.partitions.length === 0)
-      this.partitions = Array.from({ length: this.createdPartitions }, () => []);
+    if (this.partitions.length > 0) return;
+    this.partitions = Array.from({ length: this.createdPartitions }, () => []);
+    this.onCreated?.(this.partitions.length);
   }
 
   async write(partition: number, leaderEpoch: number, records: readonly TransactionRecord[]): Promise<void> {

@@ -48,11 +48,8 @@ export interface GroupCoordinatorDeps {
   scheduler: GroupScheduler;
   logger: CoordinatorLogger;
   catalog: PartitionCatalog;
-  /**
-   * Where a shard is replayed from when this broker gains its partition. Optional only for the
-   * standalone start path, which hands it to {@link GroupCoordinator.load} instead.
-   */
-  source?: GroupLogSource;
+  /** Where a shard is replayed from when this broker gains its partition. */
+  source: GroupLogSource;
 }
 
 /**
@@ -69,15 +66,11 @@ export class GroupCoordinator {
   readonly #offsets: GroupOffsets;
   readonly #retention: OffsetRetention;
   readonly #deps: GroupCoordinatorDeps;
-  #source: GroupLogSource | undefined;
   #stopped = false;
-  #standaloneLoadStarted = false;
-  #recordsReplayed = 0;
   #rebalancesTotal = 0;
 
   constructor(deps: GroupCoordinatorDeps) {
     this.#deps = deps;
-    this.#source = deps.source;
     const groups: GroupDirectory = {
       get: (groupId) => this.#groupOf(groupId),
       set: (groupId, group) => {
@@ -108,15 +101,14 @@ export class GroupCoordinator {
     this.#shards = new CoordinatorShards(
       OFFSETS_TOPIC,
       groupShardLifecycle({
-        source: () => {
-          if (!this.#source) throw new Error('the group coordinator has no log to load shards from');
-          return this.#source;
-        },
+        source: () => deps.source,
         scheduler: deps.scheduler,
         rebalancer: this.#membership.rebalancer,
-        onReplayed: (records) => {
-          this.#recordsReplayed += records;
-        },
+        onReplayed: (shard, report) =>
+          deps.logger.info(
+            { partition: shard.partition, leaderEpoch: shard.leaderEpoch, ...report },
+            '__consumer_offsets partition replayed',
+          ),
       }),
       deps.logger,
     );
@@ -147,27 +139,6 @@ export class GroupCoordinator {
   /** Resolves once no shard this coordinator leads is loading. */
   whenLoaded(): Promise<void> {
     return this.#shards.whenLoaded();
-  }
-
-  /**
-   * The standalone start path (transitional: the integrator replaces it with leadership events
-   * from the replica layer): this broker leads every partition of the offsets topic at epoch 0.
-   * Every partition is loading from the call on, and they are replayed one after the other; a
-   * partition that cannot be read stays failed (its groups get COORDINATOR_NOT_AVAILABLE) without
-   * failing the others.
-   */
-  async load(
-    source: GroupLogSource,
-  ): Promise<{ groups: number; records: number; failedPartitions: number[] }> {
-    if (this.#standaloneLoadStarted) throw new Error('the group coordinator was loaded already');
-    this.#standaloneLoadStarted = true;
-    this.#source = source;
-    const recordsBefore = this.#recordsReplayed;
-    const partitions = Array.from({ length: source.partitionCount }, (_, partition) => partition);
-    await Promise.all(partitions.map((partition) => this.onBecomeLeader(partition, 0)));
-    const groups = this.#shards.all().reduce((total, shard) => total + shard.groups.size, 0);
-    const records = this.#recordsReplayed - recordsBefore;
-    return { groups, records, failedPartitions: this.loadState().failedPartitions };
   }
 
   /** Which of the partitions this broker leads are still loading or failed to load. */

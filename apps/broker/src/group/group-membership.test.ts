@@ -4,6 +4,7 @@ import {
   assignment,
   type CoordinatorFixture,
   joinRequest,
+  leadEveryPartition,
   loadedCoordinator,
   ManualScheduler,
   MemoryGroupStore,
@@ -75,12 +76,13 @@ describe('JoinGroup', () => {
       scheduler: new ManualScheduler(),
       logger: { info() {}, warn() {} },
       catalog: { hasPartition: () => true },
+      source: store,
     });
     expect((await coordinator.join(joinRequest())).errorCode).toBe(ErrorCode.NOT_COORDINATOR);
     expect(
       coordinator.heartbeat({ groupId: 'g', memberId: 'm', generationId: 1, groupInstanceId: null }),
     ).toBe(ErrorCode.NOT_COORDINATOR);
-    await coordinator.load(store);
+    await leadEveryPartition(coordinator, store.partitionCount);
     expect(coordinator.loadState()).toEqual({ loaded: true, loadingPartitions: 0, failedPartitions: [] });
     expect(
       coordinator.heartbeat({ groupId: 'g', memberId: 'm', generationId: 1, groupInstanceId: null }),
@@ -95,15 +97,15 @@ describe('JoinGroup', () => {
       scheduler: new ManualScheduler(),
       logger: { info() {}, warn() {} },
       catalog: { hasPartition: () => true },
-    });
-    const report = await coordinator.load({
-      partitionCount: 2,
-      replay: async (partition, leaderEpoch, onRecord) => {
-        if (partition === 1) throw new Error('disk on fire');
-        return store.replay(partition, leaderEpoch, onRecord);
+      source: {
+        partitionCount: 2,
+        replay: async (partition, leaderEpoch, onRecord) => {
+          if (partition === 1) throw new Error('disk on fire');
+          return store.replay(partition, leaderEpoch, onRecord);
+        },
       },
     });
-    expect(report.failedPartitions).toEqual([1]);
+    await leadEveryPartition(coordinator, 2);
     expect(coordinator.loadState()).toEqual({ loaded: true, loadingPartitions: 0, failedPartitions: [1] });
     // "a" hashes to partition 1 of 2, "b" to partition 0.
     expect(coordinator.partitionOf('a')).toBe(1);

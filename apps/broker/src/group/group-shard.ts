@@ -4,7 +4,7 @@ import type { ShardLifecycle } from '../coordination/coordinator-shards';
 import type { Group } from './group';
 import { GroupLoader } from './group-persistence';
 import type { GroupScheduler } from './group-scheduler';
-import type { GroupLogSource } from './offsets-topic';
+import type { GroupLogSource, ReplayReport } from './offsets-topic';
 import type { Rebalancer } from './rebalancer';
 
 /** The groups of one `__consumer_offsets` partition while this broker leads it. */
@@ -17,8 +17,8 @@ export interface GroupShardLifecycleDeps {
   source(): GroupLogSource;
   scheduler: GroupScheduler;
   rebalancer: Rebalancer;
-  /** Told how many records each replay read, for the start-up report. */
-  onReplayed(records: number): void;
+  /** Told what each replay read, for the log. */
+  onReplayed(shard: GroupShard, report: ReplayReport): void;
 }
 
 /**
@@ -36,7 +36,7 @@ export function groupShardLifecycle(deps: GroupShardLifecycleDeps): ShardLifecyc
       const report = await deps
         .source()
         .replay(shard.partition, shard.leaderEpoch, (record) => loader.apply(record));
-      deps.onReplayed(report.records);
+      deps.onReplayed(shard, report);
       return loader;
     },
     install(shard, loader) {

@@ -36,11 +36,8 @@ export interface TransactionCoordinatorDeps {
   observer: TransactionObserver;
   /** A fresh producer id from the broker's allocator (the same one idempotent producers use). */
   allocateProducerId(): Promise<bigint>;
-  /**
-   * Where a shard is replayed from when this broker gains its partition. Optional only for the
-   * standalone start path, which hands it to TransactionCoordinator.load instead.
-   */
-  source?: TransactionLogSource;
+  /** Where a shard is replayed from when this broker gains its partition. */
+  source: TransactionLogSource;
 }
 
 /** A request's claim to be the current producer of a transactional id. */

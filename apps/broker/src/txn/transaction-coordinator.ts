@@ -73,27 +73,6 @@ export class TransactionCoordinator implements TransactionMembershipCheck {
     return this.#shards.whenRecovered();
   }
 
-  /**
-   * The standalone start path (transitional; the integrator replaces it with leadership events):
-   * replays every partition of `__transaction_state` as its leader at epoch 0, before the
-   * listeners open, so the produce path's membership check knows every open transaction from the
-   * first request. A partition that cannot be read is failed: its ids get
-   * COORDINATOR_NOT_AVAILABLE, the others are served. Prepared transactions wait for {@link recover}.
-   */
-  load(source: TransactionLogSource): Promise<{ transactions: number; records: number }> {
-    return this.#shards.loadStandalone(source);
-  }
-
-  /**
-   * The standalone start path, second half (transitional): completes every transaction that was
-   * between its decision and its markers when the broker stopped (PrepareCommit, PrepareAbort).
-   * Called once the group coordinator is loaded, since completion writes to the groups too. One
-   * attempt each: a failure is retried in the background, and /ready stays false until it succeeds.
-   */
-  recover(): Promise<{ completed: number; pending: number }> {
-    return this.#shards.recover();
-  }
-
   /** For /ready: loaded, and every transaction found prepared at load is complete. */
   readiness(): { ok: boolean; detail: string } {
     return this.#shards.readiness();
@@ -126,8 +105,8 @@ export class TransactionCoordinator implements TransactionMembershipCheck {
   async initProducerId(transactionalId: string, timeoutMs: number): Promise<InitProducerIdOutcome> {
     const failed = (errorCode: number) => ({ errorCode, producerId: -1n, producerEpoch: -1 });
     if (transactionalId === '') return failed(ErrorCode.INVALID_REQUEST);
-    if (this.#shards.awaitsTopicStandalone) {
-      const created = await this.#shards.createTopicStandalone();
+    if (this.#shards.awaitsTopic) {
+      const created = await this.#shards.ensureTopic();
       if (created !== ErrorCode.NONE) return failed(created);
     }
     const route = this.#shards.route(transactionalId);

@@ -2,6 +2,7 @@ import { ErrorCode } from '@weir/protocol';
 import { CoordinatorShard } from '../coordination/coordinator-shard';
 import type { CoordinatorLogger, ShardLifecycle } from '../coordination/coordinator-shards';
 import type { GroupScheduler } from '../group/group-scheduler';
+import type { ReplayReport } from '../topics/internal-topic-records';
 import type { TransactionOffsetsSink } from './transaction-completion';
 import type { TransactionMarkerWriter } from './transaction-contracts';
 import { TransactionFinisher } from './transaction-finisher';
@@ -101,8 +102,8 @@ export interface TransactionShardLifecycleDeps {
   create(partition: number, leaderEpoch: number): TransactionShard;
   /** Where shards are replayed from. */
   source(): TransactionLogSource;
-  /** Told how many records each replay read, for the start-up report. */
-  onReplayed(records: number): void;
+  /** Told what each replay read, for the log. */
+  onReplayed(shard: TransactionShard, report: ReplayReport): void;
   /** A shard's replayed state is in place; it is served right after. */
   onInstalled(shard: TransactionShard): void;
   /** A shard lost its partition. */
@@ -123,7 +124,7 @@ export function transactionShardLifecycle(
         .replay(shard.partition, shard.leaderEpoch, (record) =>
           loaded.set(record.transactionalId, record.value),
         );
-      deps.onReplayed(report.records);
+      deps.onReplayed(shard, report);
       return loaded;
     },
     install(shard, loaded) {

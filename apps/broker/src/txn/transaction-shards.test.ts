@@ -318,10 +318,14 @@ describe('transaction coordinator shards', () => {
   });
 });
 
-describe('the standalone start path (transitional)', () => {
-  it('treats every id as unknown until the first InitProducerId creates the topic and leads it', async () => {
+describe('before __transaction_state exists', () => {
+  it('treats every id as unknown until the first InitProducerId creates the topic, whose partitions it then leads', async () => {
     const { txn } = unledCoordinators(new MemoryTransactionStore(0, 2));
-    expect(await txn.coordinator.load(txn.source)).toEqual({ transactions: 0, records: 0 });
+    // The replica layer tells the coordinator it leads the new partitions once they exist.
+    txn.store.onCreated = (partitionCount) => {
+      for (let partition = 0; partition < partitionCount; partition++)
+        void txn.coordinator.onBecomeLeader(partition, 0);
+    };
     expect(txn.coordinator.describe('tx').errorCode).toBe(ErrorCode.TRANSACTIONAL_ID_NOT_FOUND);
     expect(txn.coordinator.list()).toEqual({ errorCode: ErrorCode.NONE, transactions: [] });
     expect(
@@ -347,29 +351,5 @@ describe('the standalone start path (transitional)', () => {
       { partition: 1, leaderEpoch: 0 },
     ]);
     expect(txn.coordinator.describe('tx').view?.state).toBe('Empty');
-    expect(await txn.coordinator.recover()).toEqual({ completed: 0, pending: 0 });
-  });
-
-  it('leaves prepared transactions to recover(), which the broker calls once the groups are loaded', async () => {
-    const scheduler = new ManualScheduler();
-    const store = new MemoryTransactionStore(1);
-    store.partitions[0]!.push({
-      transactionalId: 'tx',
-      value: storedTransaction('tx', 'PrepareAbort', { nowMs: scheduler.nowMs() }),
-    });
-    const groups = unledGroupCoordinator({ scheduler });
-    const txn = unledTransactionCoordinator({ scheduler, groups: groups.coordinator, store });
-    const loaded = txn.coordinator.load(txn.source);
-    await settle();
-    txn.source.release(0);
-    expect(await loaded).toEqual({ transactions: 1, records: 1 });
-    await settle();
-    expect(txn.markers.requests).toEqual([]);
-    expect(txn.coordinator.readiness().ok).toBe(false);
-
-    expect(await txn.coordinator.recover()).toEqual({ completed: 1, pending: 0 });
-    expect(txn.markers.requests).toEqual([expect.objectContaining({ result: 'abort', coordinatorEpoch: 0 })]);
-    expect(txn.coordinator.readiness()).toEqual({ ok: true, detail: 'transactions loaded' });
-    await expect(txn.coordinator.recover()).rejects.toThrow(/recovers once/);
   });
 });

@@ -27,37 +27,30 @@ export class TransactionShards implements TransactionMembershipCheck {
   readonly #timers: TransactionTimers;
   /** First completion attempts of the shards loaded so far, for {@link whenRecovered}. */
   readonly #recoveries = new Set<Promise<unknown>>();
-  #source: TransactionLogSource | undefined;
   #stopped = false;
   #openCount = 0;
-  #recordsReplayed = 0;
-  /** Standalone start path: set by {@link loadStandalone}; see there. */
-  #standalone:
-    | { deferredCompletion: Set<TransactionShard> | undefined; beforeTopic: TransactionShard }
-    | undefined;
+  /**
+   * Answers for every id while `__transaction_state` does not exist: no id has state anywhere
+   * then, so each is unknown (and the first InitProducerId creates the topic first).
+   */
+  readonly #beforeTopic: TransactionShard;
 
   constructor(deps: TransactionCoordinatorDeps) {
     this.#deps = deps;
-    this.#source = deps.source;
     this.#shards = new CoordinatorShards(
       TRANSACTION_STATE_TOPIC,
       transactionShardLifecycle({
         create: (partition, leaderEpoch) => this.#newShard(partition, leaderEpoch),
-        source: () => {
-          if (!this.#source) throw new Error('the transaction coordinator has no log to load shards from');
-          return this.#source;
-        },
-        onReplayed: (records) => {
-          this.#recordsReplayed += records;
-        },
+        source: () => deps.source,
+        onReplayed: (shard, report) =>
+          deps.logger.info(
+            { partition: shard.partition, leaderEpoch: shard.leaderEpoch, ...report },
+            '__transaction_state partition replayed',
+          ),
         onInstalled: (shard) => {
-          if (shard.finisher.pendingRecovery.size === 0) return;
-          const deferred = this.#standalone?.deferredCompletion;
-          if (deferred) deferred.add(shard);
-          else void this.#completePrepared(shard);
+          if (shard.finisher.pendingRecovery.size > 0) void this.#completePrepared(shard);
         },
         onDropped: (shard) => {
-          this.#standalone?.deferredCompletion?.delete(shard);
           this.#openCountChanged(-shard.table.openCount);
         },
       }),
@@ -70,6 +63,8 @@ export class TransactionShards implements TransactionMembershipCheck {
       idExpirationMs: deps.config.idExpirationMs,
       checkIntervalMs: deps.config.abortTimedOutCheckIntervalMs,
     });
+    this.#beforeTopic = this.#newShard(-1, -1);
+    this.#beforeTopic.transitionTo('active');
   }
 
   #newShard(partition: number, leaderEpoch: number): TransactionShard {
@@ -135,77 +130,32 @@ export class TransactionShards implements TransactionMembershipCheck {
   }
 
   /**
-   * The standalone start path (transitional: the integrator replaces it with leadership events
-   * from the replica layer). This broker leads every partition of the topic at epoch 0, also the
-   * ones of a topic created later by the first InitProducerId ({@link createTopicStandalone});
-   * until that topic exists every id is simply unknown. The groups load only after this, so the
-   * prepared transactions found now are completed by {@link recover}, once they can be.
+   * Creates `__transaction_state` when no broker has created it yet (the first InitProducerId on
+   * a broker no FindCoordinator reached first), then waits for the shards this broker gains with
+   * it. NONE once ids can be routed; COORDINATOR_NOT_AVAILABLE when the topic could not be created.
    */
-  async loadStandalone(source: TransactionLogSource): Promise<{ transactions: number; records: number }> {
-    if (this.#standalone) throw new Error('the transaction coordinator was loaded already');
-    const beforeTopic = this.#newShard(-1, -1);
-    beforeTopic.transitionTo('active');
-    this.#standalone = { deferredCompletion: new Set(), beforeTopic };
-    this.#source = source;
-    const recordsBefore = this.#recordsReplayed;
-    const partitions = Array.from({ length: source.partitionCount }, (_, partition) => partition);
-    await Promise.all(partitions.map((partition) => this.becomeLeader(partition, 0)));
-    const transactions = this.#shards.all().reduce((total, shard) => total + shard.table.size, 0);
-    return { transactions, records: this.#recordsReplayed - recordsBefore };
-  }
-
-  /**
-   * The standalone start path, second half (transitional): completes the transactions the shards
-   * found prepared at load, one attempt each (a failure is retried in the background and keeps
-   * readiness false). Shards loaded after this complete theirs on their own.
-   */
-  async recover(): Promise<{ completed: number; pending: number }> {
-    const standalone = this.#standalone;
-    const deferred = standalone?.deferredCompletion;
-    if (!standalone || !deferred) throw new Error('the transaction coordinator recovers once, after load');
-    standalone.deferredCompletion = undefined;
-    const outcomes = await Promise.all([...deferred].map((shard) => this.#completePrepared(shard)));
-    return outcomes.reduce(
-      (total, outcome) => ({
-        completed: total.completed + outcome.completed,
-        pending: total.pending + outcome.pending,
-      }),
-      { completed: 0, pending: 0 },
-    );
-  }
-
-  /**
-   * The standalone broker creates `__transaction_state` on the first InitProducerId and then
-   * leads its partitions (transitional, like {@link loadStandalone}). NONE once the id can be
-   * routed; COORDINATOR_NOT_AVAILABLE when the topic could not be created.
-   */
-  async createTopicStandalone(): Promise<number> {
-    if (!this.#standalone || this.#stopped || this.#deps.store.partitionCount > 0) return ErrorCode.NONE;
+  async ensureTopic(): Promise<number> {
+    if (this.#stopped || this.#deps.store.partitionCount > 0) return ErrorCode.NONE;
     try {
       await this.#deps.store.ensureCreated();
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'creating __transaction_state failed');
       return ErrorCode.COORDINATOR_NOT_AVAILABLE;
     }
-    const partitions = Array.from({ length: this.#deps.store.partitionCount }, (_, partition) => partition);
-    await Promise.all(partitions.map((partition) => this.becomeLeader(partition, 0)));
+    await this.whenLoaded();
     return ErrorCode.NONE;
   }
 
-  /** Whether the standalone broker has no `__transaction_state` yet. */
-  get awaitsTopicStandalone(): boolean {
-    return this.#standalone !== undefined && this.#deps.store.partitionCount === 0;
+  /** Whether `__transaction_state` does not exist yet, so no id has state anywhere. */
+  get awaitsTopic(): boolean {
+    return this.#deps.store.partitionCount === 0;
   }
 
   /** The shard of an id when it is served here; otherwise the error to answer. */
   route(transactionalId: string): TransactionRoute {
     if (this.#stopped) return { shard: undefined, errorCode: ErrorCode.NOT_COORDINATOR };
     const partitionCount = this.#deps.store.partitionCount;
-    if (partitionCount === 0) {
-      return this.#standalone
-        ? { shard: this.#standalone.beforeTopic }
-        : { shard: undefined, errorCode: ErrorCode.NOT_COORDINATOR };
-    }
+    if (partitionCount === 0) return { shard: this.#beforeTopic };
     const partition = partitionForKey(transactionalId, partitionCount);
     const errorCode = this.#shards.gate(partition);
     const shard = this.#shards.get(partition);
