@@ -59,7 +59,9 @@ export async function measureAppends(
           progress.bytes += buffer.length;
           progress.batches++;
           const startedMs = performance.now();
-          await log.append(buffer, { origin: 'client', durable: scenario.durable });
+          const written = await log.append(buffer, { origin: 'client' });
+          // A durable append is answered once the flush covering it is done, as acks=all is.
+          if (scenario.durable) await log.waitUntilFlushed(written.lastOffset + 1);
           latencies?.record(performance.now() - startedMs);
         }
       };

@@ -38,7 +38,7 @@ export async function writePartition(input: WritePartitionInput): Promise<WriteP
     buffers.map(async (buffer) => {
       while (claimedBytes + buffer.length <= input.sizeBytes) {
         claimedBytes += buffer.length;
-        await log.append(buffer, { origin: 'client', durable: false });
+        await log.append(buffer, { origin: 'client' });
       }
     }),
   );

@@ -28,7 +28,7 @@ export async function createPartitions(input: CreatePartitionsInput): Promise<Cr
   const creator = async (): Promise<void> => {
     while (next < input.partitionCount) {
       const log = await manager.createLog(BENCH_TOPIC, next++);
-      await log.append(encodeSmallBatch(), { origin: 'client', durable: false });
+      await log.append(encodeSmallBatch(), { origin: 'client' });
     }
   };
   await Promise.all(Array.from({ length: CREATE_CONCURRENCY }, creator));

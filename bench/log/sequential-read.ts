@@ -31,7 +31,7 @@ export async function readToEnd(log: PartitionLog, maxBytes: number): Promise<Re
   let readCount = 0;
   const startedMs = performance.now();
   while (offset < log.logEndOffset) {
-    const { records } = await log.read(offset, { maxBytes });
+    const { records } = await log.read(offset, { maxBytes, maxOffset: log.logEndOffset });
     if (records.length === 0) throw new Error(`empty read at offset ${offset} of ${log.logEndOffset}`);
     bytes += records.length;
     readCount++;

@@ -50,10 +50,7 @@ beforeAll(async () => {
     topics: { autoCreateEnable: false },
   });
   // A topic no ACL grants, so a user the console acts for sees none.
-  await broker.broker.commands.topics.createTopics(
-    [{ name: 'hidden', partitionCount: 1, replicationFactor: -1, assignments: [], configs: {} }],
-    false,
-  );
+  await broker.broker.services.topics.createTopic({ name: 'hidden', partitionCount: 1, configs: {} });
   consoleEnv = parseEnv({
     WEIR_CONSOLE_BROKER: broker.internalBootstrap,
     WEIR_CONSOLE_INTERNAL_TLS_CA_FILE: files.ca,
@@ -107,9 +104,9 @@ describe('the console on an internal listener that trusts its certificate', () =
     expect(overview.broker?.version).toEqual(expect.any(String));
     // Creating a topic needs rights nobody but a super user has on this broker.
     await caller.topics.create({ name: 'console-made', partitions: 1 });
-    expect(broker.broker.commands.topics.listTopics({ includeInternal: false }).map((t) => t.name)).toContain(
-      'console-made',
-    );
+    expect(
+      broker.broker.services.topicDescriptions.listTopics({ includeInternal: false }).map((t) => t.name),
+    ).toContain('console-made');
   });
 
   it("acts for a logged-in user with the certificate, under that user's ACLs", async () => {

@@ -14,7 +14,6 @@ import type {
   TransactionMembershipQuery,
   TransactionResult,
 } from './transaction-contracts';
-import type { TransactionLogSource } from './transaction-log';
 import {
   copyMetadata,
   MAX_PRODUCER_EPOCH,

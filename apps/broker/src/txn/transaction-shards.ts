@@ -7,7 +7,7 @@ import type {
   TransactionMembershipCheck,
   TransactionMembershipQuery,
 } from './transaction-contracts';
-import { TRANSACTION_STATE_TOPIC, type TransactionLogSource } from './transaction-log';
+import { TRANSACTION_STATE_TOPIC } from './transaction-log';
 import type { TransactionMetadata } from './transaction-metadata';
 import { TransactionShard, transactionShardLifecycle } from './transaction-shard';
 import { TransactionTimers } from './transaction-timers';
