@@ -25,7 +25,8 @@ import type { PartitionStats } from './http/partition-metrics';
 import { createStorageIo, type StorageIo } from './log/storage';
 import type { Logger } from './logger';
 import { ClusterView } from './metadata/cluster-view';
-import { LocalMetadataStore } from './metadata/local-metadata-store';
+import type { MetadataStore } from './metadata/metadata-store';
+import { metadataStoreFor } from './metadata/metadata-store-for';
 import { OperatorViews } from './operator/operator-views';
 import { ProducerIdManager } from './producer-ids/producer-id-manager';
 import { ReplicaManager } from './replica/replica-manager';
@@ -75,7 +76,7 @@ const systemClock = { nowMs: () => Date.now() };
  */
 export class Broker {
   readonly #io: StorageIo;
-  readonly #store: LocalMetadataStore;
+  readonly #store: MetadataStore;
   readonly #view: ClusterView;
   readonly #replicas: ReplicaManager;
   readonly #topics: TopicManager;
@@ -107,7 +108,7 @@ export class Broker {
     this.#io = io;
     const dataDirectory = config.dataDir;
     const brokerId = config.nodeId;
-    this.#store = new LocalMetadataStore(io, dataDirectory, { clusterId: config.clusterId, brokerId });
+    this.#store = metadataStoreFor(config, io);
     this.#view = new ClusterView(brokerId);
     const logLogger = deps.logger.child({ component: 'log' });
     this.#replicas = new ReplicaManager({

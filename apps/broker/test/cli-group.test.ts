@@ -9,6 +9,9 @@ vi.setConfig({ testTimeout: 30_000 });
 describe('weir group', () => {
   let broker: RunningBroker;
   const cli = (...args: string[]) => weir(['-b', broker.bootstrap, ...args]);
+  /** `weir group lag` asks the broker's lag view on the internal listener. */
+  const lag = (groupId: string) =>
+    weir(['group', 'lag', groupId, '--internal', broker.internalBootstrap, '--token', broker.internalToken]);
 
   beforeAll(async () => {
     broker = await startBroker({
@@ -50,9 +53,13 @@ describe('weir group', () => {
     expect(listed.stdout).toMatch(/\ng1\s+Empty\s+consumer\s+0\n/);
     const described = expectExitCode(await cli('group', 'describe', 'g1'), 0);
     expect(described.stdout).toContain('Group: g1  State: Empty');
-    const lag = expectExitCode(await cli('group', 'lag', 'g1'), 0);
-    expect(lag.stdout).toMatch(/^TOPIC\s+PARTITION\s+COMMITTED\s+LOG-END\s+LAG\n/);
-    expect(lag.stdout).toContain('Total lag: 0\n');
+    const shown = expectExitCode(await lag('g1'), 0);
+    expect(shown.stdout).toMatch(/^TOPIC\s+PARTITION\s+COMMITTED\s+LOG-END\s+LAG\n/);
+    expect(shown.stdout).toMatch(/\norders\s+0\s+\d\s+3\s+\d\n/);
+    expect(shown.stdout).toContain('Total lag: 0\n');
+    const unknown = await lag('no-such-group');
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('GROUP_ID_NOT_FOUND');
   });
 
   it('reset-offsets prints a plan by default and applies it with --execute', async () => {
@@ -61,21 +68,21 @@ describe('weir group', () => {
       /^TOPIC\s+PARTITION\s+CURRENT\s+NEW\norders\s+0\s+3\s+0\norders\s+1\s+3\s+0\n/,
     );
     expect(dry.stdout).toContain('Dry run: nothing changed.');
-    expect((await cli('group', 'lag', 'g1')).stdout).toContain('Total lag: 0\n');
+    expect((await lag('g1')).stdout).toContain('Total lag: 0\n');
 
     const applied = expectExitCode(
       await cli('group', 'reset-offsets', 'g1', '--to', 'earliest', '--execute'),
       0,
     );
     expect(applied.stdout).toContain('Reset 2 partition(s) of group "g1".');
-    expect((await cli('group', 'lag', 'g1')).stdout).toContain('Total lag: 6\n');
+    expect((await lag('g1')).stdout).toContain('Total lag: 6\n');
 
     const shifted = expectExitCode(
       await cli('group', 'reset-offsets', 'g1', '--shift-by', '1', '--topic', 'orders', '--execute'),
       0,
     );
     expect(shifted.stdout).toMatch(/orders\s+0\s+0\s+1\n/);
-    expect((await cli('group', 'lag', 'g1')).stdout).toContain('Total lag: 4\n');
+    expect((await lag('g1')).stdout).toContain('Total lag: 4\n');
 
     const both = await cli('group', 'reset-offsets', 'g1', '--to', 'latest', '--shift-by', '1');
     expect(both.code).toBe(2);

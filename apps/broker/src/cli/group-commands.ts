@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { Admin, OffsetResetTarget } from '@weir/protocol';
+import { type Admin, ErrorCode, type InternalAdmin, type OffsetResetTarget, WeirError } from '@weir/protocol';
 import { formatTable } from './table';
 
 interface Out {
@@ -42,22 +42,32 @@ export async function groupDescribeCommand(
   out.stdout.write(formatTable(['MEMBER-ID', 'CLIENT-ID', 'HOST', 'ASSIGNMENT'], rows));
 }
 
-/** `weir group lag <g>`: committed offset, log end and lag per partition, and the total. */
+/**
+ * `weir group lag <g>`: committed offset, log end (the high watermark, as Kafka's tool shows it)
+ * and lag per partition, and the total, as the broker computes lag for the console and the
+ * metrics too (WeirDescribeGroupLags; transaction-aware). A partition assigned but not committed
+ * shows `-` as its committed offset.
+ */
 export async function groupLagCommand(
-  admin: Admin,
+  internal: InternalAdmin,
   options: { groupId: string },
   out: Out,
 ): Promise<undefined> {
-  const lag = await admin.groupLag(options.groupId);
-  const rows = lag.map((entry) => [
+  const [group] = await internal.describeGroupLags([options.groupId]);
+  if (group === undefined) {
+    throw new WeirError(ErrorCode.GROUP_ID_NOT_FOUND, {
+      detail: `group "${options.groupId}" does not exist`,
+    });
+  }
+  const rows = group.partitions.map((entry) => [
     entry.topic,
     String(entry.partition),
-    String(entry.committedOffset),
+    entry.committedOffset < 0n ? '-' : String(entry.committedOffset),
     String(entry.logEndOffset),
     String(entry.lag),
   ]);
   out.stdout.write(formatTable(['TOPIC', 'PARTITION', 'COMMITTED', 'LOG-END', 'LAG'], rows));
-  out.stdout.write(`Total lag: ${lag.reduce((sum, entry) => sum + entry.lag, 0n)}\n`);
+  out.stdout.write(`Total lag: ${group.totalLag}\n`);
 }
 
 /**

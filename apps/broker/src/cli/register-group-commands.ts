@@ -3,6 +3,11 @@ import type { Command } from 'commander';
 import type { ClientCliDeps } from './client-cli-deps';
 import type { ExitReporter } from './global-options';
 import { parseResetTarget, parseShiftBy } from './group-reset-target';
+import {
+  type InternalListenerFlags,
+  runInternalCommand,
+  withInternalOptions,
+} from './internal-listener-command';
 import { runAdminCommand } from './run-client-command';
 import { UsageError } from './usage-error';
 
@@ -30,14 +35,17 @@ export function registerGroupCommands(program: Command, deps: ClientCliDeps, exi
       ).then(exit),
     );
 
-  group
-    .command('lag <group>')
-    .description('committed offset, log end offset and lag per partition')
-    .action((groupId: string, _options: unknown, command: Command) =>
-      runAdminCommand(command, deps, async (admin) =>
-        (await import('./group-commands')).groupLagCommand(admin, { groupId }, deps),
-      ).then(exit),
-    );
+  // Lag is computed by the broker, one way for the console, the metrics and this command; that
+  // view is a Weir API of the internal listener (docs/architecture.md §8).
+  withInternalOptions(
+    group
+      .command('lag <group>')
+      .description('committed offset, log end offset and lag per partition (through the internal listener)'),
+  ).action((groupId: string, flags: InternalListenerFlags) =>
+    runInternalCommand(flags, deps, async (session) =>
+      (await import('./group-commands')).groupLagCommand(session.internal, { groupId }, deps),
+    ).then(exit),
+  );
 
   group
     .command('reset-offsets <group>')

@@ -14,6 +14,7 @@ import type { AppendOptions, AppendResult } from './partition-log-types';
 import { lastSequenceOf, NO_OPEN_TRANSACTION, type ProducerStateManager } from './producer-state';
 import type { BatchToWrite } from './segment';
 import type { AbortedTransaction } from './transaction-index';
+import type { TransactionVerifications, VerificationGuard } from './transaction-verification';
 
 /** An append waiting in a partition's queue. */
 export interface PendingAppend {
@@ -36,6 +37,7 @@ export interface PreparedGroup {
 
 interface GroupContext {
   producerState: ProducerStateManager;
+  verifications: TransactionVerifications;
   timestampType: LogConfig['timestampType'];
   nextOffset: number;
   nowMs: number;
@@ -83,7 +85,15 @@ export function prepareGroup(group: readonly PendingAppend[], context: GroupCont
         });
         continue;
       }
-      const refusal = nonTransactionalRefusal(producerState, producerId, header);
+      const refusal =
+        nonTransactionalRefusal(producerState, producerId, header) ??
+        unverifiedRefusal(
+          producerState,
+          context.verifications,
+          producerId,
+          header,
+          options.verificationGuard,
+        );
       if (refusal !== undefined) {
         item.reject(refusal);
         continue;
@@ -95,6 +105,7 @@ export function prepareGroup(group: readonly PendingAppend[], context: GroupCont
         item.reject(refusal);
         continue;
       }
+      context.verifications.end(producerId);
     }
     const baseOffset = nextOffset;
     const lastOffset = baseOffset + header.lastOffsetDelta;
@@ -148,6 +159,27 @@ function nonTransactionalRefusal(
   if (open === undefined || open === NO_OPEN_TRANSACTION) return undefined;
   return new WeirError(ErrorCode.INVALID_TXN_STATE, {
     detail: `producer ${producerId} sent a non-transactional batch while its transaction from offset ${open} is open`,
+  });
+}
+
+/**
+ * A transactional batch that would open a transaction here was admitted before a marker for its
+ * producer was written (transaction-verification.ts): the transaction it was admitted to is over,
+ * so it must not start another one.
+ */
+function unverifiedRefusal(
+  producerState: ProducerStateManager,
+  verifications: TransactionVerifications,
+  producerId: number,
+  header: RecordBatchHeader,
+  guard: VerificationGuard | undefined,
+): WeirError | undefined {
+  if (guard === undefined || !isTransactionalBatch(header.attributes)) return undefined;
+  const open = producerState.transactionView(producerId)?.currentTransactionFirstOffset;
+  if (open !== undefined && open !== NO_OPEN_TRANSACTION) return undefined;
+  if (verifications.holds(producerId, guard)) return undefined;
+  return new WeirError(ErrorCode.INVALID_TXN_STATE, {
+    detail: `the transaction producer ${producerId}'s batch was admitted to ended before the batch was written`,
   });
 }
 

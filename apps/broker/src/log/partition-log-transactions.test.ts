@@ -187,6 +187,32 @@ describe('PartitionLog transactions', () => {
     expect(uncommitted.records.length).toBeGreaterThan(committed.records.length);
   });
 
+  it('refuses a batch that would open a transaction when a marker for its producer came after its verification began', async () => {
+    const { log } = await open();
+    const verified = log.beginTransactionVerification(7n);
+    // Pipelined batches of one producer share the guard the first one took.
+    expect(log.beginTransactionVerification(7n)).toBe(verified);
+    await log.append(marker('commit', 7, 0), coordinator);
+    await expect(
+      log.append(txnBatch(7, 0, 0, 2), { ...client, verificationGuard: verified }),
+    ).rejects.toMatchObject({ code: ErrorCode.INVALID_TXN_STATE });
+    expect(log.logEndOffset).toBe(1);
+    expect(stableEnd(log)).toBe(1);
+
+    // A guard taken after the marker holds: the batch opens the transaction, and the next batch
+    // of that open transaction needs no guard of its own.
+    const fresh = log.beginTransactionVerification(7n);
+    expect(fresh).not.toBe(verified);
+    await log.append(txnBatch(7, 0, 0, 2), { ...client, verificationGuard: fresh });
+    await log.append(marker('abort', 7, 0), coordinator);
+    await expect(
+      log.append(txnBatch(7, 0, 2, 1), { ...client, verificationGuard: fresh }),
+    ).rejects.toMatchObject({ code: ErrorCode.INVALID_TXN_STATE });
+    expect(abortedEntries(log)).toEqual([
+      { producerId: 7, firstOffset: 1, lastOffset: 3, lastStableOffset: 4 },
+    ]);
+  });
+
   it('refuses a non-transactional batch while the producer has a transaction open', async () => {
     const { log } = await open();
     await log.append(txnBatch(7, 0, 0, 1), client);

@@ -2,6 +2,7 @@ import type { AppendOrigin } from './log-validator';
 import type { Segment } from './segment';
 import type { StorageError } from './storage';
 import type { AbortedTransaction } from './transaction-index';
+import type { VerificationGuard } from './transaction-verification';
 
 /*
  * The types of a partition log's interface, apart from the class in partition-log.ts so the
@@ -17,6 +18,12 @@ export interface AppendOptions {
   origin: AppendOrigin;
   /** Written into the batch's partition leader epoch field; -1 until leader epochs exist. */
   leaderEpoch?: number;
+  /**
+   * For a transactional client batch admitted by the transaction coordinator: the guard taken
+   * before it was asked (transaction-verification.ts). A batch that would open a transaction is
+   * refused with INVALID_TXN_STATE if a marker for its producer was written since.
+   */
+  verificationGuard?: VerificationGuard;
 }
 
 /**

@@ -31,6 +31,7 @@ import { isRollDue, writeWithRolls } from './segment-roll';
 import type { StorageError } from './storage';
 import { StorageGuard } from './storage-guard';
 import { findOffsetForTimestamp, type TimestampOffset } from './timestamp-lookup';
+import { TransactionVerifications, type VerificationGuard } from './transaction-verification';
 
 export type {
   AppendOptions,
@@ -71,6 +72,7 @@ export class PartitionLog {
   readonly #storage: StorageGuard;
   readonly #durability: DurabilityTracker;
   readonly #listeners = new Set<(change: LogChange) => void>();
+  readonly #verifications = new TransactionVerifications();
   #pendingSnapshot = false;
 
   constructor(
@@ -182,6 +184,14 @@ export class PartitionLog {
     return this.appendValidated(batch, header, options);
   }
 
+  /**
+   * Takes the guard a transactional batch of `producerId` carries through its admission by the
+   * transaction coordinator (transaction-verification.ts).
+   */
+  beginTransactionVerification(producerId: bigint): VerificationGuard {
+    return this.#verifications.begin(Number(producerId));
+  }
+
   /** Appends a batch {@link validate} accepted, with the header it returned. */
   appendValidated(batch: Buffer, header: RecordBatchHeader, options: AppendOptions): Promise<AppendResult> {
     this.#storage.assertOnline();
@@ -195,6 +205,7 @@ export class PartitionLog {
     const nowMs = this.clock.nowMs();
     const { toWrite, completions, nextOffset, aborted } = prepareGroup(group, {
       producerState: this.producerState,
+      verifications: this.#verifications,
       timestampType: this.config.timestampType,
       nextOffset: this.#logEndOffset,
       nowMs,

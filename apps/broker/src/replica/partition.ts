@@ -147,8 +147,8 @@ export class Partition {
 
   /**
    * Appends one batch as the leader. The append is queued before this returns (a later append to
-   * this partition cannot overtake it), unless an earlier one is still being admitted, in which
-   * case it waits its turn behind that one. A transactional client batch is admitted first
+   * this partition cannot overtake it), unless an earlier client append is still being admitted, in
+   * which case a client append waits its turn behind that one. A transactional client batch is admitted first
    * (`admit`), asynchronously, as a coordinator on another broker will have to answer it.
    */
   append(batch: Buffer, request: PartitionAppend): Promise<AppendResult> {
@@ -164,10 +164,12 @@ export class Partition {
     const admit =
       request.origin === 'client' && isTransactionalBatch(header.attributes) ? request.admit : undefined;
     const options = { origin: request.origin };
-    const written =
-      admit === undefined && this.#admissionsPending === 0
-        ? log.appendValidated(batch, header, options)
-        : this.#appendInTurn(batch, header, request, admit);
+    // Client appends keep their order while one is being admitted; a coordinator's write (a
+    // marker) does not wait for a producer's admission: the verification guard orders the two.
+    const inTurn = request.origin === 'client' && (admit !== undefined || this.#admissionsPending > 0);
+    const written = inTurn
+      ? this.#appendInTurn(batch, header, request, admit)
+      : log.appendValidated(batch, header, options);
     if (request.acks !== -1) return written;
     return written.then((result) => this.#awaitDurable(result, epoch, request.timeoutMs));
   }
@@ -189,10 +191,16 @@ export class Partition {
     return (async () => {
       try {
         await previous;
+        // Taken before the coordinator is asked: a marker written from now on voids the answer.
+        const verificationGuard =
+          admit === undefined
+            ? undefined
+            : this.#leaderLog(request.expectedLeaderEpoch).beginTransactionVerification(header.producerId);
         await admit?.(header);
         // Leadership may have moved while the batch waited; check again before it is queued.
         return this.#leaderLog(request.expectedLeaderEpoch).appendValidated(batch, header, {
           origin: request.origin,
+          ...(verificationGuard === undefined ? {} : { verificationGuard }),
         });
       } finally {
         this.#admissionsPending -= 1;
