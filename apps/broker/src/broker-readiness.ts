@@ -7,7 +7,7 @@ import type { TransactionCoordinator } from './txn/transaction-coordinator';
 export interface ReadinessSources {
   /** Whether start has recovered the logs and loaded the transaction state the listeners need. */
   storageReady: boolean;
-  /** Whether the listeners are bound (and not yet stopping). */
+  /** Whether the listeners serve (bound, opened at the end of the start, and not yet stopping). */
   listening: boolean;
   replicas: Pick<ReplicaManager, 'offlinePartitions'>;
   groupCoordinator: Pick<GroupCoordinator, 'loadState'>;
@@ -36,7 +36,7 @@ export function brokerReadiness(sources: ReadinessSources): ReadinessCheck[] {
     {
       name: 'client-listener',
       ok: listening,
-      detail: listening ? `port ${sources.clientListener.port}` : 'not bound',
+      detail: listening ? `port ${sources.clientListener.port}` : 'not serving',
     },
     ...(internalListener === undefined
       ? []
@@ -44,7 +44,7 @@ export function brokerReadiness(sources: ReadinessSources): ReadinessCheck[] {
           {
             name: 'internal-listener',
             ok: listening,
-            detail: listening ? `port ${internalListener.port}` : 'not bound',
+            detail: listening ? `port ${internalListener.port}` : 'not serving',
           },
         ]),
   ];

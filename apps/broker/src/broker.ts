@@ -141,6 +141,7 @@ export class Broker {
         },
         bytesOut: (topic, bytes, records) => {
           deps.metrics.bytesOutTotal.inc({ topic }, bytes);
+          deps.metrics.recordsOutTotal.inc({ topic }, records);
           this.#traffic.fetched(bytes, records);
         },
       },

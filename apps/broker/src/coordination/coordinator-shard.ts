@@ -44,8 +44,8 @@ export function canShardTransition(from: ShardState, to: ShardState): boolean {
 
 /**
  * What every coordinator's shard has: its partition, the leader epoch it was loaded at (the
- * coordinator epoch, written with every record and marker so that the replica layer can refuse
- * a shard that no longer leads) and its state.
+ * coordinator epoch: every write and replay of the shard names it, so that the replica layer can
+ * refuse a shard that no longer leads, and transaction markers carry it) and its state.
  */
 export class CoordinatorShard {
   #state: ShardState = 'loading';

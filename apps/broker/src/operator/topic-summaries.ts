@@ -9,6 +9,7 @@ import {
 import type { GroupCoordinator } from '../group/group-coordinator';
 import type { ClusterView } from '../metadata/cluster-view';
 import type { TopicRecord } from '../metadata/metadata-store';
+import type { PartitionOffsets } from '../replica/partition';
 import type { ReplicaManager } from '../replica/replica-manager';
 import { partitionLag } from './group-lag';
 
@@ -44,7 +45,7 @@ interface TopicTotals {
 export class TopicSummariesView {
   constructor(
     private readonly view: ClusterView,
-    private readonly replicas: Pick<ReplicaManager, 'localReplica'>,
+    private readonly replicas: Pick<ReplicaManager, 'localReplica' | 'offsets'>,
     private readonly coordinator: GroupCoordinator,
   ) {}
 
@@ -118,6 +119,19 @@ export class TopicSummariesView {
   }
 
   /**
+   * A partition's offsets as its leader serves them (what group lag reads too), or undefined when
+   * they cannot be read here: offline, or led elsewhere.
+   */
+  #leaderOffsets(topic: string, partition: number): PartitionOffsets | undefined {
+    try {
+      return this.replicas.offsets(topic, partition);
+    } catch (error) {
+      if (error instanceof WeirError) return undefined;
+      throw error;
+    }
+  }
+
+  /**
    * Group → lag for each of `topics`, in one pass over every group's committed offsets, by the one
    * lag rule ({@link partitionLag}).
    */
@@ -129,9 +143,8 @@ export class TopicSummariesView {
         if (!topics.has(topic)) continue;
         let lag = 0;
         for (const [partition, committed] of partitions) {
-          const local = this.replicas.localReplica(topic, partition);
-          if (local === undefined) continue;
-          lag += partitionLag(local.offsets, committed.offset);
+          const offsets = this.#leaderOffsets(topic, partition);
+          if (offsets !== undefined) lag += partitionLag(offsets, committed.offset);
         }
         let byGroup = lags.get(topic);
         if (byGroup === undefined) {

@@ -207,7 +207,8 @@ export class TopicManager {
       replicationFactor: this.defaults.defaultReplicationFactor,
     };
     if (request.kind === 'factor') checkReplicationFactor(request.replicationFactor, live.length);
-    return placePartitions(name, first, count, request, live, first);
+    // Leaders continue the round of the partitions before them (partition numbers, not a new start).
+    return placePartitions(name, first, count, request, live);
   }
 }
 

@@ -1,7 +1,8 @@
 /*
- * The seam between the transaction coordinator (apps/broker/src/txn/) and the partitions
- * (apps/broker/src/log/, commands/data-commands.ts). The coordinator decides; the partitions write
- * markers and keep the last stable offset. Both sides are built against these types.
+ * The seam between the transaction coordinator (apps/broker/src/txn/) and the partitions (the
+ * replica layer, apps/broker/src/replica/). The coordinator decides; the partitions' leaders write
+ * markers and keep the last stable offset, and ask the coordinator before they append a
+ * transactional batch. Both sides are built against these types.
  */
 
 /** A partition named by topic and number. */
