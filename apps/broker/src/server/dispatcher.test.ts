@@ -39,7 +39,7 @@ class PartitionOffsets {
   }
 }
 
-/** A per-partition API: each partition is one command call, answered through the context. */
+/** A per-partition API: each partition is one service call, answered through the context. */
 const listOffsetsHandler = defineHandler<typeof ListOffsets, PartitionOffsets>({
   api: ListOffsets,
   versions: { min: 1, max: 3 },
@@ -68,7 +68,7 @@ const listOffsetsHandler = defineHandler<typeof ListOffsets, PartitionOffsets>({
   },
 });
 
-/** A Weir-only API with a top-level error, whose command throws. */
+/** A Weir-only API with a top-level error, whose service throws. */
 const deleteUserHandler = defineHandler<typeof WeirDeleteUser, PartitionOffsets>({
   api: WeirDeleteUser,
   versions: { min: 0, max: 0 },

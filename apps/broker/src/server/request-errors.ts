@@ -7,7 +7,7 @@
  * - Kafka APIs that act on many items (partitions, topics, resources) answer per item: one failing
  *   item gets its error code, the others their own answers.
  * - The request context (built by the dispatcher from {@link requestErrors}) is the only place a
- *   thrown value, or a failed command result carrying one as its `cause`, becomes a wire error
+ *   thrown value, or a failed item result carrying one as its `cause`, becomes a wire error
  *   code. Every UNKNOWN_SERVER_ERROR it answers is reported with its cause, which the request
  *   observer logs with the API name and the stack, so no bug is answered silently.
  * - A handler that throws outright is a bug in the handler: only the handler knows the shape of
@@ -24,7 +24,7 @@ export interface WireError {
   readonly errorMessage: string | null;
 }
 
-/** A failed command result: its code and message, and the thrown value behind it when one was. */
+/** A failed item result: its code and message, and the thrown value behind it when one was. */
 export interface FailedResult {
   readonly errorCode: number;
   readonly errorMessage: string | null;
@@ -36,7 +36,7 @@ export interface FailedResult {
 export interface RequestErrors {
   /** The wire error for a value a service threw. */
   failure(error: unknown): WireError;
-  /** The wire error of a failed command result. */
+  /** The wire error of a failed item result. */
   errorOf(result: FailedResult): WireError;
 }
 

@@ -1,3 +1,5 @@
+import { TRANSACTIONAL_ID_STATES, type TransactionalIdState } from '@weir/protocol';
+
 /**
  * The states of a transactional id, with Kafka's names (KIP-98): they are what DescribeTransactions
  * and ListTransactions report, so tools that know Kafka read them unchanged.
@@ -11,26 +13,10 @@
  * - PrepareEpochFence: an open transaction is being fenced (InitProducerId from a new producer, or
  *   the transaction timed out): the epoch is bumped and the abort follows immediately.
  */
-export type TransactionState =
-  | 'Empty'
-  | 'Ongoing'
-  | 'PrepareCommit'
-  | 'PrepareAbort'
-  | 'CompleteCommit'
-  | 'CompleteAbort'
-  | 'Dead'
-  | 'PrepareEpochFence';
+export type TransactionState = TransactionalIdState;
 
-export const TRANSACTION_STATES: readonly TransactionState[] = [
-  'Empty',
-  'Ongoing',
-  'PrepareCommit',
-  'PrepareAbort',
-  'CompleteCommit',
-  'CompleteAbort',
-  'Dead',
-  'PrepareEpochFence',
-];
+/** The wire's state names, defined once in the protocol package (the console shows the same). */
+export const TRANSACTION_STATES: readonly TransactionState[] = TRANSACTIONAL_ID_STATES;
 
 /**
  * The transition table, as the states a transaction may come *from* (Kafka's "valid previous

@@ -22,7 +22,7 @@ export interface AclDeletion extends AclItemResult {
 export type AclCreation = { binding: AclBinding } | { problem: string };
 
 /**
- * ACL management and the policy that uses the ACLs: the command side of CreateAcls, DescribeAcls
+ * ACL management and the policy that uses the ACLs: the service side of CreateAcls, DescribeAcls
  * and DeleteAcls. ACLs live in the metadata store (group-committed, durable when answered); the
  * authorizer re-indexes them when the store's list changes.
  */

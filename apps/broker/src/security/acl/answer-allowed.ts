@@ -2,8 +2,8 @@ import { errorCodeInfo } from '@weir/protocol';
 import type { AclRule } from './api-acl-rules';
 
 /**
- * Runs a per-item command on the allowed items only, and answers every item in its original order:
- * the command's results for the allowed ones, `deniedAnswer` for the others. The command never
+ * Runs a per-item service call on the allowed items only, and answers every item in its original order:
+ * the service's results for the allowed ones, `deniedAnswer` for the others. The service never
  * sees a denied item, so a denial changes nothing. `run` must answer its items in order.
  */
 export async function answerAllowed<T, R>(
@@ -19,7 +19,7 @@ export async function answerAllowed<T, R>(
   return items.map((item, index) => (verdicts[index] ? results[next++]! : deniedAnswer(item)));
 }
 
-/** A denied item as a failed command result: the rule's code with that code's own message. */
+/** A denied item as a failed item result: the rule's code with that code's own message. */
 export function denial(rule: AclRule): { ok: false; errorCode: number; errorMessage: string } {
   return {
     ok: false,

@@ -63,7 +63,7 @@ const IMPLIED_BY: Partial<Record<AclOperation, readonly AclOperation[]>> = {
 };
 
 /**
- * The authorization policy (docs/architecture.md §7): Kafka's ACL semantics, one function every command
+ * The authorization policy (docs/architecture.md §7): Kafka's ACL semantics, one function every service
  * goes through. Super users are allowed everything; otherwise the ACLs that apply to the resource
  * (LITERAL of its name or `*`, PREFIXED of a prefix of it) decide: a matching DENY wins, else a
  * matching ALLOW (ALL matching every operation, READ/WRITE/DELETE/ALTER implying DESCRIBE,

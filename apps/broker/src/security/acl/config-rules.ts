@@ -3,7 +3,7 @@ import type { AclRule } from './api-acl-rules';
 
 /**
  * The rule for a config resource: its topic's, or the cluster's for the broker and for types Weir
- * does not serve (Kafka guards broker loggers with the cluster too); the command refuses those.
+ * does not serve (Kafka guards broker loggers with the cluster too); the service refuses those.
  */
 export function configRuleFor(
   rules: { readonly topic: AclRule; readonly broker: AclRule },

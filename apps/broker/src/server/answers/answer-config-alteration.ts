@@ -17,13 +17,13 @@ export interface ConfigAlteration<Config> {
   rules: { readonly topic: AclRule; readonly broker: AclRule };
   /** True when configs not named keep their values (IncrementalAlterConfigs). */
   incremental: boolean;
-  /** The operation a config asks for; null for an id Weir does not know (the command refuses it). */
+  /** The operation a config asks for; null for an id Weir does not know (the service refuses it). */
   operationOf(config: Config): ConfigOperation | null;
 }
 
 /**
  * AlterConfigs and IncrementalAlterConfigs answer alike: each resource's configs go to the config
- * command if the principal may alter the resource (ALTER_CONFIGS on the topic, the cluster for the
+ * service if the principal may alter the resource (ALTER_CONFIGS on the topic, the cluster for the
  * broker), a denied resource is left as it is and gets the rule's error, and the answers keep the
  * request's order. Only whether unnamed configs keep their values, and where a config's operation
  * comes from, differ.

@@ -10,7 +10,7 @@ interface WireTopic<Partition> {
 /**
  * Answers every partition of every topic, in the request's order. The topic's rule is checked
  * once per topic: each partition of a denied topic gets `deniedAnswer` and never reaches `run`;
- * the others are run one at a time, so the command sees them in the order the client sent them.
+ * the others are run one at a time, so the service sees them in the order the client sent them.
  */
 export async function answerTopicPartitions<Partition, Answer>(
   topics: readonly WireTopic<Partition>[],

@@ -14,10 +14,10 @@ export interface AdvertisedApi {
  * and it carries no feature tags (a `transaction.version` there would switch Java clients to
  * KIP-890 transactions).
  */
-export function createApiVersionsHandler<Commands>(
+export function createApiVersionsHandler<Services>(
   advertised: () => AdvertisedApi[],
-): ApiHandler<typeof ApiVersions, Commands> {
-  return defineHandler<typeof ApiVersions, Commands>({
+): ApiHandler<typeof ApiVersions, Services> {
+  return defineHandler<typeof ApiVersions, Services>({
     api: ApiVersions,
     versions: { min: 0, max: 3 },
     async handle() {

@@ -7,7 +7,7 @@ const RULES = API_ACL_RULES.WeirListTopicSummaries;
 
 /**
  * WeirListTopicSummaries v0: one page of the topic list. A bad sort key or page bound is the
- * command's INVALID_REQUEST, answered at the top level. Only topics the principal may describe are
+ * service's INVALID_REQUEST, answered at the top level. Only topics the principal may describe are
  * listed (and counted), with only the groups it may describe.
  */
 export const weirListTopicSummariesHandler = defineHandler({
@@ -20,7 +20,7 @@ export const weirListTopicSummariesHandler = defineHandler({
         {
           search: request.search,
           includeInternal: request.includeInternal,
-          // Checked by the command; an unknown key is refused there, not here.
+          // Checked by the service; an unknown key is refused there, not here.
           sortBy: request.sortBy as TopicSortKey,
           descending: request.descending,
           offset: request.offset,

@@ -6,7 +6,7 @@ import { defineHandler } from '../../handler';
 const RULES = API_ACL_RULES.WeirScanRecords;
 
 /**
- * WeirScanRecords v0: one bounded step of a record scan. Offsets cross the command boundary as
+ * WeirScanRecords v0: one bounded step of a record scan. Offsets cross the service boundary as
  * numbers (the log's offsets are safe integers); bad bounds and unknown topics or partitions are
  * top-level errors, a partition whose log fails carries its code on its progress row. Needs READ
  * on the topic.
@@ -85,7 +85,7 @@ export const weirScanRecordsHandler = defineHandler({
 
 /**
  * An int64 offset as a number. Offsets beyond 2^53 cannot exist in a Weir log; such a value is
- * passed on as NaN so the command's validation refuses it with INVALID_REQUEST.
+ * passed on as NaN so the service's validation refuses it with INVALID_REQUEST.
  */
 function safeOffset(offset: bigint): number {
   const value = Number(offset);
