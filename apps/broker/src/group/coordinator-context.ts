@@ -1,5 +1,6 @@
-import { ErrorCode, WeirError } from '@weir/protocol';
+import { ErrorCode } from '@weir/protocol';
 import type { CoordinatorLogger } from '../coordination/coordinator-shards';
+import { coordinatorWriteError } from '../coordination/coordinator-write-error';
 import type { Group } from './group';
 import type { GroupScheduler } from './group-scheduler';
 import type { CoordinatorRecord } from './offsets-records';
@@ -51,30 +52,12 @@ export interface CoordinatorContext {
 }
 
 /**
- * The error a client gets when a coordinator write fails, mapped as Kafka's group coordinator maps
- * the replica layer's append errors (so clients react as they do with Kafka): a partition this
- * broker no longer leads, or cannot write, means "look for the coordinator again"
- * (NOT_COORDINATOR); a partition that cannot take the write right now means "retry"
- * (COORDINATOR_NOT_AVAILABLE); a batch too large for the log is the commit's fault
- * (INVALID_COMMIT_OFFSET_SIZE). Any other Kafka error passes through unchanged.
+ * A failed `__consumer_offsets` write as the client is told it: Kafka's mapping, with a batch too
+ * large for the log the commit's fault (INVALID_COMMIT_OFFSET_SIZE).
  */
-export function coordinatorWriteError(error: unknown): number {
-  if (!(error instanceof WeirError)) return ErrorCode.UNKNOWN_SERVER_ERROR;
-  switch (error.code) {
-    case ErrorCode.NOT_LEADER_OR_FOLLOWER:
-    case ErrorCode.KAFKA_STORAGE_ERROR:
-    case ErrorCode.FENCED_LEADER_EPOCH:
-      return ErrorCode.NOT_COORDINATOR;
-    case ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
-    case ErrorCode.NOT_ENOUGH_REPLICAS:
-    case ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND:
-    case ErrorCode.REQUEST_TIMED_OUT:
-      return ErrorCode.COORDINATOR_NOT_AVAILABLE;
-    case ErrorCode.MESSAGE_TOO_LARGE:
-    case ErrorCode.RECORD_LIST_TOO_LARGE:
-    case ErrorCode.INVALID_FETCH_SIZE:
-      return ErrorCode.INVALID_COMMIT_OFFSET_SIZE;
-    default:
-      return error.code;
-  }
+export function groupWriteError(error: unknown): number {
+  return coordinatorWriteError(error, {
+    codes: [ErrorCode.MESSAGE_TOO_LARGE, ErrorCode.RECORD_LIST_TOO_LARGE, ErrorCode.INVALID_FETCH_SIZE],
+    answer: ErrorCode.INVALID_COMMIT_OFFSET_SIZE,
+  });
 }

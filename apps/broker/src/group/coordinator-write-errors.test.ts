@@ -1,7 +1,7 @@
 import { ErrorCode, WeirError } from '@weir/protocol';
 import { describe, expect, it } from 'vitest';
 import { loadedCoordinator } from '../../test/group-fixtures';
-import { coordinatorWriteError } from './coordinator-context';
+import { groupWriteError } from './coordinator-context';
 
 /** The replica layer's append errors and what a group client gets for them, as Kafka maps them. */
 const MAPPING: readonly [keyof typeof ErrorCode, keyof typeof ErrorCode][] = [
@@ -21,7 +21,7 @@ const MAPPING: readonly [keyof typeof ErrorCode, keyof typeof ErrorCode][] = [
 
 describe('group coordinator write errors', () => {
   it.each(MAPPING)('an append failing with %s answers %s', async (appendError, clientError) => {
-    expect(coordinatorWriteError(new WeirError(ErrorCode[appendError]))).toBe(ErrorCode[clientError]);
+    expect(groupWriteError(new WeirError(ErrorCode[appendError]))).toBe(ErrorCode[clientError]);
 
     const fx = await loadedCoordinator();
     fx.store.failWith = new WeirError(ErrorCode[appendError]);
@@ -49,6 +49,6 @@ describe('group coordinator write errors', () => {
   });
 
   it('answers UNKNOWN_SERVER_ERROR for a failure that carries no Kafka error code', () => {
-    expect(coordinatorWriteError(new Error('a bug'))).toBe(ErrorCode.UNKNOWN_SERVER_ERROR);
+    expect(groupWriteError(new Error('a bug'))).toBe(ErrorCode.UNKNOWN_SERVER_ERROR);
   });
 });

@@ -8,7 +8,7 @@ import type {
   GroupDirectory,
   PartitionCatalog,
 } from './coordinator-context';
-import { coordinatorWriteError } from './coordinator-context';
+import { groupWriteError } from './coordinator-context';
 import type { Group } from './group';
 import {
   GroupMembership,
@@ -331,7 +331,7 @@ export class GroupCoordinator {
       return ErrorCode.NONE;
     } catch (error) {
       this.#deps.logger.warn({ groupId, err: error }, 'writing the tombstones of a deleted group failed');
-      return coordinatorWriteError(error);
+      return groupWriteError(error);
     }
   }
 

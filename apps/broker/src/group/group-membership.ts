@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@weir/protocol';
-import { type CoordinatorContext, coordinatorWriteError } from './coordinator-context';
+import { type CoordinatorContext, groupWriteError } from './coordinator-context';
 import type { Group } from './group';
 import { groupRecordOf } from './group-persistence';
 import {
@@ -291,7 +291,7 @@ export class GroupMembership {
           context.logger.warn({ groupId: group.groupId, err: error }, 'storing the group assignment failed');
           if (!current()) return;
           group.assignmentInFlight = false;
-          this.rebalancer.propagateAssignmentError(group, coordinatorWriteError(error));
+          this.rebalancer.propagateAssignmentError(group, groupWriteError(error));
           this.rebalancer.maybePrepareRebalance(group, 'storing the assignment failed');
         },
       );

@@ -1,5 +1,5 @@
 import { ErrorCode } from '@weir/protocol';
-import { type CoordinatorContext, coordinatorWriteError } from './coordinator-context';
+import { type CoordinatorContext, groupWriteError } from './coordinator-context';
 import { CONSUMER_PROTOCOL_TYPE, type CommittedOffset, type Group, partitionKey } from './group';
 import { offsetRecordOf } from './group-persistence';
 import type { CoordinatorRecord } from './offsets-records';
@@ -238,7 +238,7 @@ export class GroupOffsets {
       return ErrorCode.NONE;
     } catch (error) {
       this.context.logger.warn({ groupId: group.groupId, err: error }, 'storing committed offsets failed');
-      return coordinatorWriteError(error);
+      return groupWriteError(error);
     } finally {
       changes.forEach((change, index) => {
         const key = partitionKey(change.topic, change.partition);

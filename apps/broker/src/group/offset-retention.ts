@@ -1,3 +1,4 @@
+import { PeriodicRound } from '../coordination/periodic-round';
 import type { CoordinatorContext } from './coordinator-context';
 import type { GroupOffsets } from './group-offsets';
 import type { GroupShard } from './group-shard';
@@ -15,38 +16,26 @@ export interface OffsetRetentionDeps {
  * leads and has loaded take part; a shard that loses its partition mid-round is left alone.
  */
 export class OffsetRetention {
-  #cancel: (() => void) | undefined;
-  #running = false;
+  readonly #rounds: PeriodicRound;
 
-  constructor(private readonly deps: OffsetRetentionDeps) {}
+  constructor(private readonly deps: OffsetRetentionDeps) {
+    const { scheduler, config, logger } = deps.context;
+    this.#rounds = new PeriodicRound({
+      scheduler,
+      intervalMs: config.offsetsRetentionCheckIntervalMs,
+      logger,
+      failure: 'expiring committed offsets failed',
+      round: () => this.runOnce(),
+    });
+  }
 
   /** Starts the periodic rounds; harmless while they already run. */
   start(): void {
-    if (this.#running) return;
-    this.#running = true;
-    this.#schedule();
+    this.#rounds.start();
   }
 
   stop(): void {
-    this.#running = false;
-    this.#cancel?.();
-    this.#cancel = undefined;
-  }
-
-  #schedule(): void {
-    const { scheduler, config, logger } = this.deps.context;
-    this.#cancel = scheduler.schedule(config.offsetsRetentionCheckIntervalMs, () => {
-      this.#cancel = undefined;
-      this.runOnce().then(
-        () => {
-          if (this.#running) this.#schedule();
-        },
-        (error: unknown) => {
-          logger.warn({ err: error }, 'expiring committed offsets failed');
-          if (this.#running) this.#schedule();
-        },
-      );
-    });
+    this.#rounds.stop();
   }
 
   /** One retention round over the active shards. */

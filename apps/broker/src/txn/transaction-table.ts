@@ -1,5 +1,6 @@
-import { ErrorCode, WeirError } from '@weir/protocol';
+import { ErrorCode } from '@weir/protocol';
 import type { CoordinatorLogger } from '../coordination/coordinator-shards';
+import { coordinatorWriteError } from '../coordination/coordinator-write-error';
 import { KeyedSerialQueue } from './keyed-serial-queue';
 import type { TopicPartitionRef, TransactionMembership, TransactionResult } from './transaction-contracts';
 import type { TransactionStore } from './transaction-log';
@@ -148,35 +149,18 @@ export class TransactionTable {
   }
 }
 
-/**
- * The error a client gets when a `__transaction_state` write fails, mapped as Kafka's transaction
- * coordinator maps the replica layer's append errors (TransactionStateManager): a partition this
- * broker no longer leads, or cannot write, means "look for the coordinator again"
- * (NOT_COORDINATOR); one that cannot take the write right now means "retry"
- * (COORDINATOR_NOT_AVAILABLE); a record too large for the log is a broker fault
- * (UNKNOWN_SERVER_ERROR). Any other Kafka error passes through unchanged.
- */
-export function transactionWriteError(error: unknown): number {
-  if (!(error instanceof WeirError)) return ErrorCode.UNKNOWN_SERVER_ERROR;
-  switch (error.code) {
-    case ErrorCode.NOT_LEADER_OR_FOLLOWER:
-    case ErrorCode.KAFKA_STORAGE_ERROR:
-    case ErrorCode.FENCED_LEADER_EPOCH:
-      return ErrorCode.NOT_COORDINATOR;
-    case ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
-    case ErrorCode.NOT_ENOUGH_REPLICAS:
-    case ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND:
-    case ErrorCode.REQUEST_TIMED_OUT:
-      return ErrorCode.COORDINATOR_NOT_AVAILABLE;
-    case ErrorCode.MESSAGE_TOO_LARGE:
-    case ErrorCode.RECORD_LIST_TOO_LARGE:
-      return ErrorCode.UNKNOWN_SERVER_ERROR;
-    default:
-      return error.code;
-  }
-}
-
 /** A transaction is open from its first added partition until its outcome is recorded. */
 function isOpen(state: TransactionState): boolean {
   return state === 'Ongoing' || isCompleting(state);
+}
+
+/**
+ * A failed `__transaction_state` write as the client is told it: Kafka's mapping, with a record
+ * too large for the log a broker fault (UNKNOWN_SERVER_ERROR).
+ */
+export function transactionWriteError(error: unknown): number {
+  return coordinatorWriteError(error, {
+    codes: [ErrorCode.MESSAGE_TOO_LARGE, ErrorCode.RECORD_LIST_TOO_LARGE],
+    answer: ErrorCode.UNKNOWN_SERVER_ERROR,
+  });
 }

@@ -1,5 +1,6 @@
 import { ErrorCode } from '@weir/protocol';
 import type { CoordinatorLogger } from '../coordination/coordinator-shards';
+import { PeriodicRound } from '../coordination/periodic-round';
 import type { GroupScheduler } from '../group/group-scheduler';
 import type { TransactionFinisher } from './transaction-finisher';
 import { copyMetadata, transition } from './transaction-metadata';
@@ -32,37 +33,25 @@ export interface TransactionTimersDeps {
  * forgotten, with a tombstone.
  */
 export class TransactionTimers {
-  #cancel: (() => void) | undefined;
-  #running = false;
+  readonly #rounds: PeriodicRound;
 
-  constructor(private readonly deps: TransactionTimersDeps) {}
+  constructor(private readonly deps: TransactionTimersDeps) {
+    this.#rounds = new PeriodicRound({
+      scheduler: deps.scheduler,
+      intervalMs: deps.checkIntervalMs,
+      logger: deps.logger,
+      failure: 'checking transaction timeouts failed',
+      round: () => this.runOnce(),
+    });
+  }
 
   /** Starts the periodic rounds; harmless while they already run. */
   start(): void {
-    if (this.#running) return;
-    this.#running = true;
-    this.#schedule();
+    this.#rounds.start();
   }
 
   stop(): void {
-    this.#running = false;
-    this.#cancel?.();
-    this.#cancel = undefined;
-  }
-
-  #schedule(): void {
-    this.#cancel = this.deps.scheduler.schedule(this.deps.checkIntervalMs, () => {
-      this.#cancel = undefined;
-      this.runOnce().then(
-        () => {
-          if (this.#running) this.#schedule();
-        },
-        (error: unknown) => {
-          this.deps.logger.warn({ err: error }, 'checking transaction timeouts failed');
-          if (this.#running) this.#schedule();
-        },
-      );
-    });
+    this.#rounds.stop();
   }
 
   /** One round; each id is re-checked inside its queue, since a request may have changed it. */
@@ -98,7 +87,7 @@ export class TransactionTimers {
     let abortedCount = 0;
     let expiredCount = 0;
     for (const { transactionalId: id } of table.values()) {
-      if (!this.#running || !shard.leads) break;
+      if (!this.#rounds.running || !shard.leads) break;
       if (timedOut(id)) {
         await table.queue.run(id, async () => {
           const current = table.get(id);
