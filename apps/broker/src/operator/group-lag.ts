@@ -7,6 +7,34 @@ import type { PartitionOffsets } from '../replica/partition';
 export type PartitionOffsetsSource = (topic: string, partition: number) => PartitionOffsets;
 
 /**
+ * `source`, read once per partition: a view over many groups (a thousand groups on one topic's
+ * partitions) asks for the same offsets again and again within one answer. A partition that cannot
+ * be read is remembered with its error.
+ */
+export function memoizedOffsets(source: PartitionOffsetsSource): PartitionOffsetsSource {
+  const byTopic = new Map<string, (PartitionOffsets | WeirError)[]>();
+  return (topic, partition) => {
+    let partitions = byTopic.get(topic);
+    if (partitions === undefined) {
+      partitions = [];
+      byTopic.set(topic, partitions);
+    }
+    let known = partitions[partition];
+    if (known === undefined) {
+      try {
+        known = source(topic, partition);
+      } catch (error) {
+        if (!(error instanceof WeirError)) throw error;
+        known = error;
+      }
+      partitions[partition] = known;
+    }
+    if (known instanceof WeirError) throw known;
+    return known;
+  };
+}
+
+/**
  * The lag of one partition for a committed offset, the one rule every view uses (the console's
  * group and topic lists, the metrics, `weir group lag`): last stable offset − committed offset,
  * never negative. Transaction-aware: records of a transaction still open are not counted yet (a
@@ -54,9 +82,12 @@ export function groupLag(group: GroupSnapshot, offsetsOf: PartitionOffsetsSource
   const rows: PartitionLagRow[] = [];
   let totalLag = 0;
   const add = (topic: string, partition: number, committedOffset: number | null) => {
-    const key = partitionKey(topic, partition);
-    const owner = owners.get(key);
-    owners.delete(key);
+    let owner: { memberId: string; clientId: string } | undefined;
+    if (owners.size > 0) {
+      const key = partitionKey(topic, partition);
+      owner = owners.get(key);
+      owners.delete(key);
+    }
     const row = lagRow(topic, partition, committedOffset, owner, offsetsOf);
     totalLag += row.lag;
     rows.push(row);
@@ -77,24 +108,34 @@ function lagRow(
   owner: { memberId: string; clientId: string } | undefined,
   offsetsOf: PartitionOffsetsSource,
 ): PartitionLagRow {
-  const base = {
-    topic,
-    partition,
-    committedOffset,
-    memberId: owner?.memberId ?? null,
-    clientId: owner?.clientId ?? null,
-  };
+  const memberId = owner?.memberId ?? null;
+  const clientId = owner?.clientId ?? null;
   try {
     const offsets = offsetsOf(topic, partition);
+    const lag = partitionLag(offsets, committedOffset);
+    const highWatermark = offsets.highWatermark;
     return {
-      ...base,
-      highWatermark: offsets.highWatermark,
-      lag: partitionLag(offsets, committedOffset),
+      topic,
+      partition,
+      committedOffset,
+      highWatermark,
+      lag,
+      memberId,
+      clientId,
       errorCode: ErrorCode.NONE,
     };
   } catch (error) {
     if (!(error instanceof WeirError)) throw error;
-    return { ...base, highWatermark: null, lag: 0, errorCode: error.code };
+    return {
+      topic,
+      partition,
+      committedOffset,
+      highWatermark: null,
+      lag: 0,
+      memberId,
+      clientId,
+      errorCode: error.code,
+    };
   }
 }
 

@@ -2,7 +2,7 @@ import { ErrorCode, type GroupLagSummary, type GroupPartitionLagRow, WeirError }
 import type { GroupCoordinator } from '../group/group-coordinator';
 import type { GroupSnapshot } from '../group/group-views';
 import type { GroupMetricsSnapshot } from '../http/group-metrics';
-import { compareText, groupLag, type PartitionOffsetsSource } from './group-lag';
+import { compareText, groupLag, memoizedOffsets, type PartitionOffsetsSource } from './group-lag';
 
 /** The groups asked for: those found, with their lag, and the names that are not groups. */
 export interface GroupLagsResult {
@@ -45,14 +45,15 @@ export class GroupLagsView {
         else snapshots.push(snapshot);
       }
     }
-    const groups = snapshots.map((snapshot) => this.#summary(snapshot));
+    const offsetsOf = memoizedOffsets(this.offsetsOf);
+    const groups = snapshots.map((snapshot) => this.#summary(snapshot, offsetsOf));
     groups.sort((left, right) => compareText(left.groupId, right.groupId));
     missing.sort(compareText);
     return { groups, missing };
   }
 
-  #summary(group: GroupSnapshot): GroupLagSummary {
-    const { totalLag, partitions } = groupLag(group, this.offsetsOf);
+  #summary(group: GroupSnapshot, offsetsOf: PartitionOffsetsSource): GroupLagSummary {
+    const { totalLag, partitions } = groupLag(group, offsetsOf);
     return {
       groupId: group.groupId,
       state: group.state,
@@ -76,13 +77,14 @@ export class GroupLagsView {
 
   /** What the metrics layer reads at scrape time: members per group, rebalances, lag per partition. */
   groupStats(): GroupMetricsSnapshot {
+    const offsetsOf = memoizedOffsets(this.offsetsOf);
     return {
       rebalancesTotal: this.coordinator.rebalancesTotal,
       groups: this.coordinator.snapshots().map((group) => ({
         groupId: group.groupId,
         state: group.state,
         members: group.members.length,
-        partitions: groupLag(group, this.offsetsOf)
+        partitions: groupLag(group, offsetsOf)
           .partitions.filter((row) => row.errorCode === ErrorCode.NONE)
           .map((row) => ({ topic: row.topic, partition: row.partition, lag: row.lag })),
       })),

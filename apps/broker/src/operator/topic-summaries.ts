@@ -9,9 +9,8 @@ import {
 import type { GroupCoordinator } from '../group/group-coordinator';
 import type { ClusterView } from '../metadata/cluster-view';
 import type { TopicRecord } from '../metadata/metadata-store';
-import type { PartitionOffsets } from '../replica/partition';
 import type { ReplicaManager } from '../replica/replica-manager';
-import { partitionLag } from './group-lag';
+import { memoizedOffsets, partitionLag } from './group-lag';
 
 /** The largest page; beyond it a console should page, not pull the catalogue. */
 export const MAX_TOPIC_PAGE_ROWS = 1000;
@@ -119,32 +118,25 @@ export class TopicSummariesView {
   }
 
   /**
-   * A partition's offsets as its leader serves them (what group lag reads too), or undefined when
-   * they cannot be read here: offline, or led elsewhere.
-   */
-  #leaderOffsets(topic: string, partition: number): PartitionOffsets | undefined {
-    try {
-      return this.replicas.offsets(topic, partition);
-    } catch (error) {
-      if (error instanceof WeirError) return undefined;
-      throw error;
-    }
-  }
-
-  /**
    * Group → lag for each of `topics`, in one pass over every group's committed offsets, by the one
    * lag rule ({@link partitionLag}).
    */
   #groupLagsOf(topics: ReadonlySet<string>): Map<string, Map<string, number>> {
     const lags = new Map<string, Map<string, number>>();
     if (topics.size === 0) return lags;
+    // As group lag reads them: the leader's offsets, each partition read once for the whole pass.
+    const offsetsOf = memoizedOffsets((topic, partition) => this.replicas.offsets(topic, partition));
     for (const { groupId, offsets } of this.coordinator.committedOffsets()) {
       for (const [topic, partitions] of offsets) {
         if (!topics.has(topic)) continue;
         let lag = 0;
         for (const [partition, committed] of partitions) {
-          const offsets = this.#leaderOffsets(topic, partition);
-          if (offsets !== undefined) lag += partitionLag(offsets, committed.offset);
+          try {
+            lag += partitionLag(offsetsOf(topic, partition), committed.offset);
+          } catch (error) {
+            // Offline, or led elsewhere: nothing this broker can count.
+            if (!(error instanceof WeirError)) throw error;
+          }
         }
         let byGroup = lags.get(topic);
         if (byGroup === undefined) {
