@@ -17,7 +17,7 @@ import { RequestAccess } from '../security/acl/request-access';
 import type { ConnectionAuth } from './auth/connection-auth';
 import type { ApiHandler, RequestContext } from './handler';
 import type { HandlerRegistry } from './handler-registry';
-import { requestErrors } from './request-errors';
+import { type FailedResult, type WireError, wireErrorOf, wireErrorOfResult } from './request-errors';
 
 /** What to do with one request frame. */
 export type DispatchOutcome =
@@ -154,19 +154,18 @@ export class Dispatcher<Services = BrokerServices> {
       );
     }
     const handler = this.registry.get(decoded.header.apiKey)!;
-    const { apiVersion } = decoded.header;
-    const context: RequestContext = {
-      ...requestErrors((error) =>
-        this.observer.onServerError({ apiName: handler.api.name, apiVersion, error }),
-      ),
-      header: decoded.header,
-      principal: connection.auth.principal,
-      listenerName: this.listenerName,
-      auth: connection.auth,
-      clientHost: connection.clientHost,
-      signal: connection.signal,
-      access: new RequestAccess(this.authorizer, connection.auth.principal, connection.clientHost),
-    };
+    const context = new DispatchedRequestContext(
+      decoded.header,
+      connection,
+      this.listenerName,
+      new RequestAccess(this.authorizer, connection.auth.principal, connection.clientHost),
+      (error) =>
+        this.observer.onServerError({
+          apiName: handler.api.name,
+          apiVersion: decoded.header.apiVersion,
+          error,
+        }),
+    );
     let handled: Promise<unknown>;
     try {
       handled = handler.handle(decoded.body as never, context, this.services);
@@ -267,4 +266,37 @@ export class Dispatcher<Services = BrokerServices> {
 
 function settled(outcome: DispatchOutcome | Promise<DispatchOutcome>): StartedRequest {
   return { overlappable: false, outcome: Promise.resolve(outcome) };
+}
+
+/**
+ * One request's context as the dispatcher hands it to the handler: one object of one shape per
+ * request (no closures or spreads on the hot path), with the error conversions as methods that
+ * report every UNKNOWN_SERVER_ERROR (request-errors.ts).
+ */
+class DispatchedRequestContext implements RequestContext {
+  readonly principal: string;
+  readonly auth: ConnectionAuth;
+  readonly clientHost: string;
+  readonly signal: AbortSignal;
+
+  constructor(
+    readonly header: RequestHeader,
+    connection: ConnectionFacts,
+    readonly listenerName: ListenerName,
+    readonly access: RequestAccess,
+    private readonly reportServerError: (error: unknown) => void,
+  ) {
+    this.principal = connection.auth.principal;
+    this.auth = connection.auth;
+    this.clientHost = connection.clientHost;
+    this.signal = connection.signal;
+  }
+
+  failure(error: unknown): WireError {
+    return wireErrorOf(error, this.reportServerError);
+  }
+
+  errorOf(result: FailedResult): WireError {
+    return wireErrorOfResult(result, this.reportServerError);
+  }
 }

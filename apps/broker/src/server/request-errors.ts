@@ -6,7 +6,7 @@
  *   unexpected failure.
  * - Kafka APIs that act on many items (partitions, topics, resources) answer per item: one failing
  *   item gets its error code, the others their own answers.
- * - The request context (built by the dispatcher from {@link requestErrors}) is the only place a
+ * - The request context (built by the dispatcher with {@link wireErrorOf}) is the only place a
  *   thrown value, or a failed item result carrying one as its `cause`, becomes a wire error
  *   code. Every UNKNOWN_SERVER_ERROR it answers is reported with its cause, which the request
  *   observer logs with the API name and the stack, so no bug is answered silently.
@@ -41,24 +41,25 @@ export interface RequestErrors {
 }
 
 /**
- * The conversions for one request. `reportServerError` is told about every value answered as
- * UNKNOWN_SERVER_ERROR: anything thrown that is not a `WeirError`, and a `WeirError` whose code is
- * UNKNOWN_SERVER_ERROR (its own cause, if any, travels with it).
+ * A thrown value as the wire error it is answered with. `reportServerError` is told about every
+ * value answered as UNKNOWN_SERVER_ERROR: anything thrown that is not a `WeirError`, and a
+ * `WeirError` whose code is UNKNOWN_SERVER_ERROR (its own cause, if any, travels with it).
  */
-export function requestErrors(reportServerError: (error: unknown) => void): RequestErrors {
-  const failure = (error: unknown): WireError => {
-    if (error instanceof WeirError) {
-      if (error.code === ErrorCode.UNKNOWN_SERVER_ERROR) reportServerError(error);
-      return { errorCode: error.code, errorMessage: error.message };
-    }
-    reportServerError(error);
-    return { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: null };
-  };
-  return {
-    failure,
-    errorOf: (result) =>
-      result.cause === undefined
-        ? { errorCode: result.errorCode, errorMessage: result.errorMessage }
-        : failure(result.cause),
-  };
+export function wireErrorOf(error: unknown, reportServerError: (error: unknown) => void): WireError {
+  if (error instanceof WeirError) {
+    if (error.code === ErrorCode.UNKNOWN_SERVER_ERROR) reportServerError(error);
+    return { errorCode: error.code, errorMessage: error.message };
+  }
+  reportServerError(error);
+  return { errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, errorMessage: null };
+}
+
+/** A failed item result as its wire error; its `cause`, when it has one, decides (and is reported). */
+export function wireErrorOfResult(
+  result: FailedResult,
+  reportServerError: (error: unknown) => void,
+): WireError {
+  return result.cause === undefined
+    ? { errorCode: result.errorCode, errorMessage: result.errorMessage }
+    : wireErrorOf(result.cause, reportServerError);
 }
