@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { decodeRecordBatch } from '@weir/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManager, temporaryDirectory } from './log-fixtures';
+import { readWholeLog } from './log-reads';
 
 const ITERATIONS = 50;
 
@@ -86,19 +86,8 @@ describe('crash recovery', () => {
         const log = manager.getLog('crash', 0)!;
         // Walk the whole log: offsets contiguous, every batch whole and valid.
         const labels = new Map<number, string>();
-        let offset = log.logStartOffset;
-        while (offset < log.logEndOffset) {
-          const { records } = await log.read(offset, { maxBytes: 1 << 20, maxOffset: log.logEndOffset });
-          let position = 0;
-          while (position < records.length) {
-            const size = 12 + records.readInt32BE(position + 8);
-            const decoded = decodeRecordBatch(records.subarray(position, position + size));
-            if (!decoded.ok) throw decoded.error;
-            expect(Number(decoded.value.baseOffset)).toBe(offset);
-            labels.set(offset, decoded.value.records[0]!.value!.toString().split('-').slice(0, 2).join('-'));
-            offset += decoded.value.lastOffsetDelta + 1;
-            position += size;
-          }
+        for (const batch of await readWholeLog(log)) {
+          labels.set(batch.baseOffset, batch.values[0]!.split('-').slice(0, 2).join('-'));
         }
         for (const ack of acknowledged.values()) {
           expect(labels.get(ack.baseOffset), `acknowledged batch at ${ack.baseOffset}`).toBe(ack.label);

@@ -155,13 +155,13 @@ export interface CoordinatorFixture {
   logs: string[];
 }
 
-/** A loaded coordinator over an in-memory store and a manual clock. Topics t0..t2 have 4 partitions. */
-export async function loadedCoordinator(
+/** A coordinator over `store` and a manual clock, its log lines collected; topics t0..t2 have 4 partitions. */
+function testCoordinator(
+  store: MemoryGroupStore,
+  scheduler: ManualScheduler,
+  source: GroupLogSource,
   overrides: Partial<GroupCoordinatorConfig> = {},
-  existing?: { store: MemoryGroupStore; scheduler: ManualScheduler },
-): Promise<CoordinatorFixture> {
-  const scheduler = existing?.scheduler ?? new ManualScheduler();
-  const store = existing?.store ?? new MemoryGroupStore();
+): { coordinator: GroupCoordinator; logs: string[] } {
   const logs: string[] = [];
   const coordinator = new GroupCoordinator({
     config: { ...TEST_GROUP_CONFIG, ...overrides },
@@ -172,8 +172,19 @@ export async function loadedCoordinator(
       warn: (_fields, message) => logs.push(message),
     },
     catalog: { hasPartition: (topic, partition) => /^t\d$/.test(topic) && partition >= 0 && partition < 4 },
-    source: store,
+    source,
   });
+  return { coordinator, logs };
+}
+
+/** A loaded coordinator over an in-memory store and a manual clock. Topics t0..t2 have 4 partitions. */
+export async function loadedCoordinator(
+  overrides: Partial<GroupCoordinatorConfig> = {},
+  existing?: { store: MemoryGroupStore; scheduler: ManualScheduler },
+): Promise<CoordinatorFixture> {
+  const scheduler = existing?.scheduler ?? new ManualScheduler();
+  const store = existing?.store ?? new MemoryGroupStore();
+  const { coordinator, logs } = testCoordinator(store, scheduler, store, overrides);
   await leadEveryPartition(coordinator, store.partitionCount);
   return { coordinator, scheduler, store, logs };
 }
@@ -198,18 +209,7 @@ export function unledGroupCoordinator(
   const store = new MemoryGroupStore(options.partitionCount ?? 4);
   const source = new HeldReplaySource<CoordinatorRecord>(store);
   const scheduler = options.scheduler ?? new ManualScheduler();
-  const logs: string[] = [];
-  const coordinator = new GroupCoordinator({
-    config: TEST_GROUP_CONFIG,
-    store,
-    scheduler,
-    logger: {
-      info: (_fields, message) => logs.push(message),
-      warn: (_fields, message) => logs.push(message),
-    },
-    catalog: { hasPartition: (topic, partition) => /^t\d$/.test(topic) && partition >= 0 && partition < 4 },
-    source,
-  });
+  const { coordinator, logs } = testCoordinator(store, scheduler, source);
   return { coordinator, store, source, scheduler, logs };
 }
 
@@ -319,4 +319,23 @@ export function describedConsumerGroup(broker: Broker, groupId: string) {
       assignment: decodeConsumerAssignment(member.assignment) ?? null,
     })),
   };
+}
+
+/** Commits `offset` for t0-0 as a simple (generation -1) consumer of `groupId`. */
+export function commitOne(coordinator: GroupCoordinator, groupId: string, offset: number) {
+  return coordinator.commit({
+    groupId,
+    generationId: -1,
+    memberId: '',
+    groupInstanceId: null,
+    retentionTimeMs: -1,
+    topics: [
+      {
+        name: 't0',
+        partitions: [
+          { partitionIndex: 0, committedOffset: offset, committedLeaderEpoch: -1, committedMetadata: null },
+        ],
+      },
+    ],
+  });
 }

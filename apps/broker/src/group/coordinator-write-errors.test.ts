@@ -1,6 +1,6 @@
 import { ErrorCode, WeirError } from '@weir/protocol';
 import { describe, expect, it } from 'vitest';
-import { loadedCoordinator } from '../../test/group-fixtures';
+import { commitOne, loadedCoordinator } from '../../test/group-fixtures';
 import { groupWriteError } from './coordinator-context';
 
 /** The replica layer's append errors and what a group client gets for them, as Kafka maps them. */
@@ -25,21 +25,7 @@ describe('group coordinator write errors', () => {
 
     const fx = await loadedCoordinator();
     fx.store.failWith = new WeirError(ErrorCode[appendError]);
-    const result = await fx.coordinator.commit({
-      groupId: 'g',
-      generationId: -1,
-      memberId: '',
-      groupInstanceId: null,
-      retentionTimeMs: -1,
-      topics: [
-        {
-          name: 't0',
-          partitions: [
-            { partitionIndex: 0, committedOffset: 5, committedLeaderEpoch: -1, committedMetadata: null },
-          ],
-        },
-      ],
-    });
+    const result = await commitOne(fx.coordinator, 'g', 5);
     expect(result[0]!.partitions[0]!.errorCode).toBe(ErrorCode[clientError]);
     // Nothing was applied.
     expect(

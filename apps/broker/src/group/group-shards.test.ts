@@ -1,6 +1,7 @@
 import { ErrorCode } from '@weir/protocol';
 import { describe, expect, it } from 'vitest';
 import {
+  commitOne,
   groupOn,
   joinRequest,
   settle,
@@ -22,24 +23,6 @@ async function lead(fx: Fixture, partition: number, leaderEpoch = 0): Promise<vo
   await settle();
   fx.source.release(partition);
   await loaded;
-}
-
-function commitOne(coordinator: GroupCoordinator, groupId: string, offset: number) {
-  return coordinator.commit({
-    groupId,
-    generationId: -1,
-    memberId: '',
-    groupInstanceId: null,
-    retentionTimeMs: -1,
-    topics: [
-      {
-        name: 't0',
-        partitions: [
-          { partitionIndex: 0, committedOffset: offset, committedLeaderEpoch: -1, committedMetadata: null },
-        ],
-      },
-    ],
-  });
 }
 
 function committed(coordinator: GroupCoordinator, groupId: string): number {

@@ -1,9 +1,9 @@
 import { readdir, readFile, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeRecordBatch } from '@weir/protocol';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createManager, makeBatch, RecordingLogger, temporaryDirectory } from '../../test/log-fixtures';
+import { readWholeLog } from '../../test/log-reads';
 import type { LogManager } from './log-manager';
 import type { PartitionLog } from './partition-log';
 
@@ -17,23 +17,7 @@ async function appendBatches(log: PartitionLog, count: number, label = 'v'): Pro
 
 /** Reads the whole log batch by batch and checks offsets are contiguous from the log start. */
 async function readAll(log: PartitionLog): Promise<string[]> {
-  const values: string[] = [];
-  let offset = log.logStartOffset;
-  while (offset < log.logEndOffset) {
-    const { records } = await log.read(offset, { maxBytes: 1 << 20, maxOffset: log.logEndOffset });
-    expect(records.length).toBeGreaterThan(0);
-    let position = 0;
-    while (position < records.length) {
-      const size = 12 + records.readInt32BE(position + 8);
-      const decoded = decodeRecordBatch(records.subarray(position, position + size));
-      if (!decoded.ok) throw decoded.error;
-      expect(Number(decoded.value.baseOffset)).toBe(offset);
-      values.push(...decoded.value.records.map((record) => record.value!.toString()));
-      offset = Number(decoded.value.baseOffset) + decoded.value.lastOffsetDelta + 1;
-      position += size;
-    }
-  }
-  return values;
+  return (await readWholeLog(log)).flatMap((batch) => batch.values);
 }
 
 async function segmentFiles(directory: string, suffix: string): Promise<string[]> {

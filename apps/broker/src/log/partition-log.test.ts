@@ -1,4 +1,4 @@
-import { decodeRecordBatch, ErrorCode, WeirError } from '@weir/protocol';
+import { ErrorCode, WeirError } from '@weir/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createManager,
@@ -8,25 +8,8 @@ import {
   RecordingLogger,
   temporaryDirectory,
 } from '../../test/log-fixtures';
+import { batchesOf } from '../../test/log-reads';
 import type { LogManager } from './log-manager';
-
-/** Decodes every batch in a read result: [baseOffset, lastOffset, values]. */
-function batchesOf(records: Buffer): { baseOffset: number; lastOffset: number; values: string[] }[] {
-  const result = [];
-  let position = 0;
-  while (position < records.length) {
-    const size = 12 + records.readInt32BE(position + 8);
-    const decoded = decodeRecordBatch(records.subarray(position, position + size));
-    if (!decoded.ok) throw decoded.error;
-    result.push({
-      baseOffset: Number(decoded.value.baseOffset),
-      lastOffset: Number(decoded.value.baseOffset) + decoded.value.lastOffsetDelta,
-      values: decoded.value.records.map((record) => record.value!.toString()),
-    });
-    position += size;
-  }
-  return result;
-}
 
 describe('PartitionLog', () => {
   let directory: { path: string; cleanup: () => Promise<void> };

@@ -1,25 +1,18 @@
 import { ErrorCode } from '@weir/protocol';
 import { CoordinatorShard } from '../coordination/coordinator-shard';
-import type { CoordinatorLogger, ShardLifecycle } from '../coordination/coordinator-shards';
-import type { GroupScheduler } from '../group/group-scheduler';
+import type { ShardLifecycle } from '../coordination/coordinator-shards';
 import type { ReplayReport } from '../topics/internal-topic-records';
-import type { TransactionOffsetsSink } from './transaction-completion';
-import type { TransactionMarkerWriter } from './transaction-contracts';
-import { TransactionFinisher } from './transaction-finisher';
+import { TransactionFinisher, type TransactionFinisherDeps } from './transaction-finisher';
 import type { TransactionLogSource, TransactionStore } from './transaction-log';
 import { type TransactionMetadata, transition } from './transaction-metadata';
 import { isCompleting } from './transaction-state';
-import { type TransactionObserver, TransactionTable } from './transaction-table';
+import { TransactionTable } from './transaction-table';
 import type { TimedShard } from './transaction-timers';
 
-export interface TransactionShardDeps {
+/** What a shard hands its finisher as it is, and what the shard itself needs. */
+export interface TransactionShardDeps
+  extends Omit<TransactionFinisherDeps, 'table' | 'coordinatorEpoch' | 'running'> {
   store: TransactionStore;
-  markers: TransactionMarkerWriter;
-  offsets: TransactionOffsetsSink;
-  scheduler: GroupScheduler;
-  logger: CoordinatorLogger;
-  observer: TransactionObserver;
-  completionRetryMs: number;
   /** False once the coordinator is stopping. */
   coordinatorRunning(): boolean;
   /** Told by how much the number of open transactions of a shard changed. */
@@ -48,13 +41,13 @@ export class TransactionShard extends CoordinatorShard implements TimedShard {
       openCountChanged: deps.openCountChanged,
     });
     this.finisher = new TransactionFinisher({
-      table: this.table,
       markers: deps.markers,
       offsets: deps.offsets,
       scheduler: deps.scheduler,
       logger: deps.logger,
       observer: deps.observer,
       completionRetryMs: deps.completionRetryMs,
+      table: this.table,
       coordinatorEpoch: leaderEpoch,
       running: () => this.#running,
     });
