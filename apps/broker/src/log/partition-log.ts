@@ -21,7 +21,7 @@ import type {
   ReadResult,
 } from './partition-log-types';
 import { deleteSnapshotsBelow, writeSnapshot } from './producer-snapshot';
-import type { ProducerStateManager } from './producer-state';
+import { NO_OPEN_TRANSACTION, type ProducerStateManager } from './producer-state';
 import { rebuildProducerState } from './producer-state-rebuild';
 import { readWholeBatches } from './read-batches';
 import { describeClosedSegments, segmentsToDelete } from './retention';
@@ -31,7 +31,7 @@ import { isRollDue, writeWithRolls } from './segment-roll';
 import type { StorageError } from './storage';
 import { StorageGuard } from './storage-guard';
 import { findOffsetForTimestamp, type TimestampOffset } from './timestamp-lookup';
-import { TransactionVerifications, type VerificationGuard } from './transaction-verification';
+import { type Admission, TransactionVerifications, type VerificationGuard } from './transaction-verification';
 
 export type {
   AppendOptions,
@@ -190,6 +190,32 @@ export class PartitionLog {
    */
   beginTransactionVerification(producerId: bigint): VerificationGuard {
     return this.#verifications.begin(Number(producerId));
+  }
+
+  /** Notes that the coordinator admitted a batch under `guard`. */
+  transactionAdmitted(producerId: bigint, guard: VerificationGuard, admission: Admission): void {
+    this.#verifications.admitted(Number(producerId), guard, admission);
+  }
+
+  /**
+   * The guard a transactional batch of this producer carries without asking the coordinator, or
+   * undefined when it must ask: no batch of the same producer and leader epochs was admitted since
+   * the producer's last marker here, and its transaction is not open in this partition.
+   */
+  verifiedTransactionGuard(producerId: bigint, admission: Admission): VerificationGuard | undefined {
+    const id = Number(producerId);
+    const admitted = this.#verifications.admittedGuard(id, admission);
+    if (admitted !== undefined) return admitted;
+    const open = this.producerState.transactionView(id);
+    if (
+      open === undefined ||
+      open.producerEpoch !== admission.producerEpoch ||
+      open.currentTransactionFirstOffset === NO_OPEN_TRANSACTION
+    ) {
+      return undefined;
+    }
+    // The guard still matters: a marker written before the batch is drops it, and the batch is refused.
+    return this.#verifications.begin(id);
   }
 
   /** Appends a batch {@link validate} accepted, with the header it returned. */

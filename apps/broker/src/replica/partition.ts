@@ -3,6 +3,7 @@ import type { AppendOrigin } from '../log/log-validator';
 import type { PartitionLog } from '../log/partition-log';
 import type { AppendResult, LogChange, ReadResult } from '../log/partition-log-types';
 import type { TimestampOffset } from '../log/timestamp-lookup';
+import type { VerificationGuard } from '../log/transaction-verification';
 import type { PartitionAssignment } from '../metadata/metadata-store';
 import { judgeRoleChange, leaderEpochError, NO_LEADER_EPOCH, type PartitionRole } from './partition-role';
 import type { Purgatory } from './purgatory';
@@ -148,8 +149,9 @@ export class Partition {
   /**
    * Appends one batch as the leader. The append is queued before this returns (a later append to
    * this partition cannot overtake it), unless an earlier client append is still being admitted, in
-   * which case a client append waits its turn behind that one. A transactional client batch is admitted first
-   * (`admit`), asynchronously, as a coordinator on another broker will have to answer it.
+   * which case a client append waits its turn behind that one. A transactional client batch is
+   * admitted first (`admit`), asynchronously, as a coordinator on another broker will have to answer
+   * it; only the first batch of a producer epoch's transaction here is asked about under one leadership.
    */
   append(batch: Buffer, request: PartitionAppend): Promise<AppendResult> {
     let log: PartitionLog;
@@ -161,15 +163,24 @@ export class Partition {
       return Promise.reject(error);
     }
     const epoch = this.#leaderEpoch;
-    const admit =
-      request.origin === 'client' && isTransactionalBatch(header.attributes) ? request.admit : undefined;
-    const options = { origin: request.origin };
+    const transactional = request.origin === 'client' && isTransactionalBatch(header.attributes);
+    const admission = { producerEpoch: header.producerEpoch, leaderEpoch: epoch };
+    // A batch of a transaction this partition already knows to be admitted is not asked about
+    // again (transaction-verification.ts); the guard it carries still refuses it after a marker.
+    const verifiedGuard =
+      transactional && this.#admissionsPending === 0
+        ? log.verifiedTransactionGuard(header.producerId, admission)
+        : undefined;
+    const admit = transactional && verifiedGuard === undefined ? request.admit : undefined;
     // Client appends keep their order while one is being admitted; a coordinator's write (a
     // marker) does not wait for a producer's admission: the verification guard orders the two.
     const inTurn = request.origin === 'client' && (admit !== undefined || this.#admissionsPending > 0);
     const written = inTurn
       ? this.#appendInTurn(batch, header, request, admit)
-      : log.appendValidated(batch, header, options);
+      : log.appendValidated(batch, header, {
+          origin: request.origin,
+          ...(verifiedGuard === undefined ? {} : { verificationGuard: verifiedGuard }),
+        });
     if (request.acks !== -1) return written;
     return written.then((result) => this.#awaitDurable(result, epoch, request.timeoutMs));
   }
@@ -191,12 +202,8 @@ export class Partition {
     return (async () => {
       try {
         await previous;
-        // Taken before the coordinator is asked: a marker written from now on voids the answer.
-        const verificationGuard =
-          admit === undefined
-            ? undefined
-            : this.#leaderLog(request.expectedLeaderEpoch).beginTransactionVerification(header.producerId);
-        await admit?.(header);
+        const log = this.#leaderLog(request.expectedLeaderEpoch);
+        const verificationGuard = admit === undefined ? undefined : await this.#admitted(log, header, admit);
         // Leadership may have moved while the batch waited; check again before it is queued.
         return this.#leaderLog(request.expectedLeaderEpoch).appendValidated(batch, header, {
           origin: request.origin,
@@ -208,6 +215,25 @@ export class Partition {
         release();
       }
     })();
+  }
+
+  /**
+   * Has the coordinator admit a transactional batch, unless a batch admitted before it in its turn
+   * already told this partition what it needs to know; returns the guard the batch carries.
+   */
+  async #admitted(
+    log: PartitionLog,
+    header: RecordBatchHeader,
+    admit: (header: RecordBatchHeader) => Promise<void>,
+  ): Promise<VerificationGuard> {
+    const admission = { producerEpoch: header.producerEpoch, leaderEpoch: this.#leaderEpoch };
+    const verified = log.verifiedTransactionGuard(header.producerId, admission);
+    if (verified !== undefined) return verified;
+    // Taken before the coordinator is asked: a marker written from now on voids the answer.
+    const guard = log.beginTransactionVerification(header.producerId);
+    await admit(header);
+    log.transactionAdmitted(header.producerId, guard, admission);
+    return guard;
   }
 
   /**

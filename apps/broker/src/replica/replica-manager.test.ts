@@ -230,6 +230,91 @@ describe('ReplicaManager', () => {
     expect(fixture.replicas.offsets(TOPIC, 0)).toMatchObject({ logEndOffset: 1, lastStableOffset: 1 });
   });
 
+  describe('transactional batches', () => {
+    const producer = { producerId: 11n, producerEpoch: 0 };
+    let asked: number;
+    let answers: ((verdict: 'member') => void)[];
+
+    /** Restarts the fixture with a coordinator that counts its questions and answers when told. */
+    async function withHeldCoordinator(): Promise<void> {
+      await fixture.stop();
+      await directory.cleanup();
+      directory = await temporaryDirectory('weir-replicas-');
+      asked = 0;
+      answers = [];
+      fixture = await startReplicas(directory.path, {
+        transactions: {
+          membership: () => {
+            asked += 1;
+            return new Promise((resolve) => answers.push(resolve));
+          },
+        },
+      });
+      await fixture.topics.createTopic({ name: TOPIC, partitionCount: 1, configs: {} });
+    }
+
+    function produceTransactional(baseSequence: number) {
+      return fixture.replicas.appendRecords({
+        topic: TOPIC,
+        partition: 0,
+        records: encodeRecordBatch({
+          records: [{ key: null, value: Buffer.from(`v${baseSequence}`), timestampMs: 0 }],
+          ...producer,
+          baseSequence,
+          isTransactional: true,
+        }),
+        acks: 1,
+        timeoutMs: 1000,
+        transactionalId: 'tx',
+      });
+    }
+
+    function commitMarker() {
+      return fixture.replicas.appendTransactionMarker(
+        TOPIC,
+        0,
+        encodeTransactionMarkerBatch({ type: 'commit', coordinatorEpoch: 0, timestampMs: 0, ...producer }),
+      );
+    }
+
+    async function answerNext(): Promise<void> {
+      await pollUntil(() => answers.length > 0, 'a question to the coordinator');
+      answers.shift()!('member');
+    }
+
+    it('asks the coordinator about the first batch of a transaction only, and again after its marker', async () => {
+      await withHeldCoordinator();
+      // Pipelined: the second batch waits behind the first one's question and is not asked itself.
+      const first = produceTransactional(0);
+      const second = produceTransactional(1);
+      await answerNext();
+      await expect(first).resolves.toMatchObject({ baseOffset: 0 });
+      await expect(second).resolves.toMatchObject({ baseOffset: 1 });
+      await expect(produceTransactional(2)).resolves.toMatchObject({ baseOffset: 2 });
+      expect(asked).toBe(1);
+
+      await commitMarker();
+      const next = produceTransactional(3);
+      await answerNext();
+      await expect(next).resolves.toMatchObject({ baseOffset: 4 });
+      expect(asked).toBe(2);
+    });
+
+    it('refuses a batch that was not asked about when its transaction ends just before it is written', async () => {
+      await withHeldCoordinator();
+      const first = produceTransactional(0);
+      await answerNext();
+      await first;
+      // The marker is queued before the batch, which finds the transaction open and is not asked.
+      const marker = commitMarker();
+      const late = produceTransactional(1);
+      await expect(late).rejects.toMatchObject({ code: ErrorCode.INVALID_TXN_STATE });
+      await marker;
+      expect(asked).toBe(1);
+      expect(fixture.replicas.offsets(TOPIC, 0)).toMatchObject({ logEndOffset: 2, lastStableOffset: 2 });
+    });
+  });
+
   it('deletes the logs of a deleted topic, and a topic created again under its name starts empty', async () => {
     await produce(1);
     await fixture.topics.deleteTopic(TOPIC);
