@@ -38,6 +38,11 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
+  // The first specs of a run share two cores with the console's first page compilations and the
+  // broker's start; on a loaded machine the long flows came within seconds of Playwright's
+  // defaults (30 s per test, 5 s per assertion), so both get headroom. Waits are still events.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   // The root test runner sums results from the JSON report; `list` is for people.
   reporter: [['list'], ['json', { outputFile: '.test-results/playwright.json' }]],
   use: {
