@@ -28,6 +28,8 @@ export interface ReplicaFixtureOptions {
   brokerId?: number;
   /** Broker-wide log settings (tests use small segments). */
   logConfig?: Partial<LogConfig>;
+  /** fetch.max.bytes; Kafka's default when not given. */
+  fetchMaxBytes?: number;
   clock?: { nowMs(): number };
   /** The transaction coordinator's answer for transactional client batches; a test's own policy. */
   transactions?: TransactionMembershipCheck;
@@ -73,6 +75,7 @@ export async function startReplicas(
     traffic: { bytesIn() {}, bytesOut() {} },
     logger: silentLogger,
     clock,
+    fetchMaxBytes: options.fetchMaxBytes ?? 55 * 1024 * 1024,
   });
   await replicas.start();
   const topics = new TopicManager(

@@ -118,6 +118,12 @@ export const brokerConfigSchema = z.strictObject({
       maxConnections: z.number().int().min(1).default(10_000),
       /** Requests read from one connection before its answers are written; reading pauses beyond. */
       maxInFlightRequestsPerConnection: z.number().int().min(1).default(1000),
+      /** fetch.max.bytes: the most record bytes one Fetch answer holds, whatever its max_bytes. */
+      fetchMaxBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .default(55 * 1024 * 1024),
     })
     .prefault({}),
   topics: z
