@@ -30,6 +30,8 @@ export interface ReplicaFixtureOptions {
   logConfig?: Partial<LogConfig>;
   /** fetch.max.bytes; Kafka's default when not given. */
   fetchMaxBytes?: number;
+  /** How much of a Fetch answer is read into memory (the broker's default when not given). */
+  fetchInMemoryBytes?: number;
   clock?: { nowMs(): number };
   /** The transaction coordinator's answer for transactional client batches; a test's own policy. */
   transactions?: TransactionMembershipCheck;
@@ -76,6 +78,7 @@ export async function startReplicas(
     logger: silentLogger,
     clock,
     fetchMaxBytes: options.fetchMaxBytes ?? 55 * 1024 * 1024,
+    fetchInMemoryBytes: options.fetchInMemoryBytes ?? 1024 * 1024,
   });
   await replicas.start();
   const topics = new TopicManager(

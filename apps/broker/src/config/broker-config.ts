@@ -124,6 +124,15 @@ export const brokerConfigSchema = z.strictObject({
         .int()
         .min(1024)
         .default(55 * 1024 * 1024),
+      /**
+       * How much of one Fetch answer is read into memory before it is written; the rest is read
+       * from its segment files a chunk at a time as the client's socket drains (0: all of it).
+       */
+      fetchInMemoryBytes: z
+        .number()
+        .int()
+        .min(0)
+        .default(1024 * 1024),
     })
     .prefault({}),
   topics: z

@@ -28,12 +28,6 @@ export interface FetchRequest {
   isolationLevel: IsolationLevel;
 }
 
-/**
- * How much of one Fetch answer is read into memory before it is sent; partitions' records beyond
- * it stay on disk as segment regions, read as the client's socket takes them (segment-region.ts),
- * so a client that asks for a lot and reads slowly holds little memory (docs/architecture.md).
- */
-export const FETCH_IN_MEMORY_BYTES = 1024 * 1024;
 
 /** An aborted transaction a read_committed client must drop, as Fetch reports it. */
 export interface FetchAbortedTransaction {
@@ -64,20 +58,24 @@ const EMPTY = Buffer.alloc(0);
 
 /**
  * Reads every requested partition once. The response's `maxBytes` is shared: only the first
- * non-empty partition may exceed it (KIP-74), the others stop at what is left.
+ * non-empty partition may exceed it (KIP-74), the others stop at what is left. At most
+ * `inMemoryBytes` of records are read into memory; beyond that they stay on disk as segment
+ * regions, read as the client's socket takes them (segment-region.ts), so a client that asks for a
+ * lot and reads slowly holds little of the broker's memory (docs/architecture.md).
  */
 export async function readFetchPartitions(
   request: FetchRequest,
   lookup: PartitionLookup,
+  inMemoryBytes: number,
 ): Promise<FetchPartitionResult[]> {
   let partitionBytesTotal = 0;
   for (const wanted of request.partitions) partitionBytesTotal += Math.max(0, wanted.partitionMaxBytes);
   if (request.partitions.length > 1 && partitionBytesTotal <= request.maxBytes) {
-    return readAllAtOnce(request, lookup);
+    return readAllAtOnce(request, lookup, inMemoryBytes);
   }
   const isolation = request.isolationLevel;
   let remainingBytes = request.maxBytes;
-  let inMemoryBytesLeft = FETCH_IN_MEMORY_BYTES;
+  let inMemoryBytesLeft = inMemoryBytes;
   let anyData = false;
   const results: FetchPartitionResult[] = [];
   for (const wanted of request.partitions) {
@@ -108,10 +106,11 @@ export async function readFetchPartitions(
 async function readAllAtOnce(
   request: FetchRequest,
   lookup: PartitionLookup,
+  inMemoryBytes: number,
 ): Promise<FetchPartitionResult[]> {
   const isolation = request.isolationLevel;
   // Read together, the partitions share the in-memory allowance equally.
-  const deferAboveBytes = Math.floor(FETCH_IN_MEMORY_BYTES / request.partitions.length);
+  const deferAboveBytes = Math.floor(inMemoryBytes / request.partitions.length);
   const results = await Promise.all(
     request.partitions.map((wanted) =>
       readPartition(wanted, lookup, {

@@ -40,6 +40,8 @@ export interface ReplicaManagerDeps {
   clock: { nowMs(): number };
   /** fetch.max.bytes: a Fetch answer's record bytes never exceed it, whatever the client asks. */
   fetchMaxBytes: number;
+  /** How much of a Fetch answer is read into memory; the rest streams from disk as it is written. */
+  fetchInMemoryBytes: number;
 }
 
 /** A partition's producers as DescribeProducers reports them. */
@@ -138,7 +140,7 @@ export class ReplicaManager {
       // Read before reading: a read waits on disk, and a change that lands meanwhile must still
       // wake this fetch (otherwise it sleeps until maxWaitMs with the data already there).
       const seen = this.#changeCounts(request);
-      const results = await readFetchPartitions(request, lookup);
+      const results = await readFetchPartitions(request, lookup, this.deps.fetchInMemoryBytes);
       const totalBytes = results.reduce((total, result) => total + result.records.length, 0);
       const anyError = results.some((result) => result.errorCode !== ErrorCode.NONE);
       const remainingMs = deadlineMs - this.deps.clock.nowMs();
