@@ -147,6 +147,8 @@ export class Broker {
       },
       logger: deps.logger.child({ component: 'replica' }),
       clock: systemClock,
+      fetchMaxBytes: config.limits.fetchMaxBytes,
+      fetchInMemoryBytes: config.limits.fetchInMemoryBytes,
     });
     this.#topics = new TopicManager(this.#store, this.#view, this.#replicas, config.topics, systemClock);
     this.#groupStore = new OffsetsTopicStore(this.#topics, this.#view, this.#replicas, systemClock);

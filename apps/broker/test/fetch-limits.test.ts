@@ -7,9 +7,13 @@ import { batchOf, produceValues, RawConnection, valuesOf } from './raw-socket';
  * A Fetch's byte limits over several partitions (KIP-74): each partition stops at its own limit,
  * the response at `maxBytes` shared in request order, and only the first partition with data may
  * return a first batch larger than those limits. The broker reads the partitions at once when
- * their own limits fit `maxBytes` and one after the other otherwise; both must answer alike.
+ * their own limits fit `maxBytes` and one after the other otherwise; both must answer alike, and
+ * alike again when the records stay on disk until written (`fetchInMemoryBytes` 0).
  */
-describe('Fetch byte limits across partitions', () => {
+describe.each([
+  { records: 'read into memory', fetchInMemoryBytes: 1024 * 1024 },
+  { records: 'left on disk until written', fetchInMemoryBytes: 0 },
+])('Fetch byte limits across partitions, records $records', ({ fetchInMemoryBytes }) => {
   const TOPIC = 'limits';
   /** Every small batch is the same size: one record of this value. */
   const SMALL = 'x'.repeat(900);
@@ -19,7 +23,7 @@ describe('Fetch byte limits across partitions', () => {
   let smallBatchBytes: number;
 
   beforeAll(async () => {
-    broker = await startBroker({ topics: { autoCreateEnable: false } });
+    broker = await startBroker({ topics: { autoCreateEnable: false }, limits: { fetchInMemoryBytes } });
     connection = await RawConnection.open(broker.port);
     const created = await connection.request(CreateTopics, 4, {
       topics: [{ name: TOPIC, numPartitions: 4, replicationFactor: 1, assignments: [], configs: [] }],

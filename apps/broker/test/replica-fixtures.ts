@@ -28,6 +28,10 @@ export interface ReplicaFixtureOptions {
   brokerId?: number;
   /** Broker-wide log settings (tests use small segments). */
   logConfig?: Partial<LogConfig>;
+  /** fetch.max.bytes; Kafka's default when not given. */
+  fetchMaxBytes?: number;
+  /** How much of a Fetch answer is read into memory (the broker's default when not given). */
+  fetchInMemoryBytes?: number;
   clock?: { nowMs(): number };
   /** The transaction coordinator's answer for transactional client batches; a test's own policy. */
   transactions?: TransactionMembershipCheck;
@@ -73,6 +77,8 @@ export async function startReplicas(
     traffic: { bytesIn() {}, bytesOut() {} },
     logger: silentLogger,
     clock,
+    fetchMaxBytes: options.fetchMaxBytes ?? 55 * 1024 * 1024,
+    fetchInMemoryBytes: options.fetchInMemoryBytes ?? 1024 * 1024,
   });
   await replicas.start();
   const topics = new TopicManager(

@@ -2,6 +2,8 @@
 
 export type { DecodeErrorKind, DecodeResult } from './codec/decode-error';
 export { DecodeError, tryDecode } from './codec/decode-error';
+export type { DeferredBytes, FramePart } from './codec/deferred-bytes';
+export { isDeferredBytes } from './codec/deferred-bytes';
 export { Reader } from './codec/reader';
 export { Writer } from './codec/writer';
 export type { ErrorCodeInfo, ErrorCodeName } from './errors/error-codes';
@@ -128,7 +130,7 @@ export type {
   RecordInput,
 } from './records/record-batch';
 export { decodeRecordBatch, encodeRecordBatch } from './records/record-batch';
-export type { ApiDefinition, ApiSchema, RequestOf, ResponseOf } from './schema/api';
+export type { ApiDefinition, ApiSchema, RequestOf, ResponseInputOf, ResponseOf } from './schema/api';
 export { defineApi, isFlexible, supportsVersion } from './schema/api';
 
 // The client SDK: transport, connection, client, producer, consumer, admin. This comment stands

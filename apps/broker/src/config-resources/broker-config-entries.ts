@@ -50,6 +50,7 @@ export const BROKER_CONFIGS: readonly BrokerConfigDefinition[] = [
   fromConfig('socket.request.max.bytes', (config) => config.limits.maxFrameBytes),
   fromConfig('connections.max.idle.ms', (config) => config.limits.idleTimeoutMs),
   fromConfig('max.connections', (config) => config.limits.maxConnections),
+  fromConfig('fetch.max.bytes', (config) => config.limits.fetchMaxBytes),
   fromConfig('log.retention.check.interval.ms', (config) => config.log.retentionCheckIntervalMs),
   topicDefault('message.max.bytes', 'max.message.bytes', 'STATIC_BROKER_CONFIG'),
   topicDefault('log.segment.bytes', 'segment.bytes', 'STATIC_BROKER_CONFIG'),

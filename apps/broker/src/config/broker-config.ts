@@ -118,6 +118,21 @@ export const brokerConfigSchema = z.strictObject({
       maxConnections: z.number().int().min(1).default(10_000),
       /** Requests read from one connection before its answers are written; reading pauses beyond. */
       maxInFlightRequestsPerConnection: z.number().int().min(1).default(1000),
+      /** fetch.max.bytes: the most record bytes one Fetch answer holds, whatever its max_bytes. */
+      fetchMaxBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .default(55 * 1024 * 1024),
+      /**
+       * How much of one Fetch answer is read into memory before it is written; the rest is read
+       * from its segment files a chunk at a time as the client's socket drains (0: all of it).
+       */
+      fetchInMemoryBytes: z
+        .number()
+        .int()
+        .min(0)
+        .default(1024 * 1024),
     })
     .prefault({}),
   topics: z

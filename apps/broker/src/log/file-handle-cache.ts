@@ -1,5 +1,11 @@
 import type { StorageFile, StorageIo } from './storage';
 
+/** An open file borrowed from the cache; `release` (idempotent) gives it back. */
+export interface FileLease {
+  readonly file: StorageFile;
+  release(): void;
+}
+
 interface CachedHandle {
   file: Promise<StorageFile>;
   users: number;
@@ -30,6 +36,41 @@ export class FileHandleCache {
 
   /** Runs `operation` with the file at `path` open for reading and writing (created if missing). */
   async use<T>(path: string, operation: (file: StorageFile) => Promise<T>): Promise<T> {
+    const handle = this.#borrow(path);
+    try {
+      return await operation(await handle.file);
+    } finally {
+      this.#giveBack(handle);
+    }
+  }
+
+  /**
+   * Borrows the file at `path` until `release` is called, for reads that outlive one operation (a
+   * Fetch answer streamed from its segment as the socket drains). The handle is not closed for
+   * the cache's bound meanwhile, and a rename or deletion of the file (retention) leaves it
+   * readable: the descriptor stays open until the lease ends.
+   */
+  async lease(path: string): Promise<FileLease> {
+    const handle = this.#borrow(path);
+    let file: StorageFile;
+    try {
+      file = await handle.file;
+    } catch (error) {
+      this.#giveBack(handle);
+      throw error;
+    }
+    let released = false;
+    return {
+      file,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#giveBack(handle);
+      },
+    };
+  }
+
+  #borrow(path: string): CachedHandle {
     let handle = this.#handles.get(path);
     if (handle) {
       this.#handles.delete(path);
@@ -43,13 +84,13 @@ export class FileHandleCache {
     }
     this.#handles.set(path, handle);
     handle.users++;
-    try {
-      return await operation(await handle.file);
-    } finally {
-      handle.users--;
-      if (handle.closeWhenIdle && handle.users === 0) void closeQuietly(handle);
-      this.#evictIdle();
-    }
+    return handle;
+  }
+
+  #giveBack(handle: CachedHandle): void {
+    handle.users--;
+    if (handle.closeWhenIdle && handle.users === 0) void closeQuietly(handle);
+    this.#evictIdle();
   }
 
   /**

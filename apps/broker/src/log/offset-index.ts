@@ -48,6 +48,22 @@ export class OffsetIndex extends IndexFile {
     return found < 0 ? { offset: this.baseOffset, positionBytes: 0 } : this.#entryAt(found);
   }
 
+  /**
+   * The last indexed batch that starts at or before `maxPositionBytes` and whose base offset is at
+   * most `maxOffset`; undefined when no entry qualifies. Both keys grow with the entry number, so
+   * it is the earlier of the two floors.
+   */
+  floorWithin(maxPositionBytes: number, maxOffset: number): IndexPosition | undefined {
+    const byPosition = this.floorIndex(maxPositionBytes, (index) =>
+      this.entries.readInt32BE(index * ENTRY_BYTES + 4),
+    );
+    const byOffset = this.floorIndex(maxOffset - this.baseOffset, (index) =>
+      this.entries.readInt32BE(index * ENTRY_BYTES),
+    );
+    const found = Math.min(byPosition, byOffset);
+    return found < 0 ? undefined : this.#entryAt(found);
+  }
+
   /** Drops entries for offsets at or above `offset`. */
   truncateTo(offset: number): void {
     const relative = offset - this.baseOffset;

@@ -1,5 +1,6 @@
 import type { AppendOrigin } from './log-validator';
 import type { Segment } from './segment';
+import type { StoredRecords } from './segment-region';
 import type { StorageError } from './storage';
 import type { AbortedTransaction } from './transaction-index';
 import type { VerificationGuard } from './transaction-verification';
@@ -53,9 +54,17 @@ export interface ReadOptions {
   minOneBatch?: boolean;
 }
 
-export interface ReadResult {
+/**
+ * A read whose records may stay on disk until written: more than `deferAboveBytes` of them come back
+ * as a region of the segment file instead of bytes (Fetch answers; see segment-region.ts).
+ */
+export interface DeferringReadOptions extends ReadOptions {
+  deferAboveBytes: number;
+}
+
+export interface ReadResult<Records extends StoredRecords = Buffer> {
   /** Whole stored batches, byte-for-byte; empty when there is nothing to return. */
-  records: Buffer;
+  records: Records;
   logStartOffset: number;
   logEndOffset: number;
   /** read_committed only: the aborted transactions overlapping the returned batches. */

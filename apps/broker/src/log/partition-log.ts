@@ -14,6 +14,7 @@ import type {
   AppendOptions,
   AppendResult,
   Clock,
+  DeferringReadOptions,
   LogChange,
   PartitionLogEvents,
   PartitionLogState,
@@ -27,6 +28,7 @@ import { readWholeBatches } from './read-batches';
 import { describeClosedSegments, segmentsToDelete } from './retention';
 import type { Segment, SegmentContext } from './segment';
 import { Segment as SegmentClass } from './segment';
+import { SegmentRegion, type StoredRecords } from './segment-region';
 import { isRollDue, writeWithRolls } from './segment-roll';
 import type { StorageError } from './storage';
 import { StorageGuard } from './storage-guard';
@@ -43,6 +45,7 @@ export type {
   ReadOptions,
   ReadResult,
 } from './partition-log-types';
+export type { StoredRecords } from './segment-region';
 
 /**
  * One partition's log (docs/architecture.md §4). Appends are serialized: whatever queues up while a write
@@ -307,7 +310,12 @@ export class PartitionLog {
    * also get the aborted transactions overlapping the batches returned. An offset below the log
    * start or above the log end is OFFSET_OUT_OF_RANGE.
    */
-  async read(fetchOffset: number, options: ReadOptions): Promise<ReadResult> {
+  read(fetchOffset: number, options: DeferringReadOptions): Promise<ReadResult<StoredRecords>>;
+  read(fetchOffset: number, options: ReadOptions): Promise<ReadResult>;
+  async read(
+    fetchOffset: number,
+    options: ReadOptions & { deferAboveBytes?: number },
+  ): Promise<ReadResult<StoredRecords>> {
     this.#storage.assertOnline();
     const committed = options.isolation === 'read_committed';
     const maxOffset = Math.min(options.maxOffset, this.#logEndOffset);
@@ -316,13 +324,14 @@ export class PartitionLog {
         detail: `offset ${fetchOffset} is outside ${this.#logStartOffset}..${this.#logEndOffset} of ${this.topic}-${this.partition}`,
       });
     }
-    const records =
+    const records: StoredRecords =
       fetchOffset >= maxOffset
         ? Buffer.alloc(0)
         : await this.#storage.run(() => readWholeBatches(this.#segments, fetchOffset, maxOffset, options));
     // Entries are in the index before their markers are published, so those of every abort below
     // the LSO read above are there; later ones lie beyond what was returned.
-    const upperBound = endOffsetOfBatches(records, fetchOffset);
+    const upperBound =
+      records instanceof SegmentRegion ? records.lastOffset + 1 : endOffsetOfBatches(records, fetchOffset);
     return {
       records,
       logStartOffset: this.#logStartOffset,

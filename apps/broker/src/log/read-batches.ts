@@ -1,6 +1,7 @@
 import { BATCH_HEADER_BYTES, BATCH_LOG_OVERHEAD_BYTES } from '@weir/protocol';
 import type { ReadOptions } from './partition-log-types';
 import type { Segment } from './segment';
+import type { StoredRecords } from './segment-region';
 
 /** Index of the last segment whose base offset is ≤ `offset` (segments are sorted by base offset). */
 export function floorSegmentIndex(segments: readonly Segment[], offset: number): number {
@@ -24,14 +25,15 @@ export function floorSegmentIndex(segments: readonly Segment[], offset: number):
  * contains it, then more while they fit in `maxBytes`, all with base offsets below `maxOffset`.
  * The first batch is returned even when larger than `maxBytes` unless `minOneBatch` is false, and
  * a partial trailing batch is never returned. Like Kafka, one read serves one segment; the client's
- * next fetch continues in the next.
+ * next fetch continues in the next. With `deferAboveBytes`, a read of more bytes than that returns
+ * a region of the segment (the same batches, read when written) instead of the bytes.
  */
 export async function readWholeBatches(
   segments: readonly Segment[],
   fetchOffset: number,
   maxOffset: number,
-  options: ReadOptions,
-): Promise<Buffer> {
+  options: ReadOptions & { deferAboveBytes?: number },
+): Promise<StoredRecords> {
   const minOneBatch = options.minOneBatch ?? true;
   for (let index = floorSegmentIndex(segments, fetchOffset); index < segments.length; index++) {
     const segment = segments[index]!;
@@ -43,6 +45,14 @@ export async function readWholeBatches(
     if (!minOneBatch && location.sizeBytes > options.maxBytes) return Buffer.alloc(0);
     const wantedBytes = Math.max(options.maxBytes, minOneBatch ? location.sizeBytes : 0);
     const byteCount = Math.min(wantedBytes, endPositionBytes - location.positionBytes);
+    if (options.deferAboveBytes !== undefined && byteCount > options.deferAboveBytes) {
+      return segment.regionOfWholeBatches(
+        location,
+        location.positionBytes + byteCount,
+        maxOffset,
+        endPositionBytes,
+      );
+    }
     const bytes = await segment.readBytes(location.positionBytes, byteCount);
     return bytes.subarray(0, wholeBatchesLength(bytes, maxOffset));
   }

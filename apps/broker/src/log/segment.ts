@@ -8,6 +8,7 @@ import {
   TXN_INDEX_SUFFIX,
 } from './log-files';
 import { OffsetIndex } from './offset-index';
+import { SegmentRegion } from './segment-region';
 import type { StorageIo } from './storage';
 import { TimeIndex } from './time-index';
 import { TransactionIndex } from './transaction-index';
@@ -225,6 +226,58 @@ export class Segment {
       },
     );
     return found;
+  }
+
+  /**
+   * The whole batches from `first` on that end at or before `limitPositionBytes` and start below
+   * `maxOffset` (`first` itself always, as KIP-74's first batch), as a region read later. Only the
+   * batch headers after the last index entry within the bounds are read now, so finding the end of
+   * megabytes costs a few kilobytes of reading. Bytes below `endPositionBytes` (the size published
+   * before the read) are whole batches.
+   */
+  async regionOfWholeBatches(
+    first: BatchLocation,
+    limitPositionBytes: number,
+    maxOffset: number,
+    endPositionBytes: number,
+  ): Promise<SegmentRegion> {
+    const lease = await this.context.handles.lease(this.logPath);
+    try {
+      const limit = Math.min(limitPositionBytes, endPositionBytes);
+      let endBytes = first.positionBytes + first.sizeBytes;
+      let lastOffset = first.lastOffset;
+      const indexed = endBytes < limit ? this.offsetIndex.floorWithin(limit, maxOffset) : undefined;
+      if (indexed !== undefined && indexed.positionBytes > endBytes) {
+        // Every batch between the first and the indexed one ends before it and starts below its
+        // offset, so it is in; offsets are dense across batches, so the one before ends just below.
+        endBytes = indexed.positionBytes;
+        lastOffset = indexed.offset - 1;
+      }
+      if (endBytes < limit) {
+        await scanBatches(
+          lease.file,
+          endBytes,
+          limit,
+          { withBody: false, verifyCrc: false, chunkBytes: LOCATE_CHUNK_BYTES },
+          (batch) => {
+            if (batch.baseOffset >= maxOffset || batch.positionBytes + batch.sizeBytes > limit) return false;
+            endBytes = batch.positionBytes + batch.sizeBytes;
+            lastOffset = batch.lastOffset;
+            return true;
+          },
+        );
+      }
+      return new SegmentRegion(
+        lease,
+        first.positionBytes,
+        endBytes - first.positionBytes,
+        first.baseOffset,
+        lastOffset,
+      );
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
   }
 
   /**

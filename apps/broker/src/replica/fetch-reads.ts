@@ -6,6 +6,7 @@ import {
   iterateBatches,
   WeirError,
 } from '@weir/protocol';
+import { releaseStoredRecords, SegmentRegion, type StoredRecords } from '../log/segment-region';
 import type { Partition } from './partition';
 
 export type IsolationLevel = 'read_uncommitted' | 'read_committed';
@@ -27,6 +28,7 @@ export interface FetchRequest {
   isolationLevel: IsolationLevel;
 }
 
+
 /** An aborted transaction a read_committed client must drop, as Fetch reports it. */
 export interface FetchAbortedTransaction {
   producerId: number;
@@ -42,7 +44,11 @@ export interface FetchPartitionResult {
   logStartOffset: number;
   /** read_committed: the aborted transactions overlapping `records`; null for read_uncommitted. */
   abortedTransactions: FetchAbortedTransaction[] | null;
-  records: Buffer;
+  /**
+   * Whole stored batches; a segment region when they were left on disk. Whoever drops a result
+   * instead of answering with it releases them (`releaseFetchResults`).
+   */
+  records: StoredRecords;
 }
 
 /** Finds the partition a fetch names, or throws why there is none here. */
@@ -52,19 +58,24 @@ const EMPTY = Buffer.alloc(0);
 
 /**
  * Reads every requested partition once. The response's `maxBytes` is shared: only the first
- * non-empty partition may exceed it (KIP-74), the others stop at what is left.
+ * non-empty partition may exceed it (KIP-74), the others stop at what is left. At most
+ * `inMemoryBytes` of records are read into memory; beyond that they stay on disk as segment
+ * regions, read as the client's socket takes them (segment-region.ts), so a client that asks for a
+ * lot and reads slowly holds little of the broker's memory (docs/architecture.md).
  */
 export async function readFetchPartitions(
   request: FetchRequest,
   lookup: PartitionLookup,
+  inMemoryBytes: number,
 ): Promise<FetchPartitionResult[]> {
   let partitionBytesTotal = 0;
   for (const wanted of request.partitions) partitionBytesTotal += Math.max(0, wanted.partitionMaxBytes);
   if (request.partitions.length > 1 && partitionBytesTotal <= request.maxBytes) {
-    return readAllAtOnce(request, lookup);
+    return readAllAtOnce(request, lookup, inMemoryBytes);
   }
   const isolation = request.isolationLevel;
   let remainingBytes = request.maxBytes;
+  let inMemoryBytesLeft = inMemoryBytes;
   let anyData = false;
   const results: FetchPartitionResult[] = [];
   for (const wanted of request.partitions) {
@@ -72,7 +83,9 @@ export async function readFetchPartitions(
       maxBytes: Math.max(0, Math.min(wanted.partitionMaxBytes, remainingBytes)),
       minOneBatch: !anyData,
       isolation,
+      deferAboveBytes: inMemoryBytesLeft,
     });
+    if (!(result.records instanceof SegmentRegion)) inMemoryBytesLeft -= result.records.length;
     remainingBytes -= result.records.length;
     anyData ||= result.records.length > 0;
     results.push(result);
@@ -93,30 +106,47 @@ export async function readFetchPartitions(
 async function readAllAtOnce(
   request: FetchRequest,
   lookup: PartitionLookup,
+  inMemoryBytes: number,
 ): Promise<FetchPartitionResult[]> {
   const isolation = request.isolationLevel;
+  // Read together, the partitions share the in-memory allowance equally.
+  const deferAboveBytes = Math.floor(inMemoryBytes / request.partitions.length);
   const results = await Promise.all(
     request.partitions.map((wanted) =>
       readPartition(wanted, lookup, {
         maxBytes: Math.max(0, wanted.partitionMaxBytes),
         minOneBatch: true,
         isolation,
+        deferAboveBytes,
       }),
     ),
   );
   let remainingBytes = request.maxBytes;
   let anyData = false;
   for (const [index, result] of results.entries()) {
-    const limitBytes = Math.max(0, Math.min(request.partitions[index]!.partitionMaxBytes, remainingBytes));
+    const wanted = request.partitions[index]!;
+    const limitBytes = Math.max(0, Math.min(wanted.partitionMaxBytes, remainingBytes));
     if (result.records.length > limitBytes) {
-      const keptBytes = wholeBatchesWithin(result.records, limitBytes);
-      // The first batch alone over the limit of the first partition with data: the sequential
-      // read returns just that batch.
-      const firstOnly = !anyData && keptBytes === 0;
-      result.records = result.records.subarray(0, firstOnly ? firstBatchBytes(result.records) : keptBytes);
+      if (result.records instanceof SegmentRegion) {
+        // Rare (an earlier partition's first batch passed its own limit): read this one again
+        // within what is left, as the sequential read would have.
+        result.records.release();
+        results[index] = await readPartition(wanted, lookup, {
+          maxBytes: limitBytes,
+          minOneBatch: !anyData,
+          isolation,
+          deferAboveBytes,
+        });
+      } else {
+        const keptBytes = wholeBatchesWithin(result.records, limitBytes);
+        // The first batch alone over the limit of the first partition with data: the sequential
+        // read returns just that batch.
+        const firstOnly = !anyData && keptBytes === 0;
+        result.records = result.records.subarray(0, firstOnly ? firstBatchBytes(result.records) : keptBytes);
+      }
     }
-    remainingBytes -= result.records.length;
-    anyData ||= result.records.length > 0;
+    remainingBytes -= results[index]!.records.length;
+    anyData ||= results[index]!.records.length > 0;
   }
   return results;
 }
@@ -129,7 +159,7 @@ async function readAllAtOnce(
 async function readPartition(
   wanted: FetchPartitionRequest,
   lookup: PartitionLookup,
-  limits: { maxBytes: number; minOneBatch: boolean; isolation: IsolationLevel },
+  limits: { maxBytes: number; minOneBatch: boolean; isolation: IsolationLevel; deferAboveBytes: number },
 ): Promise<FetchPartitionResult> {
   const base = { topic: wanted.topic, partition: wanted.partition };
   const committed = limits.isolation === 'read_committed';
@@ -141,6 +171,7 @@ async function readPartition(
       minOneBatch: limits.minOneBatch,
       isolation: limits.isolation,
       currentLeaderEpoch: wanted.currentLeaderEpoch,
+      deferAboveBytes: limits.deferAboveBytes,
     });
     return {
       ...base,
@@ -178,6 +209,11 @@ async function readPartition(
   }
 }
 
+/** Releases the records of results that will not be answered with (a fetch read again). */
+export function releaseFetchResults(results: readonly FetchPartitionResult[]): void {
+  for (const result of results) releaseStoredRecords(result.records);
+}
+
 /** The size of the first batch in `records` (whole batches only, as the log returns them). */
 function firstBatchBytes(records: Buffer): number {
   return BATCH_LOG_OVERHEAD_BYTES + records.readInt32BE(8);
@@ -198,7 +234,8 @@ function wholeBatchesWithin(records: Buffer, limitBytes: number): number {
  * The records in whole stored batches, from each batch header's record count: a walk over the
  * headers only, so counting what a fetch returns costs nothing next to reading it.
  */
-export function recordCountOf(records: Buffer): number {
+export function recordCountOf(records: StoredRecords): number {
+  if (records instanceof SegmentRegion) return records.recordCount;
   let count = 0;
   for (const item of iterateBatches(records)) {
     if (item.kind !== 'batch' || item.bytes.length < BATCH_HEADER_BYTES) break;

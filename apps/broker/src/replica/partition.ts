@@ -2,6 +2,7 @@ import { ErrorCode, isTransactionalBatch, type RecordBatchHeader, WeirError } fr
 import type { AppendOrigin } from '../log/log-validator';
 import type { PartitionLog } from '../log/partition-log';
 import type { AppendResult, LogChange, ReadResult } from '../log/partition-log-types';
+import type { StoredRecords } from '../log/segment-region';
 import type { TimestampOffset } from '../log/timestamp-lookup';
 import type { VerificationGuard } from '../log/transaction-verification';
 import type { PartitionAssignment } from '../metadata/metadata-store';
@@ -48,6 +49,17 @@ export interface LocalReplicaState {
 export interface PartitionWaits {
   produce: Purgatory;
   fetch: Purgatory;
+}
+
+/** How a partition read is bounded and checked (see `Partition.read`). */
+export interface PartitionReadOptions {
+  maxBytes: number;
+  minOneBatch?: boolean;
+  isolation: 'read_committed' | 'read_uncommitted';
+  currentLeaderEpoch?: number | undefined;
+  expectedLeaderEpoch?: number | undefined;
+  /** A lower bound than the high watermark (a coordinator replays what was there when it began). */
+  maxOffset?: number | undefined;
 }
 
 /**
@@ -281,18 +293,18 @@ export class Partition {
    * is returned). Below the log start or past the high watermark is OFFSET_OUT_OF_RANGE; exactly
    * the high watermark is a valid, empty read (docs/kafka-compat.md §7).
    */
+  read(
+    fetchOffset: number,
+    options: PartitionReadOptions & { deferAboveBytes: number },
+  ): Promise<{ offsets: PartitionOffsets; read: ReadResult<StoredRecords> }>;
+  read(
+    fetchOffset: number,
+    options: PartitionReadOptions,
+  ): Promise<{ offsets: PartitionOffsets; read: ReadResult }>;
   async read(
     fetchOffset: number,
-    options: {
-      maxBytes: number;
-      minOneBatch?: boolean;
-      isolation: 'read_committed' | 'read_uncommitted';
-      currentLeaderEpoch?: number | undefined;
-      expectedLeaderEpoch?: number | undefined;
-      /** A lower bound than the high watermark (a coordinator replays what was there when it began). */
-      maxOffset?: number | undefined;
-    },
-  ): Promise<{ offsets: PartitionOffsets; read: ReadResult }> {
+    options: PartitionReadOptions & { deferAboveBytes?: number },
+  ): Promise<{ offsets: PartitionOffsets; read: ReadResult<StoredRecords> }> {
     const log = this.#leaderLog(options.expectedLeaderEpoch, options.currentLeaderEpoch);
     const offsets = this.#offsetsOf(log);
     if (fetchOffset < offsets.logStartOffset || fetchOffset > offsets.highWatermark) {
@@ -305,6 +317,7 @@ export class Partition {
       maxBytes: options.maxBytes,
       minOneBatch: options.minOneBatch ?? true,
       isolation: options.isolation,
+      deferAboveBytes: options.deferAboveBytes ?? Number.POSITIVE_INFINITY,
       maxOffset: Math.min(
         committed ? offsets.lastStableOffset : offsets.highWatermark,
         options.maxOffset ?? Number.POSITIVE_INFINITY,

@@ -15,6 +15,7 @@ import {
   type IsolationLevel,
   readFetchPartitions,
   recordCountOf,
+  releaseFetchResults,
 } from './fetch-reads';
 import { MetadataApplier, type ReplicaLogger } from './metadata-applier';
 import { type LocalReplicaState, Partition, type PartitionOffsets, partitionKey } from './partition';
@@ -37,6 +38,10 @@ export interface ReplicaManagerDeps {
   traffic: TrafficObserver;
   logger: ReplicaLogger;
   clock: { nowMs(): number };
+  /** fetch.max.bytes: a Fetch answer's record bytes never exceed it, whatever the client asks. */
+  fetchMaxBytes: number;
+  /** How much of a Fetch answer is read into memory; the rest streams from disk as it is written. */
+  fetchInMemoryBytes: number;
 }
 
 /** A partition's producers as DescribeProducers reports them. */
@@ -119,18 +124,23 @@ export class ReplicaManager {
   }
 
   /**
-   * Fetch: reads every requested partition; when fewer than `minBytes` came back, waits in the
+   * Fetch: reads every requested partition (records beyond the answer's in-memory allowance stay on
+   * disk as segment regions, released by whoever writes or drops the answer); when fewer than
+   * `minBytes` came back, waits in the
    * purgatory until one of them changes (an append moves its high watermark: push delivery),
    * `maxWaitMs` passes, or `signal` aborts (the connection closed), then reads again.
    */
-  async fetch(request: FetchRequest, signal: AbortSignal): Promise<FetchPartitionResult[]> {
+  async fetch(asked: FetchRequest, signal: AbortSignal): Promise<FetchPartitionResult[]> {
+    // Kafka caps both the answer and what it waits for at the broker's fetch.max.bytes.
+    const maxBytes = Math.min(asked.maxBytes, this.deps.fetchMaxBytes);
+    const request = { ...asked, maxBytes, minBytes: Math.min(asked.minBytes, maxBytes) };
     const deadlineMs = this.deps.clock.nowMs() + Math.max(0, request.maxWaitMs);
     const lookup = (topic: string, partition: number) => this.#partition(topic, partition);
     for (;;) {
       // Read before reading: a read waits on disk, and a change that lands meanwhile must still
       // wake this fetch (otherwise it sleeps until maxWaitMs with the data already there).
       const seen = this.#changeCounts(request);
-      const results = await readFetchPartitions(request, lookup);
+      const results = await readFetchPartitions(request, lookup, this.deps.fetchInMemoryBytes);
       const totalBytes = results.reduce((total, result) => total + result.records.length, 0);
       const anyError = results.some((result) => result.errorCode !== ErrorCode.NONE);
       const remainingMs = deadlineMs - this.deps.clock.nowMs();
@@ -147,6 +157,7 @@ export class ReplicaManager {
         }
         return results;
       }
+      releaseFetchResults(results);
       await this.#parkFetch(seen, remainingMs, signal);
     }
   }

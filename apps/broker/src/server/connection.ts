@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { FrameDecoder } from '@weir/protocol';
+import { FrameDecoder, type FramePart, isDeferredBytes } from '@weir/protocol';
 import type { ConnectionAuth } from './auth/connection-auth';
 import type { Dispatcher, DispatchOutcome } from './dispatcher';
 
@@ -16,6 +16,12 @@ export interface ConnectionEvents {
 
 /** How long a closing connection waits for its last answer to reach the socket. */
 const CLOSE_LINGER_MS = 5_000;
+
+/**
+ * How much of a deferred record set (stored batches left on disk) is read at a time while it is
+ * written: what a connection whose client reads slowly holds beyond the socket's own buffers.
+ */
+const DEFERRED_CHUNK_BYTES = 256 * 1024;
 
 /** A request that has been started and is not answered yet. */
 interface PendingRequest {
@@ -35,7 +41,9 @@ interface PendingRequest {
  *
  * When `maxInFlightRequestsPerConnection` requests are queued or running the socket stops being
  * read, so a fast client cannot grow the queue without bound; answers that do not fit the socket
- * buffer wait for 'drain' before more are written.
+ * buffer wait for 'drain' before more are written. Record sets left on disk (deferred parts of a
+ * Fetch answer) are read a chunk at a time as the socket drains, so a client that asks for a lot
+ * and reads slowly costs the broker one chunk, not its whole answer.
  */
 export class Connection {
   readonly remoteAddress: string;
@@ -47,6 +55,8 @@ export class Connection {
   #overlappable = true;
   readonly #abort = new AbortController();
   #processing = false;
+  /** An answer with deferred parts is being written; nothing else starts meanwhile. */
+  #streaming = false;
   #closed = false;
   /** Why the frame decoder failed; the connection closes once the frames before it are answered. */
   #failure: string | undefined;
@@ -93,7 +103,17 @@ export class Connection {
     this.#queue.length = 0;
     this.#abort.abort();
     this.socket.destroy();
+    this.#releaseUnwritten();
     this.events.onClose(this, reason);
+  }
+
+  /** Answers that will never be written give up their deferred parts (open segment files). */
+  #releaseUnwritten(): void {
+    for (const pending of this.#pending.splice(0)) {
+      void pending.outcome.then((outcome) => {
+        if (outcome.kind === 'respond') releaseParts(outcome.parts);
+      });
+    }
   }
 
   /**
@@ -109,6 +129,7 @@ export class Connection {
     // A client that never reads would keep the socket half-closed; the linger bound ends that.
     this.socket.setTimeout(CLOSE_LINGER_MS, () => this.socket.destroy());
     this.socket.end(() => this.socket.destroy());
+    this.#releaseUnwritten();
     this.events.onClose(this, reason);
   }
 
@@ -136,6 +157,8 @@ export class Connection {
    * that only Produce requests behind Produce requests.
    */
   #startReady(): void {
+    // The request being answered still counts as unanswered while its answer streams out.
+    if (this.#streaming) return;
     while (this.#queue.length > 0 && !this.#closed) {
       const frame = this.#queue[0]!;
       if (this.#pending.length > 0 && !(this.#overlappable && isProduce(frame))) return;
@@ -187,8 +210,15 @@ export class Connection {
             this.close(outcome.reason);
             return;
           }
+          if (outcome.kind === 'respond' && outcome.parts.some(isDeferredBytes)) {
+            this.socket.uncork();
+            writable = await this.#writeStreaming(outcome.parts);
+            if (this.#closed) return;
+            this.socket.cork();
+            continue;
+          }
           if (outcome.kind === 'respond') {
-            for (const part of outcome.parts) writable = this.socket.write(part) && writable;
+            for (const part of outcome.parts) writable = this.socket.write(part as Uint8Array) && writable;
             if (outcome.closeAfter !== undefined) {
               this.socket.uncork();
               this.#closeAfterWrites(outcome.closeAfter);
@@ -209,6 +239,44 @@ export class Connection {
     }
   }
 
+  /**
+   * Writes an answer that has deferred parts: those are read a chunk at a time, each written when
+   * the socket has taken the one before, then released. A deferred part that cannot be read (a
+   * storage error) leaves the frame unfinishable, so the connection closes. Resolves with whether
+   * the socket can take more at once.
+   */
+  async #writeStreaming(parts: readonly FramePart[]): Promise<boolean> {
+    let writable = true;
+    this.#streaming = true;
+    try {
+      for (const part of parts) {
+        if (!isDeferredBytes(part)) {
+          writable = this.socket.write(part);
+          continue;
+        }
+        for (let fromByte = 0; fromByte < part.length; ) {
+          if (!writable) await this.#drained();
+          if (this.#closed) return false;
+          const chunk = await part.read(fromByte, DEFERRED_CHUNK_BYTES);
+          if (this.#closed) return false;
+          if (chunk.length === 0)
+            throw new Error(`stored records ended ${part.length - fromByte} bytes early`);
+          fromByte += chunk.length;
+          writable = this.socket.write(chunk);
+        }
+      }
+      return writable;
+    } catch (error) {
+      this.close(
+        `an answer could not be read from storage: ${error instanceof Error ? error.message : error}`,
+      );
+      return false;
+    } finally {
+      this.#streaming = false;
+      releaseParts(parts);
+    }
+  }
+
   /** Resolves once the socket's buffer drained or the socket closed. */
   #drained(): Promise<void> {
     return new Promise<void>((resolve) => {
@@ -222,6 +290,10 @@ export class Connection {
       this.socket.once('close', done);
     });
   }
+}
+
+function releaseParts(parts: readonly FramePart[]): void {
+  for (const part of parts) if (isDeferredBytes(part)) part.release();
 }
 
 /** Whether a frame is a Produce request (API key 0), read from its header without decoding it. */

@@ -3,6 +3,7 @@ import {
   decodeResponseFrame,
   ErrorCode,
   encodeRequestFrame,
+  isDeferredBytes,
   ListOffsets,
   WeirDeleteUser,
   WeirError,
@@ -107,8 +108,9 @@ async function errorCount(metrics: BrokerMetrics, api: string, error: string): P
 
 function responseBytes(outcome: DispatchOutcome): Buffer {
   if (outcome.kind !== 'respond') throw new Error(`expected a response, got ${outcome.kind}`);
-  // The parts are one frame: int32 size, then the response header and body.
-  return Buffer.concat(outcome.parts).subarray(4);
+  // The parts are one frame: int32 size, then the response header and body; none is deferred here.
+  if (outcome.parts.some(isDeferredBytes)) throw new Error('expected bytes, got a deferred part');
+  return Buffer.concat(outcome.parts as Uint8Array[]).subarray(4);
 }
 
 describe('Dispatcher: a service failure that is not a WeirError', () => {

@@ -6,7 +6,9 @@ import {
   ErrorCode,
   encodeResponseFrame,
   encodeResponseFrameParts,
+  type FramePart,
   frameSizePrefix,
+  isDeferredBytes,
   Produce,
   type RequestHeader,
 } from '@weir/protocol';
@@ -22,10 +24,11 @@ import { type FailedResult, type WireError, wireErrorOf, wireErrorOfResult } fro
 /** What to do with one request frame. */
 export type DispatchOutcome =
   /**
-   * The response frame as parts to write in order (large record sets are not copied into it). With
+   * The response frame as parts to write in order (large record sets are not copied into it, and
+   * stored ones left on disk are deferred parts the writer reads and then releases). With
    * `closeAfter` (a failed SASL exchange) the connection closes for that reason once it is written.
    */
-  | { kind: 'respond'; parts: readonly Uint8Array[]; closeAfter?: string }
+  | { kind: 'respond'; parts: readonly FramePart[]; closeAfter?: string }
   /** Produce with acks=0: nothing goes back. */
   | { kind: 'no-response' }
   /** The request cannot be answered in its own terms; Kafka closes the connection then. */
@@ -202,7 +205,7 @@ export class Dispatcher<Services = BrokerServices> {
       response,
     });
     if (response === undefined) return { kind: 'no-response' };
-    let parts: readonly Uint8Array[];
+    let parts: readonly FramePart[];
     try {
       parts = encodeResponseFrameParts(
         handler.api,
@@ -213,6 +216,7 @@ export class Dispatcher<Services = BrokerServices> {
     } catch (error) {
       // A response the codec refuses is a handler bug; the connection cannot answer this request.
       this.observer.onHandlerFailure({ apiName: handler.api.name, error });
+      releaseDeferredIn(response);
       return { kind: 'close', reason: `${handler.api.name} response could not be encoded` };
     }
     const closeAfter = connection.auth.closeReason;
@@ -262,6 +266,16 @@ export class Dispatcher<Services = BrokerServices> {
     this.observer.onRejected({ header, reason });
     return { kind: 'close', reason };
   }
+}
+
+/** Releases the deferred record sets anywhere in a response that will not be written. */
+function releaseDeferredIn(value: unknown): void {
+  if (isDeferredBytes(value)) {
+    value.release();
+    return;
+  }
+  if (typeof value !== 'object' || value === null || value instanceof Uint8Array) return;
+  for (const field of Array.isArray(value) ? value : Object.values(value)) releaseDeferredIn(field);
 }
 
 function settled(outcome: DispatchOutcome | Promise<DispatchOutcome>): StartedRequest {

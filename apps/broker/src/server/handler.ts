@@ -1,4 +1,4 @@
-import type { ApiSchema, RequestHeader, RequestOf, ResponseOf } from '@weir/protocol';
+import type { ApiSchema, RequestHeader, RequestOf, ResponseInputOf } from '@weir/protocol';
 import type { BrokerServices } from '../broker-services';
 import type { ListenerName } from '../metadata/cluster-view';
 import type { RequestAccess } from '../security/acl/request-access';
@@ -41,12 +41,15 @@ export interface RequestContext extends RequestErrors {
 export interface ApiHandler<A extends ApiSchema = ApiSchema, Services = BrokerServices> {
   readonly api: A;
   readonly versions: { min: number; max: number };
-  /** The response, or undefined when the request gets none (Produce with acks=0). */
+  /**
+   * The response, or undefined when the request gets none (Produce with acks=0). Its record sets
+   * may be deferred bytes (segment regions), which the connection releases once written or dropped.
+   */
   handle(
     request: RequestOf<A>,
     context: RequestContext,
     services: Services,
-  ): Promise<ResponseOf<A> | undefined>;
+  ): Promise<ResponseInputOf<A> | undefined>;
 }
 
 /** Declares a handler with its types tied to its API schema. */

@@ -1,3 +1,5 @@
+import type { DeferredBytes } from './deferred-bytes';
+
 const INITIAL_CAPACITY_BYTES = 256;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -158,6 +160,14 @@ export class Writer {
     return this;
   }
 
+  /**
+   * Bytes whose content is read when the frame is written. A frame built as one buffer cannot hold
+   * them; only the frame-parts writer (message-codec.ts) can.
+   */
+  deferred(bytes: DeferredBytes): this {
+    throw new TypeError(`${bytes.length} deferred bytes can only be encoded as frame parts`);
+  }
+
   /** Raw bytes, copied in. */
   raw(bytes: Uint8Array): this {
     this.ensure(bytes.length);
@@ -205,6 +215,11 @@ export class Writer {
 
   compactBytes(value: Uint8Array): this {
     return this.uvarint(value.length + 1).raw(value);
+  }
+
+  /** BYTES or COMPACT_BYTES (by `flexible`) whose content is written later. */
+  deferredBytes(value: DeferredBytes, flexible: boolean): this {
+    return (flexible ? this.uvarint(value.length + 1) : this.int32(value.length)).deferred(value);
   }
 
   compactNullableBytes(value: Uint8Array | null): this {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { arbitraryForStruct } from '../../test/schema-arbitrary';
+import { type DeferredBytes, isDeferredBytes } from '../codec/deferred-bytes';
 import { Fetch } from './apis/fetch';
 import { Produce } from './apis/produce';
 import {
@@ -119,7 +120,43 @@ describe('frames as parts', () => {
       responses: [{ topic: 't', partitions: [partition(0, large), partition(1, null), partition(2, small)] }],
     };
     const parts = encodeResponseFrameParts(Fetch, 11, 5, body);
-    expect(Buffer.concat(parts)).toEqual(encodeResponseFrame(Fetch, 11, 5, body));
+    expect(parts.some(isDeferredBytes)).toBe(false);
+    expect(Buffer.concat(parts as Uint8Array[])).toEqual(encodeResponseFrame(Fetch, 11, 5, body));
     expect(parts).toContain(large);
+  });
+
+  it('leaves deferred record sets as parts of their own, whatever their size, and sizes the frame with them', async () => {
+    const stored = Buffer.from('0123456789abcdef'.repeat(3));
+    const deferred: DeferredBytes = {
+      deferred: true,
+      length: stored.length,
+      read: async (fromByte, maxBytes) => stored.subarray(fromByte, fromByte + maxBytes),
+      release: () => {},
+    };
+    const partition = (index: number, records: Buffer | DeferredBytes) => ({
+      partitionIndex: index,
+      errorCode: 0,
+      highWatermark: 1n,
+      lastStableOffset: 1n,
+      logStartOffset: 0n,
+      abortedTransactions: null,
+      preferredReadReplica: -1,
+      records,
+    });
+    const body = (records: Buffer | DeferredBytes) => ({
+      throttleTimeMs: 0,
+      errorCode: 0,
+      sessionId: 0,
+      responses: [{ topic: 't', partitions: [partition(0, records)] }],
+    });
+    for (const version of [4, 11]) {
+      const parts = encodeResponseFrameParts(Fetch, version, 5, body(deferred));
+      expect(parts.filter(isDeferredBytes)).toEqual([deferred]);
+      const written = Buffer.concat(
+        await Promise.all(parts.map((part) => (isDeferredBytes(part) ? part.read(0, part.length) : part))),
+      );
+      expect(written).toEqual(encodeResponseFrame(Fetch, version, 5, body(stored)));
+      expect(() => encodeResponseFrame(Fetch, version, 5, body(deferred))).toThrow(/frame parts/);
+    }
   });
 });

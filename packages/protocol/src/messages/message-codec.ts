@@ -1,7 +1,15 @@
 import { DecodeError, type DecodeResult, tryDecode } from '../codec/decode-error';
+import { type DeferredBytes, type FramePart, isDeferredBytes } from '../codec/deferred-bytes';
 import { Reader } from '../codec/reader';
 import { Writer } from '../codec/writer';
-import { type ApiSchema, isFlexible, type RequestOf, type ResponseOf, supportsVersion } from '../schema/api';
+import {
+  type ApiSchema,
+  isFlexible,
+  type RequestOf,
+  type ResponseInputOf,
+  type ResponseOf,
+  supportsVersion,
+} from '../schema/api';
 import {
   type RequestHeader,
   readRequestHeaderPrefix,
@@ -46,6 +54,7 @@ const REFERENCED_FIELD_MIN_BYTES = 16 * 1024;
  */
 function byteFieldsLength(value: object, belowBytes: number): number {
   if (value instanceof Uint8Array) return value.length < belowBytes ? value.length : 0;
+  if (isDeferredBytes(value)) return 0;
   let total = 0;
   if (Array.isArray(value)) {
     for (const item of value) {
@@ -65,11 +74,17 @@ function byteFieldsLength(value: object, belowBytes: number): number {
  * list of parts for one vectored socket write (a corked socket turns them into a single writev).
  */
 class FramePartsWriter extends Writer {
-  readonly #references: { at: number; bytes: Uint8Array }[] = [];
+  readonly #references: { at: number; bytes: FramePart }[] = [];
   #referencedBytes = 0;
 
   override raw(bytes: Uint8Array): this {
     if (bytes.length < REFERENCED_FIELD_MIN_BYTES) return super.raw(bytes);
+    this.#references.push({ at: this.length, bytes });
+    this.#referencedBytes += bytes.length;
+    return this;
+  }
+
+  override deferred(bytes: DeferredBytes): this {
     this.#references.push({ at: this.length, bytes });
     this.#referencedBytes += bytes.length;
     return this;
@@ -80,9 +95,9 @@ class FramePartsWriter extends Writer {
     return this.length + this.#referencedBytes;
   }
 
-  parts(): Uint8Array[] {
+  parts(): FramePart[] {
     const written = this.finish();
-    const parts: Uint8Array[] = [];
+    const parts: FramePart[] = [];
     let from = 0;
     for (const { at, bytes } of this.#references) {
       if (at > from) parts.push(written.subarray(from, at));
@@ -137,7 +152,8 @@ export function encodeRequestFrameParts<A extends ApiSchema>(
   writeRequestHeader(writer, { apiKey: api.apiKey, apiVersion: version, correlationId, clientId }, flexible);
   api.request.write(writer, body as never, flexible, version);
   writer.patchInt32(sizeAt, writer.frameLength - 4);
-  return writer.parts();
+  // Request bodies are decoded types, whose record sets are byte arrays, so no part is deferred.
+  return writer.parts() as Uint8Array[];
 }
 
 /**
@@ -194,7 +210,7 @@ export function encodeResponseFrame<A extends ApiSchema>(
   api: A,
   version: number,
   correlationId: number,
-  body: ResponseOf<A>,
+  body: ResponseInputOf<A>,
 ): Buffer {
   assertVersion(api, version);
   const flexible = isFlexible(api, version);
@@ -216,8 +232,8 @@ export function encodeResponseFrameParts<A extends ApiSchema>(
   api: A,
   version: number,
   correlationId: number,
-  body: ResponseOf<A>,
-): Uint8Array[] {
+  body: ResponseInputOf<A>,
+): FramePart[] {
   assertVersion(api, version);
   const flexible = isFlexible(api, version);
   const writer = new FramePartsWriter(

@@ -1,4 +1,4 @@
-import { type Fields, type StructType, type StructValue, struct } from './struct';
+import { type Fields, type StructInput, type StructType, type StructValue, struct } from './struct';
 import { inRange, parseVersionRange, type VersionRange } from './version-range';
 
 /**
@@ -43,6 +43,10 @@ export function defineApi<Req extends Fields, Res extends Fields>(
 export type RequestOf<A> = A extends ApiSchema<infer Req, Fields> ? StructValue<Req> : never;
 /** The decoded response body of an API. */
 export type ResponseOf<A> = A extends ApiSchema<Fields, infer Res> ? StructValue<Res> : never;
+/** The request body an API's request is encoded from. */
+export type RequestInputOf<A> = A extends ApiSchema<infer Req, Fields> ? StructInput<Req> : never;
+/** The response body an API's response is encoded from (record sets may be deferred bytes). */
+export type ResponseInputOf<A> = A extends ApiSchema<Fields, infer Res> ? StructInput<Res> : never;
 
 export function isFlexible(api: ApiSchema, version: number): boolean {
   return inRange(api.flexibleVersions, version);

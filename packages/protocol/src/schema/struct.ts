@@ -1,7 +1,7 @@
 import { DecodeError } from '../codec/decode-error';
 import type { Reader } from '../codec/reader';
 import { Writer } from '../codec/writer';
-import type { ValueOf, WireType } from './types';
+import type { InputOf, ValueOf, WireType } from './types';
 import { ALL_VERSIONS, inRange, NO_VERSIONS, parseVersionRange, type VersionRange } from './version-range';
 
 /**
@@ -9,14 +9,16 @@ import { ALL_VERSIONS, inRange, NO_VERSIONS, parseVersionRange, type VersionRang
  * may be null, its value where absent, and (for flexible versions) an optional tag that moves it
  * into the struct's tagged-field section.
  */
-export interface Field<T> {
-  readonly type: WireType<unknown>;
+export interface Field<T, In = T> {
+  readonly type: WireType<unknown, unknown>;
   readonly versions: VersionRange;
   readonly nullableVersions: VersionRange;
   readonly tag: number | undefined;
   readonly defaultValue: () => T;
   /** Phantom member that carries the field's TypeScript type; never set at run time. */
   readonly __value?: T;
+  /** Phantom member that carries the type the field is encoded from; never set at run time. */
+  readonly __input?: In;
 }
 
 interface FieldOptions<T> {
@@ -34,17 +36,17 @@ interface NullableFieldOptions<T> extends FieldOptions<T | null> {
 }
 
 /** Declares a field that may be null in some versions: its TypeScript type includes `null`. */
-export function field<W extends WireType<unknown>>(
+export function field<W extends WireType<unknown, unknown>>(
   type: W,
   options: NullableFieldOptions<ValueOf<W>>,
-): Field<ValueOf<W> | null>;
+): Field<ValueOf<W> | null, InputOf<W> | null>;
 /** Declares a field. */
-export function field<W extends WireType<unknown>>(
+export function field<W extends WireType<unknown, unknown>>(
   type: W,
   options?: FieldOptions<ValueOf<W>>,
-): Field<ValueOf<W>>;
+): Field<ValueOf<W>, InputOf<W>>;
 export function field(
-  type: WireType<unknown>,
+  type: WireType<unknown, unknown>,
   options: Partial<NullableFieldOptions<unknown>> = {},
 ): Field<unknown> {
   const nullableVersions = options.nullable === undefined ? NO_VERSIONS : parseVersionRange(options.nullable);
@@ -61,11 +63,16 @@ export function field(
   };
 }
 
-export type Fields = Record<string, Field<unknown>>;
+export type Fields = Record<string, Field<unknown, unknown>>;
 
-/** The TypeScript type of a struct with the given fields. */
+/** The TypeScript type of a struct with the given fields, as decoded. */
 export type StructValue<F extends Fields> = {
-  -readonly [K in keyof F]: F[K] extends Field<infer T> ? T : never;
+  -readonly [K in keyof F]: F[K] extends Field<infer T, infer _In> ? T : never;
+};
+
+/** The TypeScript type a struct with the given fields is encoded from. */
+export type StructInput<F extends Fields> = {
+  -readonly [K in keyof F]: F[K] extends Field<infer _T, infer In> ? In : never;
 };
 
 /** A field as compiled for one version: everything needed to write and read it without lookups. */
@@ -143,7 +150,7 @@ function isDefault(value: unknown, defaultValue: unknown): boolean {
  * A struct wire type built from its fields. Field order on the wire is the declaration order. Each
  * (version, flexible) layout is compiled once and cached, so encoding and decoding walk a flat list.
  */
-export interface StructType<F extends Fields> extends WireType<StructValue<F>> {
+export interface StructType<F extends Fields> extends WireType<StructValue<F>, StructInput<F>> {
   readonly fields: F;
 }
 

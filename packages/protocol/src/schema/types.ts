@@ -1,4 +1,5 @@
 import { DecodeError } from '../codec/decode-error';
+import { type DeferredBytes, isDeferredBytes } from '../codec/deferred-bytes';
 import type { Reader } from '../codec/reader';
 import type { Writer } from '../codec/writer';
 
@@ -11,18 +12,23 @@ import type { Writer } from '../codec/writer';
  * and structs); whether a particular field may be null at a particular version is the field's
  * business (see `field` in struct.ts).
  */
-export interface WireType<T> {
+export interface WireType<T, In = T> {
   readonly typeName: string;
-  write(writer: Writer, value: T, flexible: boolean, version: number): void;
+  write(writer: Writer, value: In, flexible: boolean, version: number): void;
   read(reader: Reader, flexible: boolean, version: number): T;
-  writeNullable?(writer: Writer, value: T | null, flexible: boolean, version: number): void;
+  writeNullable?(writer: Writer, value: In | null, flexible: boolean, version: number): void;
   readNullable?(reader: Reader, flexible: boolean, version: number): T | null;
   /** The value a field of this type takes at versions where it is absent. */
   defaultValue(): T;
 }
 
 /** The TypeScript type a wire type decodes to. */
-export type ValueOf<W> = W extends WireType<infer T> ? T : never;
+export type ValueOf<W> = W extends WireType<infer T, infer _In> ? T : never;
+/**
+ * The TypeScript type a wire type encodes from: the decoded type, or wider where the encoder
+ * accepts more (RECORDS also takes deferred bytes).
+ */
+export type InputOf<W> = W extends WireType<infer _T, infer In> ? In : never;
 
 function scalar<T>(
   typeName: string,
@@ -118,20 +124,35 @@ export const bytes: WireType<Buffer> = {
 /**
  * RECORDS: nullable bytes holding concatenated RecordBatch v2 batches, kept opaque here. The
  * broker stores them as they arrive and the records module decodes them; the message codec never
- * looks inside.
+ * looks inside. An encoder may also be given deferred bytes (a stored record set read from its file
+ * as the frame is written); decoding always yields a Buffer.
  */
-export const records: WireType<Buffer> = { ...bytes, typeName: 'records' };
+export const records: WireType<Buffer, Uint8Array | DeferredBytes> = {
+  typeName: 'records',
+  write: (writer, value, flexible) => {
+    if (isDeferredBytes(value)) writer.deferredBytes(value, flexible);
+    else if (flexible) writer.compactBytes(value);
+    else writer.bytes(value);
+  },
+  read: bytes.read,
+  writeNullable: (writer, value, flexible, version) => {
+    if (value === null) bytes.writeNullable!(writer, null, flexible, version);
+    else records.write(writer, value, flexible, version);
+  },
+  readNullable: bytes.readNullable,
+  defaultValue: bytes.defaultValue,
+};
 
 /**
  * An array of any wire type. The element count is checked against the bytes left before anything
  * is allocated, so a lying count cannot make the decoder allocate a huge array.
  */
-export interface ArrayType<T> extends WireType<T[]> {
-  readonly element: WireType<T>;
+export interface ArrayType<T, In = T> extends WireType<T[], In[]> {
+  readonly element: WireType<T, In>;
 }
 
-export function array<T>(element: WireType<T>): ArrayType<T> {
-  const writeItems = (writer: Writer, value: T[], flexible: boolean, version: number) => {
+export function array<T, In = T>(element: WireType<T, In>): ArrayType<T, In> {
+  const writeItems = (writer: Writer, value: In[], flexible: boolean, version: number) => {
     for (const item of value) element.write(writer, item, flexible, version);
   };
   const readItems = (reader: Reader, count: number, flexible: boolean, version: number): T[] => {

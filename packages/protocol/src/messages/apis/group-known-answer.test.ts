@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiSchema, RequestOf, ResponseOf } from '../../schema/api';
+import type { ApiSchema, RequestOf, ResponseInputOf, ResponseOf } from '../../schema/api';
 import {
   decodeRequestFrame,
   decodeResponseFrame,
@@ -76,7 +76,7 @@ function expectRequest<A extends ApiSchema>(api: A, version: number, value: Requ
 function expectResponse<A extends ApiSchema>(api: A, version: number, value: ResponseOf<A>, body: Buffer) {
   // Response header v0: correlation_id only.
   const frame = cat(i32(4 + body.length), i32(CORRELATION_ID), body);
-  expect(encodeResponseFrame(api, version, CORRELATION_ID, value).toString('hex')).toBe(
+  expect(encodeResponseFrame(api, version, CORRELATION_ID, value as ResponseInputOf<A>).toString('hex')).toBe(
     frame.toString('hex'),
   );
   const decoded = decodeResponseFrame(api, version, frame.subarray(4));
