@@ -28,8 +28,8 @@ import { describeClosedSegments, segmentsToDelete } from './retention';
 import type { Segment, SegmentContext } from './segment';
 import { Segment as SegmentClass } from './segment';
 import { isRollDue, writeWithRolls } from './segment-roll';
-import type { StorageError } from './storage';
-import { StorageGuard } from './storage-guard';
+import { StorageError } from './storage';
+import { StorageGuard, type StorageState } from './storage-guard';
 import { findOffsetForTimestamp, type TimestampOffset } from './timestamp-lookup';
 import { type Admission, TransactionVerifications, type VerificationGuard } from './transaction-verification';
 
@@ -66,7 +66,7 @@ export class PartitionLog {
   #firstUnstableOffset: number | undefined;
   readonly #appends = new AppendQueue({
     writeGroup: (group) => this.#writeGroup(group),
-    offlineError: () => this.#storage.offlineError,
+    writeBlockedError: () => this.#storage.writeBlockedError,
     failure: (error) => this.#storage.failure(error),
   });
   readonly #storage: StorageGuard;
@@ -74,6 +74,7 @@ export class PartitionLog {
   readonly #listeners = new Set<(change: LogChange) => void>();
   readonly #verifications = new TransactionVerifications();
   #pendingSnapshot = false;
+  #failedWriteBytes = 0;
 
   constructor(
     readonly context: SegmentContext & { topic: string; partition: number },
@@ -90,7 +91,16 @@ export class PartitionLog {
     this.#logStartOffset = state.logStartOffset;
     this.#logEndOffset = this.#activeSegment.nextOffset;
     this.#firstUnstableOffset = producerState.firstUnstableOffset();
-    this.#storage = new StorageGuard(this.topic, this.partition, (error) => this.#wentOffline(error));
+    this.#storage = new StorageGuard(
+      this.topic,
+      this.partition,
+      {
+        onOffline: (error) => this.#wentOffline(error),
+        onOutOfSpace: (error) => this.#ranOutOfSpace(error),
+        onWritable: () => this.#becameWritable(),
+      },
+      () => clock.nowMs(),
+    );
     this.#durability = new DurabilityTracker(
       state.recoveryPoint,
       config,
@@ -137,6 +147,28 @@ export class PartitionLog {
     return this.#storage.offlineError;
   }
 
+  /**
+   * The write that failed for want of disk space, while writes are refused for it (reads are still
+   * served); undefined when writes are accepted or the log is offline.
+   */
+  get outOfSpaceError(): StorageError | undefined {
+    return this.#storage.outOfSpaceError;
+  }
+
+  /** online, out-of-space (reads only) or offline, and since when (epoch milliseconds). */
+  get storageState(): { state: StorageState; sinceMs: number } {
+    return { state: this.#storage.state, sinceMs: this.#storage.sinceMs };
+  }
+
+  /**
+   * Accepts writes again after running out of space, once the log manager's probe found space
+   * (space-probe.ts). The failed write was rolled back when it failed, so there is nothing to
+   * repair first. Returns whether writes were refused until now.
+   */
+  resumeWrites(): boolean {
+    return this.#storage.spaceAvailable();
+  }
+
   get #activeSegment(): Segment {
     return this.#segments[this.#segments.length - 1]!;
   }
@@ -165,7 +197,7 @@ export class PartitionLog {
    * transaction coordinator, for a transactional batch) and {@link appendValidated} it.
    */
   validate(batch: Buffer, origin: AppendOrigin): RecordBatchHeader {
-    this.#storage.assertOnline();
+    this.#storage.assertWritable();
     return validateBatch(batch, origin, this.config.maxMessageBytes);
   }
 
@@ -220,7 +252,7 @@ export class PartitionLog {
 
   /** Appends a batch {@link validate} accepted, with the header it returned. */
   appendValidated(batch: Buffer, header: RecordBatchHeader, options: AppendOptions): Promise<AppendResult> {
-    this.#storage.assertOnline();
+    this.#storage.assertWritable();
     return new Promise<AppendResult>((resolve, reject) => {
       this.#appends.enqueue({ batch, header, options, resolve, reject });
     });
@@ -229,6 +261,8 @@ export class PartitionLog {
   /** Writes one group from the append queue and answers its appends. */
   async #writeGroup(group: PendingAppend[]): Promise<void> {
     const nowMs = this.clock.nowMs();
+    const endBefore = this.#logEndOffset;
+    const segmentCountBefore = this.#segments.length;
     const { toWrite, completions, nextOffset, aborted } = prepareGroup(group, {
       producerState: this.producerState,
       verifications: this.#verifications,
@@ -247,8 +281,16 @@ export class PartitionLog {
       await indexAbortedTransactions(this.#segments, aborted);
     } catch (error) {
       const failure = this.#storage.asStorageError(error);
-      this.#storage.goOffline(failure);
-      for (const { item } of completions) item.reject(this.#storage.failure(failure));
+      const answer = this.#storage.failure(failure);
+      if (failure.isOutOfSpace) {
+        // Refused from now on, before the roll-back, so no new append queues behind it meanwhile.
+        this.#storage.outOfSpace(failure);
+        await this.#rollBackFailedWrite(endBefore, segmentCountBefore, failure);
+        this.#failedWriteBytes = toWrite.reduce((total, batch) => total + batch.bytes.length, 0);
+      } else {
+        this.#storage.goOffline(failure);
+      }
+      for (const { item } of completions) item.reject(answer);
       return;
     }
     if (nextOffset !== this.#logEndOffset) {
@@ -262,14 +304,80 @@ export class PartitionLog {
       );
       this.#notify('appended');
     }
-    if (this.#pendingSnapshot) await this.#writeProducerSnapshot();
+    if (this.#pendingSnapshot) await this.#writeProducerSnapshotAfterWrite();
     answerWrittenAppends(completions, this.#logStartOffset);
+  }
+
+  /**
+   * Puts the log back as it was before a write that failed for want of space: segments the write
+   * rolled to are deleted, the segment it started in is cut back to `endBefore` (a batch written
+   * only in part included), and the producer state, which had recorded the group's batches, is
+   * rebuilt from the log, so a producer's retry of them is neither refused nor stored twice. None
+   * of this needs new space; if it fails anyway, the log's state is unknown and it goes offline.
+   */
+  async #rollBackFailedWrite(
+    endBefore: number,
+    segmentCountBefore: number,
+    cause: StorageError,
+  ): Promise<void> {
+    try {
+      while (this.#segments.length > segmentCountBefore) {
+        const removed = this.#segments.pop()!;
+        this.#durability.forget(removed);
+        await removed.delete();
+      }
+      await this.#activeSegment.rollBackTo(endBefore);
+      this.#durability.truncateTo(endBefore);
+      await rebuildProducerState(this.context, this.#segments, this.producerState, endBefore);
+      this.#firstUnstableOffset = this.producerState.firstUnstableOffset();
+    } catch (error) {
+      const failure = error instanceof StorageError ? error : cause;
+      this.events.warn('rolling back a write that ran out of space failed', {
+        topic: this.topic,
+        partition: this.partition,
+        error: String(error),
+      });
+      this.#storage.goOffline(
+        failure.isOutOfSpace ? new StorageError(failure.operation, failure.path, 'EIO') : failure,
+      );
+      if (!(error instanceof StorageError)) throw error;
+    }
+  }
+
+  /**
+   * The snapshot after a roll only saves the next start a replay, and the group it follows is
+   * written: out of space, it is put off to the next write, which will fail for want of space too
+   * and make the log refuse writes.
+   */
+  async #writeProducerSnapshotAfterWrite(): Promise<void> {
+    try {
+      await this.#writeProducerSnapshot();
+    } catch (error) {
+      const failure = this.#storage.asStorageError(error);
+      if (!failure.isOutOfSpace) {
+        this.#storage.goOffline(failure);
+        return;
+      }
+      this.#pendingSnapshot = true;
+      this.events.warn('producer snapshot put off: out of disk space', {
+        topic: this.topic,
+        partition: this.partition,
+        errno: failure.errno,
+      });
+    }
   }
 
   /** Closes the active segment for writing and starts a new one at `baseOffset`. */
   async #roll(baseOffset: number): Promise<void> {
     const previous = this.#activeSegment;
-    const next = await SegmentClass.create(this.context, baseOffset);
+    let next: Segment;
+    try {
+      next = await SegmentClass.create(this.context, baseOffset);
+    } catch (error) {
+      // Files of a half-created segment would be taken for a segment at the next start.
+      await SegmentClass.discardFiles(this.context, baseOffset).catch(() => undefined);
+      throw error;
+    }
     this.#segments.push(next);
     await previous.finishActive();
     // The producer state is snapshotted once the group that rolled is fully written, so the
@@ -279,17 +387,25 @@ export class PartitionLog {
 
   /** Rolls now if the active segment is older than segment.ms (called by the log manager). */
   async rollIfExpired(): Promise<void> {
-    if (this.#storage.offlineError) return;
+    if (this.#storage.writeBlockedError) return;
     // An append is answered from inside its write; the write itself ends a moment later.
     await this.#appends.settle();
-    if (this.#storage.offlineError || this.#appends.writing) return;
+    if (this.#storage.writeBlockedError || this.#appends.writing) return;
     if (!isRollDue(this.#activeSegment, this.config.segmentMs, this.clock)) return;
     this.#appends.beginWrite();
+    const segmentCountBefore = this.#segments.length;
     try {
       await this.#roll(this.#logEndOffset);
       await this.#writeProducerSnapshot();
     } catch (error) {
-      this.#storage.goOffline(this.#storage.asStorageError(error));
+      const failure = this.#storage.asStorageError(error);
+      if (failure.isOutOfSpace) {
+        this.#storage.outOfSpace(failure);
+        await this.#rollBackFailedWrite(this.#logEndOffset, segmentCountBefore, failure);
+        this.#failedWriteBytes = 0;
+      } else {
+        this.#storage.goOffline(failure);
+      }
     } finally {
       this.#appends.endWrite();
     }
@@ -374,6 +490,35 @@ export class PartitionLog {
     this.#appends.rejectQueued(error);
     this.events.onOffline(error);
     this.#notify('offline');
+  }
+
+  /**
+   * Called when a write failed for want of space: appends still queued fail now (they would fail
+   * the same way), while appends already written still become durable, since fdatasync needs no
+   * new space. The log manager probes for space and calls {@link resumeWrites}.
+   */
+  #ranOutOfSpace(error: StorageError): void {
+    this.events.warn('partition log refuses writes: out of disk space; reads are still served', {
+      topic: this.topic,
+      partition: this.partition,
+      operation: error.operation,
+      path: error.path,
+      errno: error.errno,
+    });
+    this.#appends.rejectQueued(error);
+    this.events.onOutOfSpace(error);
+  }
+
+  #becameWritable(): void {
+    this.events.info('partition log accepts writes again: disk space is available', {
+      topic: this.topic,
+      partition: this.partition,
+    });
+  }
+
+  /** The bytes of the write that last failed for want of space: the probe asks for at least that much. */
+  get failedWriteBytes(): number {
+    return this.#failedWriteBytes;
   }
 
   /**
