@@ -68,9 +68,18 @@ export class SpaceProbe {
     if (this.#running) return this.#running;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    const run = this.#probeAndResume().finally(() => {
-      this.#running = undefined;
-    });
+    const run = this.#probeAndResume().then(
+      (found) => {
+        this.#running = undefined;
+        // No space yet: try again after the (doubled) backoff.
+        if (!found) this.#schedule();
+        return found;
+      },
+      (error: unknown) => {
+        this.#running = undefined;
+        throw error;
+      },
+    );
     this.#running = run;
     return run;
   }
@@ -104,8 +113,6 @@ export class SpaceProbe {
     const found = await this.#probe(probeBytes);
     if (!found) {
       this.#backoffMs = Math.min(this.#maxBackoffMs, this.#backoffMs * 2);
-      // Scheduled after this run ends, since a run in flight blocks scheduling.
-      queueMicrotask(() => this.#schedule());
       return false;
     }
     this.#backoffMs = this.#initialBackoffMs;
