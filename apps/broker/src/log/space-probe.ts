@@ -71,8 +71,9 @@ export class SpaceProbe {
     const run = this.#probeAndResume().then(
       (found) => {
         this.#running = undefined;
-        // No space yet: try again after the (doubled) backoff.
-        if (!found) this.#schedule();
+        // No space yet: try again after the (doubled) backoff. A log that ran out of space while
+        // this probe was under way was not among those it resumed: it gets a probe of its own.
+        if (!found || this.options.waiters().length > 0) this.#schedule();
         return found;
       },
       (error: unknown) => {
