@@ -63,7 +63,9 @@ export async function mountSmallFilesystem(
         await unlink(filler).catch(() => undefined);
       },
       async unmount() {
-        await run('umount', [path]);
+        // A test that failed half-way may leave a file open there; a lazy unmount still detaches it
+        // now (the kernel frees it once that file closes), so no mount outlives the test run.
+        await run('umount', [path]).catch(() => run('umount', ['-l', path]));
         await rm(path, { recursive: true, force: true });
       },
     },
