@@ -7,6 +7,7 @@ import {
 import { type PendingAppend, prepareGroup } from './append-group';
 import { AppendQueue, answerWrittenAppends } from './append-queue';
 import { DurabilityTracker } from './durability-tracker';
+import { rollBackFailedWrite } from './failed-write-rollback';
 import type { LogConfig } from './log-config';
 import { DELETED_SUFFIX } from './log-files';
 import { type AppendOrigin, validateBatch } from './log-validator';
@@ -309,11 +310,8 @@ export class PartitionLog {
   }
 
   /**
-   * Puts the log back as it was before a write that failed for want of space: segments the write
-   * rolled to are deleted, the segment it started in is cut back to `endBefore` (a batch written
-   * only in part included), and the producer state, which had recorded the group's batches, is
-   * rebuilt from the log, so a producer's retry of them is neither refused nor stored twice. None
-   * of this needs new space; if it fails anyway, the log's state is unknown and it goes offline.
+   * Rolls a write that failed for want of space back (failed-write-rollback.ts); if that fails
+   * too, the log's state is unknown and it goes offline.
    */
   async #rollBackFailedWrite(
     endBefore: number,
@@ -321,14 +319,13 @@ export class PartitionLog {
     cause: StorageError,
   ): Promise<void> {
     try {
-      while (this.#segments.length > segmentCountBefore) {
-        const removed = this.#segments.pop()!;
-        this.#durability.forget(removed);
-        await removed.delete();
-      }
-      await this.#activeSegment.rollBackTo(endBefore);
-      this.#durability.truncateTo(endBefore);
-      await rebuildProducerState(this.context, this.#segments, this.producerState, endBefore);
+      const target = {
+        context: this.context,
+        segments: this.#segments,
+        durability: this.#durability,
+        producerState: this.producerState,
+      };
+      await rollBackFailedWrite(target, endBefore, segmentCountBefore);
       this.#firstUnstableOffset = this.producerState.firstUnstableOffset();
     } catch (error) {
       const failure = error instanceof StorageError ? error : cause;
