@@ -1,5 +1,5 @@
 import type { GroupCoordinator } from './group/group-coordinator';
-import type { ReadinessCheck } from './http/health-server';
+import type { ReadinessCheck, ReadinessProblem } from './http/health-server';
 import type { ReplicaManager } from './replica/replica-manager';
 import type { TransactionCoordinator } from './txn/transaction-coordinator';
 
@@ -9,7 +9,9 @@ export interface ReadinessSources {
   storageReady: boolean;
   /** Whether the listeners serve (bound, opened at the end of the start, and not yet stopping). */
   listening: boolean;
-  replicas: Pick<ReplicaManager, 'offlinePartitions'>;
+  /** Whether the broker is shutting down (the listeners then do not serve). */
+  stopping: boolean;
+  replicas: Pick<ReplicaManager, 'offlinePartitions' | 'writeDegradedPartitions'>;
   groupCoordinator: Pick<GroupCoordinator, 'loadState'>;
   transactionCoordinator: Pick<TransactionCoordinator, 'readiness'>;
   clientListener: { readonly port: number };
@@ -17,26 +19,31 @@ export interface ReadinessSources {
   internalListener: { readonly port: number } | undefined;
 }
 
-/** What `/ready` reports: each check and whether it passes. */
+/**
+ * Problems listed per check at most; a failed disk can take thousands of partitions offline, and
+ * the count in the detail still says how many there are.
+ */
+const MAX_PROBLEMS_LISTED = 100;
+
+/**
+ * What `/ready` reports: each check and whether it passes. Only what stops the broker serving
+ * makes it not ready (storage not recovered yet, coordinators or transactions still loading,
+ * listeners not serving, shutting down); a partition offline or out of disk space, or a
+ * coordinator partition that failed to load, degrades it: the broker still serves everything
+ * else, so taking it out of rotation would only make things worse (docs/architecture.md §9).
+ */
 export function brokerReadiness(sources: ReadinessSources): ReadinessCheck[] {
   const { storageReady, listening, internalListener } = sources;
-  const offline = sources.replicas.offlinePartitions();
+  const notServing = sources.stopping ? 'shutting down' : 'not serving';
   return [
     { name: 'storage', ok: storageReady, detail: storageReady ? 'recovered' : 'recovering' },
-    {
-      name: 'partitions',
-      ok: offline.length === 0,
-      detail:
-        offline.length === 0
-          ? 'all online'
-          : `${offline.length} offline: ${offline.map((p) => `${p.topic}-${p.partition}`).join(', ')}`,
-    },
+    partitionsCheck(sources.replicas),
     coordinatorsCheck(sources.groupCoordinator),
     { name: 'transactions', ...sources.transactionCoordinator.readiness() },
     {
       name: 'client-listener',
       ok: listening,
-      detail: listening ? `port ${sources.clientListener.port}` : 'not serving',
+      detail: listening ? `port ${sources.clientListener.port}` : notServing,
     },
     ...(internalListener === undefined
       ? []
@@ -44,10 +51,61 @@ export function brokerReadiness(sources: ReadinessSources): ReadinessCheck[] {
           {
             name: 'internal-listener',
             ok: listening,
-            detail: listening ? `port ${internalListener.port}` : 'not serving',
+            detail: listening ? `port ${internalListener.port}` : notServing,
           },
         ]),
   ];
+}
+
+/**
+ * Offline partitions (damaged or failed storage: no reads, no writes, until repaired) and
+ * partitions out of disk space (reads served, writes refused until space is freed).
+ */
+function partitionsCheck(
+  replicas: Pick<ReplicaManager, 'offlinePartitions' | 'writeDegradedPartitions'>,
+): ReadinessCheck {
+  const offline = replicas.offlinePartitions();
+  const writeDegraded = replicas.writeDegradedPartitions();
+  if (offline.length === 0 && writeDegraded.length === 0) {
+    return { name: 'partitions', ok: true, detail: 'all online' };
+  }
+  const problems: ReadinessProblem[] = [
+    ...offline.map(({ topic, partition, reason }) => ({
+      subject: `${topic}-${partition}`,
+      state: 'offline',
+      error: reason,
+      action: `reads and writes get KAFKA_STORAGE_ERROR; see what is damaged with \`weir log check ${topic} ${partition}\`, then repair it with \`weir log repair ${topic} ${partition}\``,
+    })),
+    ...writeDegraded.map(({ topic, partition, reason, sinceMs }) => ({
+      subject: `${topic}-${partition}`,
+      state: 'out-of-space',
+      error: reason,
+      action:
+        'reads are served, writes get KAFKA_STORAGE_ERROR (clients retry); free disk space on the data directory and writes resume by themselves within seconds',
+      since: new Date(sinceMs).toISOString(),
+    })),
+  ];
+  const parts = [];
+  if (offline.length > 0) parts.push(`${offline.length} offline (${listed(problems, 'offline')})`);
+  if (writeDegraded.length > 0) {
+    parts.push(
+      `${writeDegraded.length} refusing writes: out of disk space (${listed(problems, 'out-of-space')})`,
+    );
+  }
+  return {
+    name: 'partitions',
+    ok: false,
+    impact: 'degraded',
+    detail: parts.join('; '),
+    problems: problems.slice(0, MAX_PROBLEMS_LISTED),
+  };
+}
+
+/** The first few subjects in `state`, for the one-line detail. */
+function listed(problems: readonly ReadinessProblem[], state: string): string {
+  const subjects = problems.filter((problem) => problem.state === state).map((problem) => problem.subject);
+  const shown = subjects.slice(0, 10).join(', ');
+  return subjects.length > 10 ? `${shown} and ${subjects.length - 10} more` : shown;
 }
 
 function coordinatorsCheck(groupCoordinator: Pick<GroupCoordinator, 'loadState'>): ReadinessCheck {
@@ -60,9 +118,11 @@ function coordinatorsCheck(groupCoordinator: Pick<GroupCoordinator, 'loadState'>
     };
   }
   if (state.failedPartitions.length > 0) {
+    // The groups of the other partitions are served; those of a failed one get COORDINATOR_NOT_AVAILABLE.
     return {
       name: 'coordinators',
       ok: false,
+      impact: 'degraded',
       detail: `__consumer_offsets partitions failed to load: ${state.failedPartitions.join(', ')}`,
     };
   }

@@ -150,6 +150,11 @@ export class Broker {
       fetchMaxBytes: config.limits.fetchMaxBytes,
       fetchInMemoryBytes: config.limits.fetchInMemoryBytes,
     });
+    // Cheap counts, unlike the per-partition gauges, so every broker reports them.
+    deps.metrics.registerStorageHealthCollector(() => ({
+      offline: this.#replicas.offlinePartitions().length,
+      writeDegraded: this.#replicas.writeDegradedPartitions().length,
+    }));
     this.#topics = new TopicManager(this.#store, this.#view, this.#replicas, config.topics, systemClock);
     this.#groupStore = new OffsetsTopicStore(this.#topics, this.#view, this.#replicas, systemClock);
     this.#groupCoordinator = new GroupCoordinator({
@@ -383,6 +388,7 @@ export class Broker {
     return brokerReadiness({
       storageReady: this.#storageReady,
       listening: this.#listening,
+      stopping: this.#stopped,
       replicas: this.#replicas,
       groupCoordinator: this.#groupCoordinator,
       transactionCoordinator: this.#transactionCoordinator,

@@ -72,6 +72,53 @@ describe('health server', () => {
     });
   });
 
+  it('answers /ready with 200 and status degraded while only checks that degrade the broker fail', async () => {
+    const problem = {
+      subject: 'orders-0',
+      state: 'offline',
+      error: 'read failed: EIO',
+      action: 'weir log check orders 0',
+    };
+    const base = await start(() => [
+      { name: 'storage', ok: true, detail: 'recovered' },
+      {
+        name: 'partitions',
+        ok: false,
+        impact: 'degraded',
+        detail: '1 offline (orders-0)',
+        problems: [problem],
+      },
+    ]);
+    expect(await get(`${base}/ready`)).toMatchObject({
+      status: 200,
+      body: {
+        status: 'degraded',
+        summary: 'degraded: partitions: 1 offline (orders-0)',
+        checks: [
+          { name: 'partitions', ok: false, impact: 'degraded', problems: [problem] },
+          { name: 'storage', ok: true },
+        ],
+      },
+    });
+  });
+
+  it('answers 503 when a check that stops the broker serving fails, listing it before degraded ones', async () => {
+    const base = await start(() => [
+      { name: 'partitions', ok: false, impact: 'degraded', detail: '1 offline' },
+      { name: 'storage', ok: true },
+      { name: 'client-listener', ok: false, impact: 'unavailable', detail: 'shutting down' },
+    ]);
+    const answer = await get(`${base}/ready`);
+    expect(answer).toMatchObject({
+      status: 503,
+      body: {
+        status: 'not ready',
+        summary: 'not ready: client-listener: shutting down; partitions: 1 offline',
+        checks: [{ name: 'client-listener' }, { name: 'partitions' }, { name: 'storage' }],
+      },
+    });
+  });
+
   it('asks for readiness on every request, so the answer follows the broker', async () => {
     let storageRecovered = false;
     const base = await start(() => [{ name: 'storage', ok: storageRecovered }]);

@@ -81,6 +81,24 @@ describe('createBrokerMetrics', () => {
     expect(text).toContain('weir_storage_errors_total 0');
   });
 
+  it('reports offline and write-degraded partitions as gauges read at scrape time', async () => {
+    const metrics = createBrokerMetrics();
+    expect(await metrics.registry.metrics()).toContain('weir_partitions_offline 0');
+    let stats = { offline: 2, writeDegraded: 3 };
+    metrics.registerStorageHealthCollector(() => stats);
+    const first = await metrics.registry.metrics();
+    expect(first).toContain('weir_partitions_offline 2');
+    expect(first).toContain('weir_partitions_write_degraded 3');
+    stats = { offline: 2, writeDegraded: 0 };
+    expect(await metrics.registry.metrics()).toContain('weir_partitions_write_degraded 0');
+    metrics.registerStorageHealthCollector(() => {
+      throw new Error('replica manager stopped');
+    });
+    expect(await metrics.registry.metrics()).toContain(
+      'weir_metrics_collector_errors_total{collector="storage-health"} 2',
+    );
+  });
+
   it('drops the per-topic series of a removed topic', async () => {
     const metrics = createBrokerMetrics();
     metrics.bytesInTotal.inc({ topic: 'gone' }, 1);

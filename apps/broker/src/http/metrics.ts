@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { type GroupMetricsSnapshot, registerGroupMetrics } from './group-metrics';
 import { type PartitionStats, registerPartitionGauges } from './partition-metrics';
+import { registerStorageHealthGauges, type StorageHealthStats } from './storage-health-metrics';
 
 /** The broker's metrics: one registry, and a typed handle for everything the broker counts. */
 export interface BrokerMetrics {
@@ -35,6 +36,8 @@ export interface BrokerMetrics {
   registerPartitionCollector(collect: () => PartitionStats[]): void;
   /** Sets where the consumer-group metrics (members, state, lag, rebalances) come from. */
   registerGroupCollector(collect: () => GroupMetricsSnapshot): void;
+  /** Sets where the counts of offline and write-degraded partitions come from. */
+  registerStorageHealthCollector(collect: () => StorageHealthStats): void;
   /** Drops the per-topic series of a deleted topic, so they do not linger until restart. */
   removeTopic(topic: string): void;
 }
@@ -88,6 +91,9 @@ export function createBrokerMetrics(): BrokerMetrics {
   });
   const setGroupCollector = registerGroupMetrics(registry, () => {
     collectorErrorsTotal.inc({ collector: 'groups' });
+  });
+  const setStorageHealthCollector = registerStorageHealthGauges(registry, () => {
+    collectorErrorsTotal.inc({ collector: 'storage-health' });
   });
   // Registered after the collected gauges: a scrape reads metrics in registration order, so a
   // collector failure counted during this scrape already shows in it.
@@ -160,6 +166,7 @@ export function createBrokerMetrics(): BrokerMetrics {
     }),
     registerPartitionCollector: setPartitionCollector,
     registerGroupCollector: setGroupCollector,
+    registerStorageHealthCollector: setStorageHealthCollector,
     removeTopic(topic) {
       for (const counter of [bytesInTotal, bytesOutTotal, recordsInTotal, recordsOutTotal]) {
         counter.remove({ topic });

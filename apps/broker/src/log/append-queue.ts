@@ -6,9 +6,9 @@ import type { StorageError } from './storage';
 export interface AppendQueueHost {
   /** Writes one group of appends and answers or rejects each of them. */
   writeGroup(group: PendingAppend[]): Promise<void>;
-  /** The storage error that took the partition offline, if one did. */
-  offlineError(): StorageError | undefined;
-  /** The error an append is rejected with once the partition is offline. */
+  /** Why the partition refuses writes now (offline, or out of space), if it does. */
+  writeBlockedError(): StorageError | undefined;
+  /** The error an append is rejected with while writes are refused. */
   failure(error: StorageError): Error;
 }
 
@@ -56,20 +56,20 @@ export class AppendQueue {
     });
   }
 
-  /** Writes queued groups until the queue is empty or the partition goes offline. */
+  /** Writes queued groups until the queue is empty or the partition refuses writes. */
   async drain(): Promise<void> {
     if (this.#writing) return;
     this.#writing = true;
     try {
-      while (this.#queue.length > 0 && !this.host.offlineError()) {
+      while (this.#queue.length > 0 && !this.host.writeBlockedError()) {
         const group = this.#queue.splice(0);
         await this.host.writeGroup(group);
       }
     } finally {
       this.#setNotWriting();
     }
-    const offline = this.host.offlineError();
-    if (offline) this.rejectQueued(offline);
+    const blocked = this.host.writeBlockedError();
+    if (blocked) this.rejectQueued(blocked);
   }
 
   /**

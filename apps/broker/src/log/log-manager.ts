@@ -12,6 +12,7 @@ import {
 import type { PartitionLog } from './partition-log';
 import type { Clock, PartitionLogEvents } from './partition-log-types';
 import type { Segment } from './segment';
+import { SpaceProbe } from './space-probe';
 import { createStorageIo, StorageError, type StorageIo } from './storage';
 
 /** Where log lines go; the broker passes its structured logger. */
@@ -45,6 +46,15 @@ export interface OfflinePartition {
   topic: string;
   partition: number;
   reason: string;
+}
+
+/** A partition whose last write failed for want of disk space: it serves reads, refuses writes. */
+export interface WriteDegradedPartition {
+  topic: string;
+  partition: number;
+  reason: string;
+  /** When it began refusing writes (epoch milliseconds). */
+  sinceMs: number;
 }
 
 export interface LogManagerStartReport {
@@ -85,6 +95,7 @@ export class LogManager {
   #logStartOffsets: OffsetCheckpoint = new Map();
   #checkpointDirty = false;
   #started = false;
+  readonly #spaceProbe: SpaceProbe;
 
   constructor(private readonly options: LogManagerOptions) {
     this.dataDirectory = options.dataDirectory;
@@ -93,6 +104,12 @@ export class LogManager {
     this.#logger = options.logger ?? silentLogger;
     this.#handles = new FileHandleCache(this.#io, options.maxOpenFiles ?? 1024);
     this.#defaultConfig = options.defaultConfig ?? DEFAULT_LOG_CONFIG;
+    this.#spaceProbe = new SpaceProbe({
+      io: this.#io,
+      directory: this.dataDirectory,
+      waiters: () => this.logs().filter((log) => log.outOfSpaceError !== undefined),
+      logger: this.#logger,
+    });
   }
 
   get openFileCount(): number {
@@ -160,6 +177,26 @@ export class LogManager {
 
   offlinePartitions(): OfflinePartition[] {
     return [...this.#offline.values()];
+  }
+
+  /** Partitions that refuse writes for want of disk space; they come back once a probe finds space. */
+  writeDegradedPartitions(): WriteDegradedPartition[] {
+    const degraded: WriteDegradedPartition[] = [];
+    for (const log of this.#logs.values()) {
+      const error = log.outOfSpaceError;
+      if (error === undefined) continue;
+      const { sinceMs } = log.storageState;
+      degraded.push({ topic: log.topic, partition: log.partition, reason: error.message, sinceMs });
+    }
+    return degraded;
+  }
+
+  /**
+   * Checks for disk space now instead of at the next scheduled probe and lets the partitions that
+   * ran out of it write again if there is; resolves whether there was.
+   */
+  probeDiskSpace(): Promise<boolean> {
+    return this.#spaceProbe.probeNow();
   }
 
   /** Creates (or opens, if it exists) the log of a partition. */
@@ -259,6 +296,7 @@ export class LogManager {
     this.#stopping = true;
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers.clear();
+    await this.#spaceProbe.stop();
     // A checkpoint write or retention pass already under way would otherwise go on writing into
     // the data directory after shutdown resolved, and race the checkpoints written below.
     await Promise.all(this.#maintenance);
@@ -276,7 +314,13 @@ export class LogManager {
       }
       if (log.isOffline) allClean = false;
     });
-    await this.writeCheckpoints();
+    try {
+      await this.writeCheckpoints();
+    } catch (error) {
+      // On a full disk the checkpoints may not fit; the next start then recovers from older ones.
+      allClean = false;
+      this.#logger.error('writing the checkpoints at shutdown failed', { error: String(error) });
+    }
     await this.#handles.closeAll();
     if (allClean && this.#offline.size === 0) {
       await this.#io.writeFileAtomic(join(this.dataDirectory, CLEAN_SHUTDOWN_FILE), Buffer.alloc(0));
@@ -322,9 +366,11 @@ export class LogManager {
       onOffline: (error) => {
         this.#offline.set(key, { topic, partition, reason: error.message });
       },
+      onOutOfSpace: () => this.#spaceProbe.noteOutOfSpace(),
       onLogStartOffsetChanged: () => {
         this.#checkpointDirty = true;
       },
+      info: (message, fields) => this.#logger.info(message, fields),
       warn: (message, fields) => this.#logger.warn(message, fields),
       scheduleDelete: (segment, reason) => this.#scheduleSegmentDelete(segment, reason, topic, partition),
     };

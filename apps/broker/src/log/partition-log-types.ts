@@ -82,9 +82,15 @@ export type LogChange = 'appended' | 'flushed' | 'log-start' | 'truncated' | 'of
 export interface PartitionLogEvents {
   /** The log hit a disk error and is now offline; every later call fails. */
   onOffline(error: StorageError): void;
+  /**
+   * A write failed for want of disk space and was rolled back; writes are refused (reads served)
+   * until the owner finds space again and calls `resumeWrites`.
+   */
+  onOutOfSpace(error: StorageError): void;
   /** The log start offset moved (delete records, retention); the owner checkpoints it. */
   onLogStartOffsetChanged(): void;
-  /** A log line for operators. */
+  /** Log lines for operators. */
+  info(message: string, fields: Record<string, unknown>): void;
   warn(message: string, fields: Record<string, unknown>): void;
   /** A segment was renamed to `.deleted`; the owner unlinks its files after file.delete.delay.ms. */
   scheduleDelete(segment: Segment, reason: string): void;

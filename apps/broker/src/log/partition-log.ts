@@ -7,6 +7,7 @@ import {
 import { type PendingAppend, prepareGroup } from './append-group';
 import { AppendQueue, answerWrittenAppends } from './append-queue';
 import { DurabilityTracker } from './durability-tracker';
+import { rollBackFailedWrite } from './failed-write-rollback';
 import type { LogConfig } from './log-config';
 import { DELETED_SUFFIX } from './log-files';
 import { type AppendOrigin, validateBatch } from './log-validator';
@@ -30,8 +31,8 @@ import type { Segment, SegmentContext } from './segment';
 import { Segment as SegmentClass } from './segment';
 import { SegmentRegion, type StoredRecords } from './segment-region';
 import { isRollDue, writeWithRolls } from './segment-roll';
-import type { StorageError } from './storage';
-import { StorageGuard } from './storage-guard';
+import { StorageError } from './storage';
+import { StorageGuard, type StorageState } from './storage-guard';
 import { findOffsetForTimestamp, type TimestampOffset } from './timestamp-lookup';
 import { type Admission, TransactionVerifications, type VerificationGuard } from './transaction-verification';
 
@@ -69,7 +70,7 @@ export class PartitionLog {
   #firstUnstableOffset: number | undefined;
   readonly #appends = new AppendQueue({
     writeGroup: (group) => this.#writeGroup(group),
-    offlineError: () => this.#storage.offlineError,
+    writeBlockedError: () => this.#storage.writeBlockedError,
     failure: (error) => this.#storage.failure(error),
   });
   readonly #storage: StorageGuard;
@@ -77,6 +78,7 @@ export class PartitionLog {
   readonly #listeners = new Set<(change: LogChange) => void>();
   readonly #verifications = new TransactionVerifications();
   #pendingSnapshot = false;
+  #failedWriteBytes = 0;
 
   constructor(
     readonly context: SegmentContext & { topic: string; partition: number },
@@ -93,7 +95,16 @@ export class PartitionLog {
     this.#logStartOffset = state.logStartOffset;
     this.#logEndOffset = this.#activeSegment.nextOffset;
     this.#firstUnstableOffset = producerState.firstUnstableOffset();
-    this.#storage = new StorageGuard(this.topic, this.partition, (error) => this.#wentOffline(error));
+    this.#storage = new StorageGuard(
+      this.topic,
+      this.partition,
+      {
+        onOffline: (error) => this.#wentOffline(error),
+        onOutOfSpace: (error) => this.#ranOutOfSpace(error),
+        onWritable: () => this.#becameWritable(),
+      },
+      () => clock.nowMs(),
+    );
     this.#durability = new DurabilityTracker(
       state.recoveryPoint,
       config,
@@ -140,6 +151,28 @@ export class PartitionLog {
     return this.#storage.offlineError;
   }
 
+  /**
+   * The write that failed for want of disk space, while writes are refused for it (reads are still
+   * served); undefined when writes are accepted or the log is offline.
+   */
+  get outOfSpaceError(): StorageError | undefined {
+    return this.#storage.outOfSpaceError;
+  }
+
+  /** online, out-of-space (reads only) or offline, and since when (epoch milliseconds). */
+  get storageState(): { state: StorageState; sinceMs: number } {
+    return { state: this.#storage.state, sinceMs: this.#storage.sinceMs };
+  }
+
+  /**
+   * Accepts writes again after running out of space, once the log manager's probe found space
+   * (space-probe.ts). The failed write was rolled back when it failed, so there is nothing to
+   * repair first. Returns whether writes were refused until now.
+   */
+  resumeWrites(): boolean {
+    return this.#storage.spaceAvailable();
+  }
+
   get #activeSegment(): Segment {
     return this.#segments[this.#segments.length - 1]!;
   }
@@ -168,7 +201,7 @@ export class PartitionLog {
    * transaction coordinator, for a transactional batch) and {@link appendValidated} it.
    */
   validate(batch: Buffer, origin: AppendOrigin): RecordBatchHeader {
-    this.#storage.assertOnline();
+    this.#storage.assertWritable();
     return validateBatch(batch, origin, this.config.maxMessageBytes);
   }
 
@@ -223,7 +256,7 @@ export class PartitionLog {
 
   /** Appends a batch {@link validate} accepted, with the header it returned. */
   appendValidated(batch: Buffer, header: RecordBatchHeader, options: AppendOptions): Promise<AppendResult> {
-    this.#storage.assertOnline();
+    this.#storage.assertWritable();
     return new Promise<AppendResult>((resolve, reject) => {
       this.#appends.enqueue({ batch, header, options, resolve, reject });
     });
@@ -232,6 +265,8 @@ export class PartitionLog {
   /** Writes one group from the append queue and answers its appends. */
   async #writeGroup(group: PendingAppend[]): Promise<void> {
     const nowMs = this.clock.nowMs();
+    const endBefore = this.#logEndOffset;
+    const segmentCountBefore = this.#segments.length;
     const { toWrite, completions, nextOffset, aborted } = prepareGroup(group, {
       producerState: this.producerState,
       verifications: this.#verifications,
@@ -250,8 +285,16 @@ export class PartitionLog {
       await indexAbortedTransactions(this.#segments, aborted);
     } catch (error) {
       const failure = this.#storage.asStorageError(error);
-      this.#storage.goOffline(failure);
-      for (const { item } of completions) item.reject(this.#storage.failure(failure));
+      const answer = this.#storage.failure(failure);
+      if (failure.isOutOfSpace) {
+        // Refused from now on, before the roll-back, so no new append queues behind it meanwhile.
+        this.#storage.outOfSpace(failure);
+        await this.#rollBackFailedWrite(endBefore, segmentCountBefore, failure);
+        this.#failedWriteBytes = toWrite.reduce((total, batch) => total + batch.bytes.length, 0);
+      } else {
+        this.#storage.goOffline(failure);
+      }
+      for (const { item } of completions) item.reject(answer);
       return;
     }
     if (nextOffset !== this.#logEndOffset) {
@@ -265,14 +308,76 @@ export class PartitionLog {
       );
       this.#notify('appended');
     }
-    if (this.#pendingSnapshot) await this.#writeProducerSnapshot();
+    if (this.#pendingSnapshot) await this.#writeProducerSnapshotAfterWrite();
     answerWrittenAppends(completions, this.#logStartOffset);
+  }
+
+  /**
+   * Rolls a write that failed for want of space back (failed-write-rollback.ts); if that fails
+   * too, the log's state is unknown and it goes offline.
+   */
+  async #rollBackFailedWrite(
+    endBefore: number,
+    segmentCountBefore: number,
+    cause: StorageError,
+  ): Promise<void> {
+    try {
+      const target = {
+        context: this.context,
+        segments: this.#segments,
+        durability: this.#durability,
+        producerState: this.producerState,
+      };
+      await rollBackFailedWrite(target, endBefore, segmentCountBefore);
+      this.#firstUnstableOffset = this.producerState.firstUnstableOffset();
+    } catch (error) {
+      const failure = error instanceof StorageError ? error : cause;
+      this.events.warn('rolling back a write that ran out of space failed', {
+        topic: this.topic,
+        partition: this.partition,
+        error: String(error),
+      });
+      this.#storage.goOffline(
+        failure.isOutOfSpace ? new StorageError(failure.operation, failure.path, 'EIO') : failure,
+      );
+      if (!(error instanceof StorageError)) throw error;
+    }
+  }
+
+  /**
+   * The snapshot after a roll only saves the next start a replay, and the group it follows is
+   * written: out of space, it is put off to the next write, which will fail for want of space too
+   * and make the log refuse writes.
+   */
+  async #writeProducerSnapshotAfterWrite(): Promise<void> {
+    try {
+      await this.#writeProducerSnapshot();
+    } catch (error) {
+      const failure = this.#storage.asStorageError(error);
+      if (!failure.isOutOfSpace) {
+        this.#storage.goOffline(failure);
+        return;
+      }
+      this.#pendingSnapshot = true;
+      this.events.warn('producer snapshot put off: out of disk space', {
+        topic: this.topic,
+        partition: this.partition,
+        errno: failure.errno,
+      });
+    }
   }
 
   /** Closes the active segment for writing and starts a new one at `baseOffset`. */
   async #roll(baseOffset: number): Promise<void> {
     const previous = this.#activeSegment;
-    const next = await SegmentClass.create(this.context, baseOffset);
+    let next: Segment;
+    try {
+      next = await SegmentClass.create(this.context, baseOffset);
+    } catch (error) {
+      // Files of a half-created segment would be taken for a segment at the next start.
+      await SegmentClass.discardFiles(this.context, baseOffset).catch(() => undefined);
+      throw error;
+    }
     this.#segments.push(next);
     await previous.finishActive();
     // The producer state is snapshotted once the group that rolled is fully written, so the
@@ -282,17 +387,25 @@ export class PartitionLog {
 
   /** Rolls now if the active segment is older than segment.ms (called by the log manager). */
   async rollIfExpired(): Promise<void> {
-    if (this.#storage.offlineError) return;
+    if (this.#storage.writeBlockedError) return;
     // An append is answered from inside its write; the write itself ends a moment later.
     await this.#appends.settle();
-    if (this.#storage.offlineError || this.#appends.writing) return;
+    if (this.#storage.writeBlockedError || this.#appends.writing) return;
     if (!isRollDue(this.#activeSegment, this.config.segmentMs, this.clock)) return;
     this.#appends.beginWrite();
+    const segmentCountBefore = this.#segments.length;
     try {
       await this.#roll(this.#logEndOffset);
       await this.#writeProducerSnapshot();
     } catch (error) {
-      this.#storage.goOffline(this.#storage.asStorageError(error));
+      const failure = this.#storage.asStorageError(error);
+      if (failure.isOutOfSpace) {
+        this.#storage.outOfSpace(failure);
+        await this.#rollBackFailedWrite(this.#logEndOffset, segmentCountBefore, failure);
+        this.#failedWriteBytes = 0;
+      } else {
+        this.#storage.goOffline(failure);
+      }
     } finally {
       this.#appends.endWrite();
     }
@@ -383,6 +496,35 @@ export class PartitionLog {
     this.#appends.rejectQueued(error);
     this.events.onOffline(error);
     this.#notify('offline');
+  }
+
+  /**
+   * Called when a write failed for want of space: appends still queued fail now (they would fail
+   * the same way), while appends already written still become durable, since fdatasync needs no
+   * new space. The log manager probes for space and calls {@link resumeWrites}.
+   */
+  #ranOutOfSpace(error: StorageError): void {
+    this.events.warn('partition log refuses writes: out of disk space; reads are still served', {
+      topic: this.topic,
+      partition: this.partition,
+      operation: error.operation,
+      path: error.path,
+      errno: error.errno,
+    });
+    this.#appends.rejectQueued(error);
+    this.events.onOutOfSpace(error);
+  }
+
+  #becameWritable(): void {
+    this.events.info('partition log accepts writes again: disk space is available', {
+      topic: this.topic,
+      partition: this.partition,
+    });
+  }
+
+  /** The bytes of the write that last failed for want of space: the probe asks for at least that much. */
+  get failedWriteBytes(): number {
+    return this.#failedWriteBytes;
   }
 
   /**

@@ -9,7 +9,7 @@ import {
 } from './log-files';
 import { OffsetIndex } from './offset-index';
 import { SegmentRegion } from './segment-region';
-import type { StorageIo } from './storage';
+import { StorageError, type StorageIo } from './storage';
 import { TimeIndex } from './time-index';
 import { TransactionIndex } from './transaction-index';
 
@@ -405,6 +405,31 @@ export class Segment {
     this.#nextOffset = location.baseOffset;
     this.#bytesSinceIndexEntry = 0;
     return removedBytes;
+  }
+
+  /**
+   * Undoes what a failed write left in this segment at or after `offset`, the log end before that
+   * write: its whole batches, and the bytes of a batch it wrote only in part, past the size the
+   * segment knew. Cutting a file never needs new space, so this works on a full disk.
+   */
+  async rollBackTo(offset: number): Promise<void> {
+    if (offset < this.#nextOffset) await this.truncateTo(offset);
+    await this.context.handles.use(this.logPath, (file) => file.truncate(this.#sizeBytes));
+    await this.txnIndex.truncateTo(offset);
+  }
+
+  /**
+   * Removes whatever files a segment at `baseOffset` has, for a {@link create} that failed
+   * part-way; missing files are fine.
+   */
+  static async discardFiles(context: SegmentContext, baseOffset: number): Promise<void> {
+    for (const suffix of [LOG_SUFFIX, OFFSET_INDEX_SUFFIX, TIME_INDEX_SUFFIX, TXN_INDEX_SUFFIX]) {
+      const path = segmentFilePath(context.directory, baseOffset, suffix);
+      await context.handles.close(path);
+      await context.io.unlink(path).catch((error: unknown) => {
+        if (!(error instanceof StorageError && error.isNotFound)) throw error;
+      });
+    }
   }
 
   /**

@@ -40,6 +40,16 @@ export class StorageError extends Error {
   get isNotFound(): boolean {
     return this.errno === 'ENOENT';
   }
+
+  /**
+   * True when the file system refused for want of space or quota (ENOSPC, EDQUOT): a condition
+   * that passes once space is freed, unlike a failing disk. A failed fdatasync never counts, even
+   * with ENOSPC: after it the kernel may have dropped the written pages, so what was written is no
+   * longer known to be on disk (docs/architecture.md §4).
+   */
+  get isOutOfSpace(): boolean {
+    return (this.errno === 'ENOSPC' || this.errno === 'EDQUOT') && this.operation !== 'datasync';
+  }
 }
 
 /**
@@ -150,11 +160,17 @@ export function createStorageIo(options: { faults?: FaultInjector } = {}): Stora
       const temporaryPath = `${path}.tmp`;
       const file = await io.openFile(temporaryPath, 'create');
       try {
-        await file.truncate(0);
-        await file.writev([data], 0);
-        await file.datasync();
-      } finally {
-        await file.close();
+        try {
+          await file.truncate(0);
+          await file.writev([data], 0);
+          await file.datasync();
+        } finally {
+          await file.close();
+        }
+      } catch (error) {
+        // A half-written temporary file would hold on to space a full disk needs back.
+        await io.unlink(temporaryPath).catch(() => undefined);
+        throw error;
       }
       await io.rename(temporaryPath, path);
       await io.syncDirectory(dirname(path));

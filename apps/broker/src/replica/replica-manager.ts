@@ -4,6 +4,7 @@ import {
   type LogManagerOptions,
   type LogManagerStartReport,
   type OfflinePartition,
+  type WriteDegradedPartition,
 } from '../log/log-manager';
 import type { AppendResult } from '../log/partition-log-types';
 import type { ClusterView } from '../metadata/cluster-view';
@@ -318,6 +319,19 @@ export class ReplicaManager {
   /** Partitions whose logs could not be opened or hit a disk error; /ready reports them. */
   offlinePartitions(): OfflinePartition[] {
     return this.#logs.offlinePartitions();
+  }
+
+  /**
+   * Partitions that ran out of disk space: they serve reads and answer writes KAFKA_STORAGE_ERROR
+   * until the log manager's probe finds space again; /ready and the metrics report them.
+   */
+  writeDegradedPartitions(): WriteDegradedPartition[] {
+    return this.#logs.writeDegradedPartitions();
+  }
+
+  /** Checks for disk space now, for the partitions waiting for it; resolves whether there is. */
+  probeDiskSpace(): Promise<boolean> {
+    return this.#logs.probeDiskSpace();
   }
 
   /** How many fetches are parked on a partition now; for observability and tests that wait for a park. */

@@ -73,7 +73,7 @@ export class TransactionCoordinator implements TransactionMembershipCheck {
   }
 
   /** For /ready: loaded, and every transaction found prepared at load is complete. */
-  readiness(): { ok: boolean; detail: string } {
+  readiness(): { ok: boolean; detail: string; impact?: 'degraded' } {
     return this.#shards.readiness();
   }
 

@@ -206,7 +206,7 @@ export class TransactionShards implements TransactionMembershipCheck {
    * For /ready: no shard loading, every transaction a shard found prepared complete (or still
    * waiting for {@link recover}), and no shard failed.
    */
-  readiness(): { ok: boolean; detail: string } {
+  readiness(): { ok: boolean; detail: string; impact?: 'degraded' } {
     const state = this.#shards.loadState();
     if (!state.loaded) return { ok: false, detail: 'loading' };
     const pending = this.#shards
@@ -217,7 +217,12 @@ export class TransactionShards implements TransactionMembershipCheck {
     }
     if (state.failedPartitions.length > 0) {
       const failed = state.failedPartitions.join(', ');
-      return { ok: false, detail: `__transaction_state partitions failed to load: ${failed}` };
+      // The transactional ids of the other partitions are served: the broker is degraded, not down.
+      return {
+        ok: false,
+        impact: 'degraded',
+        detail: `__transaction_state partitions failed to load: ${failed}`,
+      };
     }
     return { ok: true, detail: 'transactions loaded' };
   }
