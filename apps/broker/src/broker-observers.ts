@@ -3,6 +3,7 @@ import type { BrokerMetrics } from './http/metrics';
 import type { Logger } from './logger';
 import type { ListenerName } from './metadata/cluster-view';
 import type { RequestObserver } from './server/dispatcher';
+import type { HeldRequestBytes } from './server/held-request-bytes';
 import type { ListenerEvents } from './server/listener';
 import type { TrafficRates } from './stats/traffic-rates';
 
@@ -14,6 +15,8 @@ export interface ListenerObservation {
   traffic: TrafficRates;
   /** Open connections on every listener, since the connections gauge counts them all. */
   openConnections: () => number;
+  /** Request bytes read from every listener's connections and not yet handled. */
+  heldRequestBytes: HeldRequestBytes;
 }
 
 /** Connection counts, logs and refusals of one listener; the gauge counts both listeners. */
@@ -34,6 +37,10 @@ export function connectionEvents(
     onConnectionRejected: (remoteAddress, reason, detail) => {
       metrics.connectionsRejectedTotal.inc({ reason: reason.replaceAll(' ', '_') });
       connectionLogger.warn({ remoteAddress, reason, detail }, 'connection refused');
+    },
+    onFrameRefused: (remoteAddress, reason, detail) => {
+      metrics.connectionsRejectedTotal.inc({ reason });
+      connectionLogger.warn({ remoteAddress, reason, detail }, 'frame refused; closing the connection');
     },
   };
 }

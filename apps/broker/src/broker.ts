@@ -38,6 +38,7 @@ import { UserStore } from './security/users/user-store';
 import { AuthFailureThrottle } from './server/auth/auth-failure-throttle';
 import type { SaslAuthHooks } from './server/auth/sasl-connection-auth';
 import { INTERNAL_PRINCIPAL } from './server/auth/weir-token-mechanism';
+import { HeldRequestBytes } from './server/held-request-bytes';
 import { TrafficRates } from './stats/traffic-rates';
 import { logConfigFor } from './topics/topic-configs';
 import { TopicDescriptions } from './topics/topic-descriptions';
@@ -92,6 +93,7 @@ export class Broker {
   readonly services: BrokerServices;
   /** The last minute's traffic, for the overview the internal listener serves. */
   readonly #traffic = new TrafficRates(systemClock);
+  readonly #heldRequestBytes = new HeldRequestBytes();
   /** This start's registration: a new session id every time the process starts. */
   readonly #sessionId = randomUUID();
   #unfollowStore: (() => void) | undefined;
@@ -266,6 +268,7 @@ export class Broker {
     this.#internalToken = internal.enabled
       ? new InternalTokenSource(internal.token, config.dataDir, deps.logger)
       : undefined;
+    deps.metrics.registerHeldRequestBytes(() => this.#heldRequestBytes.bytes);
     this.#listeners = createBrokerListeners({
       config,
       services: this.services,
@@ -278,8 +281,14 @@ export class Broker {
         logger: deps.logger,
         traffic: this.#traffic,
         openConnections: () => openConnectionCount(this.#listeners),
+        heldRequestBytes: this.#heldRequestBytes,
       },
     });
+  }
+
+  /** Request bytes read from connections and not yet handled, now and at most (for tests). */
+  get heldRequestBytes(): Pick<HeldRequestBytes, 'bytes' | 'peakBytes'> {
+    return this.#heldRequestBytes;
   }
 
   /** The bound client port (useful when the configured port is 0). */

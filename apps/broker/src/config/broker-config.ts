@@ -112,6 +112,11 @@ export const brokerConfigSchema = z.strictObject({
         .int()
         .min(1024)
         .default(100 * 1024 * 1024),
+      /**
+       * sasl.server.max.receive.size: the largest frame a connection on a SASL listener may send
+       * before it has authenticated; a larger size prefix closes it before the body is read.
+       */
+      maxFrameBytesBeforeAuthentication: z.number().int().min(1024).default(524_288),
       /** connections.max.idle.ms */
       idleTimeoutMs: z.number().int().min(1).default(600_000),
       /** max.connections */

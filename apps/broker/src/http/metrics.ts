@@ -35,6 +35,8 @@ export interface BrokerMetrics {
   registerPartitionCollector(collect: () => PartitionStats[]): void;
   /** Sets where the consumer-group metrics (members, state, lag, rebalances) come from. */
   registerGroupCollector(collect: () => GroupMetricsSnapshot): void;
+  /** Sets where `weir_request_held_bytes` (request bytes read and not yet handled) comes from. */
+  registerHeldRequestBytes(read: () => number): void;
   /** Drops the per-topic series of a deleted topic, so they do not linger until restart. */
   removeTopic(topic: string): void;
 }
@@ -96,6 +98,16 @@ export function createBrokerMetrics(): BrokerMetrics {
     help: 'Scrapes in which a collector failed; its metrics were left empty for that scrape.',
     labelNames: ['collector'],
     registers,
+  });
+
+  let readHeldRequestBytes = (): number => 0;
+  new Gauge({
+    name: 'weir_request_held_bytes',
+    help: 'Request bytes read from client connections and not yet handled: incomplete and queued frames.',
+    registers,
+    collect() {
+      this.set(readHeldRequestBytes());
+    },
   });
 
   return {
@@ -160,6 +172,9 @@ export function createBrokerMetrics(): BrokerMetrics {
     }),
     registerPartitionCollector: setPartitionCollector,
     registerGroupCollector: setGroupCollector,
+    registerHeldRequestBytes(read) {
+      readHeldRequestBytes = read;
+    },
     removeTopic(topic) {
       for (const counter of [bytesInTotal, bytesOutTotal, recordsInTotal, recordsOutTotal]) {
         counter.remove({ topic });

@@ -21,6 +21,7 @@ import { noAuthentication } from './auth/listener-authenticator';
 import { Dispatcher, type DispatchOutcome } from './dispatcher';
 import { defineHandler } from './handler';
 import { HandlerRegistry } from './handler-registry';
+import { HeldRequestBytes } from './held-request-bytes';
 
 /**
  * What the test handlers call: partition 0 has offset 42, partition 1 fails with a bug (a plain
@@ -125,6 +126,7 @@ describe('Dispatcher: a service failure that is not a WeirError', () => {
       logger: createLogger({ level: 'info', pretty: false, destination }),
       traffic: new TrafficRates({ nowMs: () => Date.now() }),
       openConnections: () => 1,
+      heldRequestBytes: new HeldRequestBytes(),
     };
     dispatcher = new Dispatcher({
       registry: new HandlerRegistry<PartitionOffsets>([listOffsetsHandler, deleteUserHandler]),

@@ -23,6 +23,7 @@ export const noAuthentication: ListenerAuthenticator = {
   mechanisms: [],
   forConnection: () => ({
     principal: ANONYMOUS_PRINCIPAL,
+    authenticated: true,
     closeReason: undefined,
     awaitsRawToken: false,
     permits: () => true,

@@ -63,6 +63,10 @@ export class SaslConnectionAuth implements ConnectionAuth {
     return this.#principal;
   }
 
+  get authenticated(): boolean {
+    return this.#state === 'authenticated';
+  }
+
   get closeReason(): string | undefined {
     return this.#closeReason;
   }
