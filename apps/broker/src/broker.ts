@@ -36,6 +36,7 @@ import { Authorizer } from './security/acl/authorizer';
 import { UserManager } from './security/users/user-manager';
 import { UserStore } from './security/users/user-store';
 import { AuthFailureThrottle } from './server/auth/auth-failure-throttle';
+import { AuthenticationsInProgress } from './server/auth/authentications-in-progress';
 import type { SaslAuthHooks } from './server/auth/sasl-connection-auth';
 import { INTERNAL_PRINCIPAL } from './server/auth/weir-token-mechanism';
 import { HeldRequestBytes } from './server/held-request-bytes';
@@ -188,6 +189,10 @@ export class Broker {
     });
     const authHooks: SaslAuthHooks = {
       throttle: authThrottle,
+      inProgress: new AuthenticationsInProgress({
+        maxPerAddress: config.security.maxConcurrentAuthenticationsPerAddress,
+        maxPerUser: config.security.maxConcurrentAuthenticationsPerUser,
+      }),
       onOutcome: ({ mechanism, result }) => deps.metrics.authenticationsTotal.inc({ mechanism, result }),
     };
     const authorization = {

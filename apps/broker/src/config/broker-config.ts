@@ -240,9 +240,18 @@ export const brokerConfigSchema = z.strictObject({
       allowEveryoneIfNoAclFound: z.boolean().default(true),
       /**
        * The answer to a failed authentication waits this long, doubling per failure from the same
-       * address up to 16 times it, so guessing passwords is slow (0: no delay).
+       * address (or at the same user name) up to 16 times it, so guessing passwords is slow (0: no
+       * delay).
        */
       authFailureDelayMs: z.number().int().min(0).default(1000),
+      /**
+       * SASL exchanges in progress at once from one client address, a failed one's delay included;
+       * more are refused (SASL_AUTHENTICATION_FAILED) before their credentials are checked. Weir's
+       * own setting: Kafka has none.
+       */
+      maxConcurrentAuthenticationsPerAddress: z.number().int().min(1).default(16),
+      /** SASL exchanges in progress at once for one user name, from any address (Weir's own). */
+      maxConcurrentAuthenticationsPerUser: z.number().int().min(1).default(64),
     })
     .prefault({}),
   /** How long a graceful shutdown may take before the process exits anyway. */

@@ -122,6 +122,7 @@ export class Connection {
     this.#clearQueue();
     this.#abort.abort();
     this.socket.destroy();
+    this.auth.connectionClosed();
     this.events.onClose(this, reason);
   }
 
@@ -138,6 +139,7 @@ export class Connection {
     // A client that never reads would keep the socket half-closed; the linger bound ends that.
     this.socket.setTimeout(CLOSE_LINGER_MS, () => this.socket.destroy());
     this.socket.end(() => this.socket.destroy());
+    this.auth.connectionClosed();
     this.events.onClose(this, reason);
   }
 

@@ -44,4 +44,6 @@ export interface ConnectionAuth {
    * closes for this reason.
    */
   readonly closeReason: string | undefined;
+  /** The connection closed: an exchange still in progress gives back what it holds. */
+  connectionClosed(): void;
 }

@@ -27,6 +27,7 @@ export const noAuthentication: ListenerAuthenticator = {
     closeReason: undefined,
     awaitsRawToken: false,
     permits: () => true,
+    connectionClosed: () => {},
     handshake: () => ({ errorCode: ErrorCode.UNSUPPORTED_SASL_MECHANISM, mechanisms: [] }),
     authenticate: async () => ({
       errorCode: ErrorCode.ILLEGAL_SASL_STATE,
