@@ -49,6 +49,7 @@ import type { TransactionMarkerWriter } from './txn/transaction-contracts';
 import type { TransactionCoordinator } from './txn/transaction-coordinator';
 import { TRANSACTION_STATE_TOPIC, type TransactionLog } from './txn/transaction-log';
 import { WEIR_VERSION } from './version';
+import { WarningLimiter } from './warning-limiter';
 
 export interface BrokerDeps {
   logger: Logger;
@@ -65,6 +66,8 @@ export interface BrokerDeps {
    * the delays grow without waiting for them.
    */
   authScheduler?: GroupScheduler;
+  /** The clock and timers of the warning rate limit; tests pass a fake to end its intervals. */
+  warningScheduler?: GroupScheduler;
 }
 
 const systemClock = { nowMs: () => Date.now() };
@@ -95,6 +98,7 @@ export class Broker {
   /** The last minute's traffic, for the overview the internal listener serves. */
   readonly #traffic = new TrafficRates(systemClock);
   readonly #heldRequestBytes = new HeldRequestBytes();
+  readonly #warnings: WarningLimiter;
   /** This start's registration: a new session id every time the process starts. */
   readonly #sessionId = randomUUID();
   #unfollowStore: (() => void) | undefined;
@@ -274,6 +278,14 @@ export class Broker {
       ? new InternalTokenSource(internal.token, config.dataDir, deps.logger)
       : undefined;
     deps.metrics.registerHeldRequestBytes(() => this.#heldRequestBytes.bytes);
+    this.#warnings = new WarningLimiter(
+      { maxPerInterval: config.logging.maxWarningsPerInterval, intervalMs: config.logging.warningIntervalMs },
+      {
+        warningsTotal: deps.metrics.logWarningsTotal,
+        warningsSuppressedTotal: deps.metrics.logWarningsSuppressedTotal,
+      },
+      deps.warningScheduler ?? systemGroupScheduler,
+    );
     this.#listeners = createBrokerListeners({
       config,
       services: this.services,
@@ -287,6 +299,7 @@ export class Broker {
         traffic: this.#traffic,
         openConnections: () => openConnectionCount(this.#listeners),
         heldRequestBytes: this.#heldRequestBytes,
+        warnings: this.#warnings,
       },
     });
   }
@@ -387,6 +400,7 @@ export class Broker {
     await this.#transactionLog.drain();
     await this.#replicas.stop();
     this.#unfollowStore?.();
+    this.#warnings.flush();
     this.deps.logger.info('broker stopped');
   }
 

@@ -224,6 +224,13 @@ export const brokerConfigSchema = z.strictObject({
       level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
       /** Human-readable lines instead of JSON; by default only on a terminal. */
       pretty: z.boolean().optional(),
+      /**
+       * Warnings of one kind that clients can cause (refused connections, frames, requests and
+       * authentications) written per interval; the rest become one summary line (Weir's own).
+       */
+      maxWarningsPerInterval: z.number().int().min(1).default(10),
+      /** The interval of `maxWarningsPerInterval`. */
+      warningIntervalMs: z.number().int().min(1000).default(60_000),
     })
     .prefault({}),
   security: z

@@ -35,6 +35,10 @@ export interface BrokerMetrics {
   registerPartitionCollector(collect: () => PartitionStats[]): void;
   /** Sets where the consumer-group metrics (members, state, lag, rebalances) come from. */
   registerGroupCollector(collect: () => GroupMetricsSnapshot): void;
+  /** Warnings strangers can cause (refusals, bad frames), by kind, whether written or not. */
+  logWarningsTotal: Counter<'kind'>;
+  /** Of those, the ones not written because their kind went past its lines per interval. */
+  logWarningsSuppressedTotal: Counter<'kind'>;
   /** Sets where `weir_request_held_bytes` (request bytes read and not yet handled) comes from. */
   registerHeldRequestBytes(read: () => number): void;
   /** Drops the per-topic series of a deleted topic, so they do not linger until restart. */
@@ -168,6 +172,18 @@ export function createBrokerMetrics(): BrokerMetrics {
       name: 'weir_transaction_duration_seconds',
       help: "Time from a transaction's first added partition to its recorded commit or abort.",
       buckets: TRANSACTION_DURATION_BUCKETS_SECONDS,
+      registers,
+    }),
+    logWarningsTotal: new Counter({
+      name: 'weir_log_warnings_total',
+      help: 'Warnings about refused connections, frames, requests and authentications, by kind, written or not.',
+      labelNames: ['kind'],
+      registers,
+    }),
+    logWarningsSuppressedTotal: new Counter({
+      name: 'weir_log_warnings_suppressed_total',
+      help: 'Warnings not written because their kind passed logging.maxWarningsPerInterval.',
+      labelNames: ['kind'],
       registers,
     }),
     registerPartitionCollector: setPartitionCollector,

@@ -10,11 +10,13 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { requestObserver } from '../broker-observers';
 import { type ItemResult, resultOf } from '../errors/item-result';
+import { systemGroupScheduler } from '../group/group-scheduler';
 import { type BrokerMetrics, createBrokerMetrics } from '../http/metrics';
 import { createLogger } from '../logger';
 import { API_ACL_RULES } from '../security/acl/api-acl-rules';
 import { Authorizer } from '../security/acl/authorizer';
 import { TrafficRates } from '../stats/traffic-rates';
+import { WarningLimiter } from '../warning-limiter';
 import { answerTopicPartitions } from './answers/answer-topic-partitions';
 import { NO_ERROR } from './answers/top-level-error';
 import { noAuthentication } from './auth/listener-authenticator';
@@ -127,6 +129,14 @@ describe('Dispatcher: a service failure that is not a WeirError', () => {
       traffic: new TrafficRates({ nowMs: () => Date.now() }),
       openConnections: () => 1,
       heldRequestBytes: new HeldRequestBytes(),
+      warnings: new WarningLimiter(
+        { maxPerInterval: 1000, intervalMs: 60_000 },
+        {
+          warningsTotal: metrics.logWarningsTotal,
+          warningsSuppressedTotal: metrics.logWarningsSuppressedTotal,
+        },
+        systemGroupScheduler,
+      ),
     };
     dispatcher = new Dispatcher({
       registry: new HandlerRegistry<PartitionOffsets>([listOffsetsHandler, deleteUserHandler]),
