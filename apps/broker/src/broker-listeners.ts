@@ -65,6 +65,7 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
     {
       ...client,
       ...config.limits,
+      heldRequestBytes: observation.heldRequestBytes,
       authenticator: clientAuthenticator,
       tlsOptions: tlsForListener('client', client),
     },
@@ -84,7 +85,13 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
     authHooks,
   );
   const internalListener = new Listener(
-    { ...internal, ...config.limits, authenticator, tlsOptions: tlsForListener('internal', internal) },
+    {
+      ...internal,
+      ...config.limits,
+      heldRequestBytes: observation.heldRequestBytes,
+      authenticator,
+      tlsOptions: tlsForListener('internal', internal),
+    },
     internalDispatcher,
     connectionEvents(observation, 'internal'),
   );

@@ -3,8 +3,10 @@ import type { BrokerMetrics } from './http/metrics';
 import type { Logger } from './logger';
 import type { ListenerName } from './metadata/cluster-view';
 import type { RequestObserver } from './server/dispatcher';
+import type { HeldRequestBytes } from './server/held-request-bytes';
 import type { ListenerEvents } from './server/listener';
 import type { TrafficRates } from './stats/traffic-rates';
+import type { WarningLimiter } from './warning-limiter';
 
 /** What a listener's observers report to: the broker's metrics, its logger and the traffic rates. */
 export interface ListenerObservation {
@@ -14,11 +16,15 @@ export interface ListenerObservation {
   traffic: TrafficRates;
   /** Open connections on every listener, since the connections gauge counts them all. */
   openConnections: () => number;
+  /** Request bytes read from every listener's connections and not yet handled. */
+  heldRequestBytes: HeldRequestBytes;
+  /** Writes, at a bounded rate, and counts the warnings clients can cause. */
+  warnings: WarningLimiter;
 }
 
 /** Connection counts, logs and refusals of one listener; the gauge counts both listeners. */
 export function connectionEvents(
-  { metrics, logger, openConnections }: ListenerObservation,
+  { metrics, logger, openConnections, warnings }: ListenerObservation,
   listenerName: ListenerName,
 ): ListenerEvents {
   const connectionLogger = logger.child({ component: 'connection', listener: listenerName });
@@ -33,14 +39,28 @@ export function connectionEvents(
     },
     onConnectionRejected: (remoteAddress, reason, detail) => {
       metrics.connectionsRejectedTotal.inc({ reason: reason.replaceAll(' ', '_') });
-      connectionLogger.warn({ remoteAddress, reason, detail }, 'connection refused');
+      warnings.warn(
+        'connection_refused',
+        connectionLogger,
+        { remoteAddress, reason, detail },
+        'connection refused',
+      );
+    },
+    onFrameRefused: (remoteAddress, reason, detail) => {
+      metrics.connectionsRejectedTotal.inc({ reason });
+      warnings.warn(
+        'frame_refused',
+        connectionLogger,
+        { remoteAddress, reason, detail },
+        'frame refused; closing the connection',
+      );
     },
   };
 }
 
 /** Request counts, durations, error codes and refusals of one listener, as metrics and logs. */
 export function requestObserver(
-  { metrics, logger, traffic }: ListenerObservation,
+  { metrics, logger, traffic, warnings }: ListenerObservation,
   listenerName: ListenerName,
 ): RequestObserver {
   const requestLogger = logger.child({ component: 'request', listener: listenerName });
@@ -55,7 +75,9 @@ export function requestObserver(
     },
     onRejected: ({ header, reason }) => {
       metrics.connectionsRejectedTotal.inc({ reason: 'bad_request' });
-      requestLogger.warn(
+      warnings.warn(
+        'request_refused',
+        requestLogger,
         { apiKey: header?.apiKey, apiVersion: header?.apiVersion, reason },
         'request refused; closing the connection',
       );
@@ -72,7 +94,9 @@ export function requestObserver(
       metrics.connectionsRejectedTotal.inc({
         reason: kind === 'authentication-failed' ? 'authentication_failed' : 'unauthenticated',
       });
-      requestLogger.warn(
+      warnings.warn(
+        'authentication_refused',
+        requestLogger,
         { remoteAddress: clientHost, reason },
         'authentication refused; closing the connection',
       );

@@ -36,8 +36,10 @@ import { Authorizer } from './security/acl/authorizer';
 import { UserManager } from './security/users/user-manager';
 import { UserStore } from './security/users/user-store';
 import { AuthFailureThrottle } from './server/auth/auth-failure-throttle';
+import { AuthenticationsInProgress } from './server/auth/authentications-in-progress';
 import type { SaslAuthHooks } from './server/auth/sasl-connection-auth';
 import { INTERNAL_PRINCIPAL } from './server/auth/weir-token-mechanism';
+import { HeldRequestBytes } from './server/held-request-bytes';
 import { TrafficRates } from './stats/traffic-rates';
 import { logConfigFor } from './topics/topic-configs';
 import { TopicDescriptions } from './topics/topic-descriptions';
@@ -47,6 +49,7 @@ import type { TransactionMarkerWriter } from './txn/transaction-contracts';
 import type { TransactionCoordinator } from './txn/transaction-coordinator';
 import { TRANSACTION_STATE_TOPIC, type TransactionLog } from './txn/transaction-log';
 import { WEIR_VERSION } from './version';
+import { WarningLimiter } from './warning-limiter';
 
 export interface BrokerDeps {
   logger: Logger;
@@ -63,6 +66,8 @@ export interface BrokerDeps {
    * the delays grow without waiting for them.
    */
   authScheduler?: GroupScheduler;
+  /** The clock and timers of the warning rate limit; tests pass a fake to end its intervals. */
+  warningScheduler?: GroupScheduler;
 }
 
 const systemClock = { nowMs: () => Date.now() };
@@ -92,6 +97,8 @@ export class Broker {
   readonly services: BrokerServices;
   /** The last minute's traffic, for the overview the internal listener serves. */
   readonly #traffic = new TrafficRates(systemClock);
+  readonly #heldRequestBytes = new HeldRequestBytes();
+  readonly #warnings: WarningLimiter;
   /** This start's registration: a new session id every time the process starts. */
   readonly #sessionId = randomUUID();
   #unfollowStore: (() => void) | undefined;
@@ -193,6 +200,10 @@ export class Broker {
     });
     const authHooks: SaslAuthHooks = {
       throttle: authThrottle,
+      inProgress: new AuthenticationsInProgress({
+        maxPerAddress: config.security.maxConcurrentAuthenticationsPerAddress,
+        maxPerUser: config.security.maxConcurrentAuthenticationsPerUser,
+      }),
       onOutcome: ({ mechanism, result }) => deps.metrics.authenticationsTotal.inc({ mechanism, result }),
     };
     const authorization = {
@@ -273,6 +284,15 @@ export class Broker {
     this.#internalToken = internal.enabled
       ? new InternalTokenSource(internal.token, config.dataDir, deps.logger)
       : undefined;
+    deps.metrics.registerHeldRequestBytes(() => this.#heldRequestBytes.bytes);
+    this.#warnings = new WarningLimiter(
+      { maxPerInterval: config.logging.maxWarningsPerInterval, intervalMs: config.logging.warningIntervalMs },
+      {
+        warningsTotal: deps.metrics.logWarningsTotal,
+        warningsSuppressedTotal: deps.metrics.logWarningsSuppressedTotal,
+      },
+      deps.warningScheduler ?? systemGroupScheduler,
+    );
     this.#listeners = createBrokerListeners({
       config,
       services: this.services,
@@ -285,8 +305,15 @@ export class Broker {
         logger: deps.logger,
         traffic: this.#traffic,
         openConnections: () => openConnectionCount(this.#listeners),
+        heldRequestBytes: this.#heldRequestBytes,
+        warnings: this.#warnings,
       },
     });
+  }
+
+  /** Request bytes read from connections and not yet handled, now and at most (for tests). */
+  get heldRequestBytes(): Pick<HeldRequestBytes, 'bytes' | 'peakBytes'> {
+    return this.#heldRequestBytes;
   }
 
   /** The bound client port (useful when the configured port is 0). */
@@ -380,6 +407,7 @@ export class Broker {
     await this.#transactionLog.drain();
     await this.#replicas.stop();
     this.#unfollowStore?.();
+    this.#warnings.flush();
     this.deps.logger.info('broker stopped');
   }
 

@@ -74,9 +74,18 @@ export class RawConnection {
     socket.on('error', () => {});
   }
 
-  /** Connects to 127.0.0.1:`port`. */
-  static async open(port: number, timeoutMs = DEFAULT_WAIT_MS): Promise<RawConnection> {
-    const socket = connect({ host: '127.0.0.1', port });
+  /** Connects to 127.0.0.1:`port`, from `localAddress` when given. */
+  static async open(
+    port: number,
+    timeoutMs = DEFAULT_WAIT_MS,
+    localAddress?: string,
+  ): Promise<RawConnection> {
+    // Another loopback address (127.0.0.2, …) is another client address to the broker.
+    const socket = connect({
+      host: '127.0.0.1',
+      port,
+      ...(localAddress === undefined ? {} : { localAddress }),
+    });
     socket.setNoDelay(true);
     const connection = new RawConnection(socket);
     await within(

@@ -112,6 +112,11 @@ export const brokerConfigSchema = z.strictObject({
         .int()
         .min(1024)
         .default(100 * 1024 * 1024),
+      /**
+       * sasl.server.max.receive.size: the largest frame a connection on a SASL listener may send
+       * before it has authenticated; a larger size prefix closes it before the body is read.
+       */
+      maxFrameBytesBeforeAuthentication: z.number().int().min(1024).default(524_288),
       /** connections.max.idle.ms */
       idleTimeoutMs: z.number().int().min(1).default(600_000),
       /** max.connections */
@@ -234,6 +239,13 @@ export const brokerConfigSchema = z.strictObject({
       level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
       /** Human-readable lines instead of JSON; by default only on a terminal. */
       pretty: z.boolean().optional(),
+      /**
+       * Warnings of one kind that clients can cause (refused connections, frames, requests and
+       * authentications) written per interval; the rest become one summary line (Weir's own).
+       */
+      maxWarningsPerInterval: z.number().int().min(1).default(10),
+      /** The interval of `maxWarningsPerInterval`. */
+      warningIntervalMs: z.number().int().min(1000).default(60_000),
     })
     .prefault({}),
   security: z
@@ -250,9 +262,18 @@ export const brokerConfigSchema = z.strictObject({
       allowEveryoneIfNoAclFound: z.boolean().default(true),
       /**
        * The answer to a failed authentication waits this long, doubling per failure from the same
-       * address up to 16 times it, so guessing passwords is slow (0: no delay).
+       * address (or at the same user name) up to 16 times it, so guessing passwords is slow (0: no
+       * delay).
        */
       authFailureDelayMs: z.number().int().min(0).default(1000),
+      /**
+       * SASL exchanges in progress at once from one client address, a failed one's delay included;
+       * more are refused (SASL_AUTHENTICATION_FAILED) before their credentials are checked. Weir's
+       * own setting: Kafka has none.
+       */
+      maxConcurrentAuthenticationsPerAddress: z.number().int().min(1).default(16),
+      /** SASL exchanges in progress at once for one user name, from any address (Weir's own). */
+      maxConcurrentAuthenticationsPerUser: z.number().int().min(1).default(64),
     })
     .prefault({}),
   /** How long a graceful shutdown may take before the process exits anyway. */

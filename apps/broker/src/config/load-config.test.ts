@@ -45,6 +45,8 @@ describe('loadConfig precedence', () => {
       superUsers: [],
       allowEveryoneIfNoAclFound: true,
       authFailureDelayMs: 1000,
+      maxConcurrentAuthenticationsPerAddress: 16,
+      maxConcurrentAuthenticationsPerUser: 64,
     });
     expect(config.log.flushMs).toBe(100);
   });

@@ -38,6 +38,12 @@ export interface BrokerMetrics {
   registerGroupCollector(collect: () => GroupMetricsSnapshot): void;
   /** Sets where the counts of offline and write-degraded partitions come from. */
   registerStorageHealthCollector(collect: () => StorageHealthStats): void;
+  /** Warnings strangers can cause (refusals, bad frames), by kind, whether written or not. */
+  logWarningsTotal: Counter<'kind'>;
+  /** Of those, the ones not written because their kind went past its lines per interval. */
+  logWarningsSuppressedTotal: Counter<'kind'>;
+  /** Sets where `weir_request_held_bytes` (request bytes read and not yet handled) comes from. */
+  registerHeldRequestBytes(read: () => number): void;
   /** Drops the per-topic series of a deleted topic, so they do not linger until restart. */
   removeTopic(topic: string): void;
 }
@@ -104,6 +110,16 @@ export function createBrokerMetrics(): BrokerMetrics {
     registers,
   });
 
+  let readHeldRequestBytes = (): number => 0;
+  new Gauge({
+    name: 'weir_request_held_bytes',
+    help: 'Request bytes read from client connections and not yet handled: incomplete and queued frames.',
+    registers,
+    collect() {
+      this.set(readHeldRequestBytes());
+    },
+  });
+
   return {
     registry,
     requestsTotal: new Counter({
@@ -164,9 +180,24 @@ export function createBrokerMetrics(): BrokerMetrics {
       buckets: TRANSACTION_DURATION_BUCKETS_SECONDS,
       registers,
     }),
+    logWarningsTotal: new Counter({
+      name: 'weir_log_warnings_total',
+      help: 'Warnings about refused connections, frames, requests and authentications, by kind, written or not.',
+      labelNames: ['kind'],
+      registers,
+    }),
+    logWarningsSuppressedTotal: new Counter({
+      name: 'weir_log_warnings_suppressed_total',
+      help: 'Warnings not written because their kind passed logging.maxWarningsPerInterval.',
+      labelNames: ['kind'],
+      registers,
+    }),
     registerPartitionCollector: setPartitionCollector,
     registerGroupCollector: setGroupCollector,
     registerStorageHealthCollector: setStorageHealthCollector,
+    registerHeldRequestBytes(read) {
+      readHeldRequestBytes = read;
+    },
     removeTopic(topic) {
       for (const counter of [bytesInTotal, bytesOutTotal, recordsInTotal, recordsOutTotal]) {
         counter.remove({ topic });

@@ -2,9 +2,15 @@ import type { Socket } from 'node:net';
 import { FrameDecoder, type FramePart, isDeferredBytes } from '@weir/protocol';
 import type { ConnectionAuth } from './auth/connection-auth';
 import type { Dispatcher, DispatchOutcome } from './dispatcher';
+import { HeldRequestBytes } from './held-request-bytes';
 
 export interface ConnectionLimits {
   maxFrameBytes: number;
+  /**
+   * The largest frame a connection that has not authenticated may send (Kafka's
+   * `sasl.server.max.receive.size`); decided on the size prefix, so a larger body is never read.
+   */
+  maxFrameBytesBeforeAuthentication: number;
   idleTimeoutMs: number;
   maxInFlightRequestsPerConnection: number;
 }
@@ -12,7 +18,18 @@ export interface ConnectionLimits {
 /** Connection lifecycle events, for logs and metrics. */
 export interface ConnectionEvents {
   onClose(connection: Connection, reason: string): void;
+  /**
+   * A size prefix the connection refused: `reason` is a fixed label (a metric label), `detail`
+   * names the size and the limit. The connection closes after the requests before it are answered.
+   */
+  onFrameRefused(connection: Connection, reason: FrameRefusalReason, detail: string): void;
 }
+
+/** Why a frame was refused, from its size prefix alone. */
+export type FrameRefusalReason =
+  | 'frame_too_large'
+  | 'frame_too_large_before_authentication'
+  | 'bad_frame_size';
 
 /** How long a closing connection waits for its last answer to reach the socket. */
 const CLOSE_LINGER_MS = 5_000;
@@ -60,6 +77,12 @@ export class Connection {
   #closed = false;
   /** Why the frame decoder failed; the connection closes once the frames before it are answered. */
   #failure: string | undefined;
+  /** Bytes of complete frames in {@link #queue}. */
+  #queuedBytes = 0;
+  /** What this connection last reported to the broker's tally of held request bytes. */
+  #reportedHeldBytes = 0;
+  /** Whether the decoder still applies the limit for connections that have not authenticated. */
+  #preAuthenticationLimit: boolean;
   #idle: Promise<void> = Promise.resolve();
   #markIdle: () => void = () => {};
 
@@ -69,9 +92,15 @@ export class Connection {
     private readonly limits: ConnectionLimits,
     private readonly events: ConnectionEvents,
     private readonly auth: ConnectionAuth,
+    private readonly heldBytes: HeldRequestBytes = new HeldRequestBytes(),
   ) {
     this.remoteAddress = socket.remoteAddress ?? 'unknown';
-    this.#decoder = new FrameDecoder({ maxFrameBytes: limits.maxFrameBytes });
+    this.#preAuthenticationLimit = !auth.authenticated;
+    this.#decoder = new FrameDecoder({
+      maxFrameBytes: this.#preAuthenticationLimit
+        ? Math.min(limits.maxFrameBytesBeforeAuthentication, limits.maxFrameBytes)
+        : limits.maxFrameBytes,
+    });
     socket.setNoDelay(true);
     socket.setTimeout(limits.idleTimeoutMs);
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
@@ -94,15 +123,16 @@ export class Connection {
   /** Stops reading new requests; the ones already started still finish. */
   stopReading(): void {
     this.socket.pause();
-    this.#queue.length = 0;
+    this.#clearQueue();
   }
 
   close(reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#queue.length = 0;
+    this.#clearQueue();
     this.#abort.abort();
     this.socket.destroy();
+    this.auth.connectionClosed();
     this.#releaseUnwritten();
     this.events.onClose(this, reason);
   }
@@ -123,28 +153,64 @@ export class Connection {
   #closeAfterWrites(reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#queue.length = 0;
+    this.#clearQueue();
     this.#abort.abort();
     this.socket.pause();
     // A client that never reads would keep the socket half-closed; the linger bound ends that.
     this.socket.setTimeout(CLOSE_LINGER_MS, () => this.socket.destroy());
     this.socket.end(() => this.socket.destroy());
+    this.auth.connectionClosed();
     this.#releaseUnwritten();
     this.events.onClose(this, reason);
   }
 
   #onData(chunk: Buffer): void {
+    if (this.#closed || this.#failure !== undefined) return;
+    if (this.#preAuthenticationLimit && this.auth.authenticated) {
+      // Authenticated clients wait for the SaslAuthenticate answer before sending more, so the
+      // first frame after it is judged by the listener's own limit.
+      this.#preAuthenticationLimit = false;
+      this.#decoder.maxFrameBytes = this.limits.maxFrameBytes;
+    }
     const { frames, error } = this.#decoder.push(chunk);
-    for (const frame of frames) this.#queue.push(frame);
+    for (const frame of frames) {
+      this.#queue.push(frame);
+      this.#queuedBytes += frame.length;
+    }
     if (error) {
       // The stream cannot be resynchronised after a bad size prefix; requests already complete
-      // before it are still answered, then the connection closes.
+      // before it are still answered, then the connection closes. Nothing more is read.
       this.#queue.push(Buffer.alloc(0));
-      this.#failure = error.message;
+      const reason = this.#refusalReason(error.kind);
+      this.#failure =
+        reason === 'frame_too_large_before_authentication'
+          ? `${error.message} allowed before authentication (limits.maxFrameBytesBeforeAuthentication)`
+          : error.message;
+      this.socket.pause();
+      this.events.onFrameRefused(this, reason, this.#failure);
     }
+    this.#reportHeldBytes();
     if (this.#waitingCount >= this.limits.maxInFlightRequestsPerConnection) this.socket.pause();
     if (this.#processing) this.#startReady();
     else void this.#process();
+  }
+
+  #refusalReason(kind: string): FrameRefusalReason {
+    if (kind !== 'frame-too-large') return 'bad_frame_size';
+    return this.#preAuthenticationLimit ? 'frame_too_large_before_authentication' : 'frame_too_large';
+  }
+
+  #clearQueue(): void {
+    this.#queue.length = 0;
+    this.#queuedBytes = 0;
+    this.#reportHeldBytes();
+  }
+
+  /** Tells the broker's tally what this connection holds now: its decoder's partial frame and queue. */
+  #reportHeldBytes(): void {
+    const held = this.#closed ? 0 : this.#decoder.bufferedBytes + this.#queuedBytes;
+    this.heldBytes.change(held - this.#reportedHeldBytes);
+    this.#reportedHeldBytes = held;
   }
 
   /** Requests read and not yet answered: queued plus started. */
@@ -170,6 +236,8 @@ export class Connection {
         return;
       }
       this.#queue.shift();
+      this.#queuedBytes -= frame.length;
+      this.#reportHeldBytes();
       // Frames are views of socket chunks; Node allocates a fresh chunk per read, so a view
       // stays valid, and the log may rewrite a batch's offset bytes in place.
       const started = this.dispatcher.start(frame, {

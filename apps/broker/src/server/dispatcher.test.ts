@@ -11,17 +11,20 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { requestObserver } from '../broker-observers';
 import { type ItemResult, resultOf } from '../errors/item-result';
+import { systemGroupScheduler } from '../group/group-scheduler';
 import { type BrokerMetrics, createBrokerMetrics } from '../http/metrics';
 import { createLogger } from '../logger';
 import { API_ACL_RULES } from '../security/acl/api-acl-rules';
 import { Authorizer } from '../security/acl/authorizer';
 import { TrafficRates } from '../stats/traffic-rates';
+import { WarningLimiter } from '../warning-limiter';
 import { answerTopicPartitions } from './answers/answer-topic-partitions';
 import { NO_ERROR } from './answers/top-level-error';
 import { noAuthentication } from './auth/listener-authenticator';
 import { Dispatcher, type DispatchOutcome } from './dispatcher';
 import { defineHandler } from './handler';
 import { HandlerRegistry } from './handler-registry';
+import { HeldRequestBytes } from './held-request-bytes';
 
 /**
  * What the test handlers call: partition 0 has offset 42, partition 1 fails with a bug (a plain
@@ -127,6 +130,15 @@ describe('Dispatcher: a service failure that is not a WeirError', () => {
       logger: createLogger({ level: 'info', pretty: false, destination }),
       traffic: new TrafficRates({ nowMs: () => Date.now() }),
       openConnections: () => 1,
+      heldRequestBytes: new HeldRequestBytes(),
+      warnings: new WarningLimiter(
+        { maxPerInterval: 1000, intervalMs: 60_000 },
+        {
+          warningsTotal: metrics.logWarningsTotal,
+          warningsSuppressedTotal: metrics.logWarningsSuppressedTotal,
+        },
+        systemGroupScheduler,
+      ),
     };
     dispatcher = new Dispatcher({
       registry: new HandlerRegistry<PartitionOffsets>([listOffsetsHandler, deleteUserHandler]),

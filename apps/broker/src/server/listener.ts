@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { ListenerAuthenticator } from './auth/listener-authenticator';
 import { Connection, type ConnectionLimits } from './connection';
 import type { Dispatcher } from './dispatcher';
+import { HeldRequestBytes } from './held-request-bytes';
 import { withCertificatePrincipal } from './tls/tls-principal-auth';
 import { createTlsServer, type ListenerTlsOptions, type TlsPeer, type TlsServer } from './tls/tls-server';
 
@@ -13,6 +14,8 @@ export interface ListenerOptions extends ConnectionLimits {
   authenticator: ListenerAuthenticator;
   /** TLS (SSL, SASL_SSL); plaintext when absent. */
   tlsOptions?: ListenerTlsOptions | undefined;
+  /** The broker's tally of request bytes read and not yet handled; one per listener when absent. */
+  heldRequestBytes?: HeldRequestBytes | undefined;
 }
 
 /** What is known about a connection when it opens, for the log. */
@@ -29,6 +32,8 @@ export interface ListenerEvents {
   onConnectionClosed(remoteAddress: string, reason: string, openCount: number): void;
   /** `reason` is short and fixed (a metric label); `detail`, when there is one, is for the log. */
   onConnectionRejected(remoteAddress: string, reason: string, detail?: string): void;
+  /** A frame refused on its size prefix (`reason` a fixed label); its connection closes. */
+  onFrameRefused(remoteAddress: string, reason: string, detail: string): void;
 }
 
 /**
@@ -42,6 +47,7 @@ export class Listener {
   readonly #tls: TlsServer | undefined;
   readonly #connections = new Set<Connection>();
   #boundPort = 0;
+  readonly #heldRequestBytes: HeldRequestBytes;
   /**
    * Sockets accepted between {@link bind} and {@link open}, held until the broker is ready to
    * serve them: the port is taken (and known, for the broker's registration) before storage
@@ -54,6 +60,7 @@ export class Listener {
     private readonly dispatcher: Dispatcher,
     private readonly events: ListenerEvents,
   ) {
+    this.#heldRequestBytes = options.heldRequestBytes ?? new HeldRequestBytes();
     const tlsOptions = options.tlsOptions;
     if (tlsOptions === undefined) {
       this.#tls = undefined;
@@ -166,8 +173,11 @@ export class Listener {
           this.#connections.delete(closedConnection);
           this.events.onConnectionClosed(remoteAddress, reason, this.#connections.size);
         },
+        onFrameRefused: (_connection, reason, detail) =>
+          this.events.onFrameRefused(remoteAddress, reason, detail),
       },
       auth,
+      this.#heldRequestBytes,
     );
     this.#connections.add(connection);
     this.events.onConnectionOpened(remoteAddress, this.#connections.size, {

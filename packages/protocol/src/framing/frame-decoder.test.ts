@@ -194,4 +194,21 @@ describe('FrameDecoder failures', () => {
   it.each([-1, 1.5, 2 ** 31, Number.NaN])('refuses maxFrameBytes %s', (maxFrameBytes) => {
     expect(() => new FrameDecoder({ maxFrameBytes })).toThrow(RangeError);
   });
+
+  it('applies a changed maximum from the next size prefix on', () => {
+    const decoder = new FrameDecoder({ maxFrameBytes: 8 });
+    const large = Buffer.alloc(20, 7);
+    // A size accepted under the old limit is read to its end after the limit shrinks.
+    expect(decoder.push(Buffer.concat([sizePrefix(8), Buffer.alloc(3)])).error).toBeUndefined();
+    decoder.maxFrameBytes = 4;
+    expect(decoder.push(Buffer.alloc(5)).frames).toHaveLength(1);
+    expect(decoder.push(encodeFrame(large)).error?.kind).toBe('frame-too-large');
+    const raised = new FrameDecoder({ maxFrameBytes: 8 });
+    raised.maxFrameBytes = 20;
+    expect(raised.maxFrameBytes).toBe(20);
+    expect(raised.push(encodeFrame(large)).frames).toEqual([large]);
+    expect(() => {
+      raised.maxFrameBytes = -1;
+    }).toThrow(RangeError);
+  });
 });

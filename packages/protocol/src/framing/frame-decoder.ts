@@ -37,7 +37,7 @@ export interface FramePushResult {
  * the same error.
  */
 export class FrameDecoder {
-  readonly #maxFrameBytes: number;
+  #maxFrameBytes: number;
   /** The size prefix when it arrives split across chunks. */
   readonly #sizePrefix = Buffer.alloc(SIZE_PREFIX_BYTES);
   #sizePrefixBytes = 0;
@@ -49,11 +49,20 @@ export class FrameDecoder {
   #failure: DecodeError | undefined;
 
   constructor(options: FrameDecoderOptions = {}) {
-    const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
-    if (!Number.isInteger(maxFrameBytes) || maxFrameBytes < 0 || maxFrameBytes > MAX_INT32) {
-      throw new RangeError(`maxFrameBytes must be an integer in 0..${MAX_INT32}, got ${maxFrameBytes}`);
-    }
-    this.#maxFrameBytes = maxFrameBytes;
+    this.#maxFrameBytes = checkedMaxFrameBytes(options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
+  }
+
+  /** The largest frame body accepted now. */
+  get maxFrameBytes(): number {
+    return this.#maxFrameBytes;
+  }
+
+  /**
+   * Changes the largest frame body accepted from the next size prefix on (a frame whose size was
+   * already accepted is read to its end), as a connection does once it has authenticated.
+   */
+  set maxFrameBytes(value: number) {
+    this.#maxFrameBytes = checkedMaxFrameBytes(value);
   }
 
   /** The error that stopped this decoder, or `undefined` while it is healthy. */
@@ -163,4 +172,11 @@ export class FrameDecoder {
     this.#sizePrefixBytes = 0;
     this.#frameBytes = -1;
   }
+}
+
+function checkedMaxFrameBytes(maxFrameBytes: number): number {
+  if (!Number.isInteger(maxFrameBytes) || maxFrameBytes < 0 || maxFrameBytes > MAX_INT32) {
+    throw new RangeError(`maxFrameBytes must be an integer in 0..${MAX_INT32}, got ${maxFrameBytes}`);
+  }
+  return maxFrameBytes;
 }

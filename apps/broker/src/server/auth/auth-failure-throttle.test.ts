@@ -43,4 +43,16 @@ describe('AuthFailureThrottle', () => {
     expect(await throttle.failed('a')).toBe(0);
     expect(delays).toEqual([]);
   });
+
+  it('counts failures at one user across addresses, and delays by the larger count', async () => {
+    const { scheduler, delays } = fakeScheduler();
+    const throttle = new AuthFailureThrottle(100, scheduler);
+    await throttle.failed('10.0.0.1', 'alice');
+    await throttle.failed('10.0.0.2', 'alice');
+    await throttle.failed('10.0.0.3', 'alice');
+    // A fresh address guessing at another user starts from the base delay.
+    await throttle.failed('10.0.0.4', 'bob');
+    await throttle.failed('10.0.0.4', 'alice');
+    expect(delays).toEqual([100, 200, 400, 100, 800]);
+  });
 });

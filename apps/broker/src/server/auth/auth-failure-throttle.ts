@@ -37,9 +37,23 @@ export class AuthFailureThrottle {
     return this.baseDelayMs * factor;
   }
 
-  /** Counts a failure from `source` and resolves, with the delay applied, once it has passed. */
-  async failed(source: string): Promise<number> {
+  /**
+   * Counts a failure from `source` (and, when given, at `username`, counted apart from every
+   * source) and resolves, with the larger of their delays applied, once it has passed.
+   */
+  async failed(source: string, username?: string): Promise<number> {
     const nowMs = this.scheduler.nowMs();
+    const failures = Math.max(
+      this.#count(source, nowMs),
+      username === undefined ? 0 : this.#count(`user:${username}`, nowMs),
+    );
+    const delayMs = this.delayForFailureCount(failures);
+    if (delayMs > 0) await new Promise<void>((resolve) => this.scheduler.schedule(delayMs, resolve));
+    return delayMs;
+  }
+
+  /** Counts one failure of `source` and returns its failures in a row. */
+  #count(source: string, nowMs: number): number {
     const known = this.#sources.get(source);
     const failures =
       known !== undefined && nowMs - known.lastFailureMs < FORGET_AFTER_MS ? known.failures + 1 : 1;
@@ -49,8 +63,6 @@ export class AuthFailureThrottle {
     if (this.#sources.size > MAX_TRACKED_SOURCES) {
       this.#sources.delete(this.#sources.keys().next().value!);
     }
-    const delayMs = this.delayForFailureCount(failures);
-    if (delayMs > 0) await new Promise<void>((resolve) => this.scheduler.schedule(delayMs, resolve));
-    return delayMs;
+    return failures;
   }
 }

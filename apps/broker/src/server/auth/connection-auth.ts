@@ -23,6 +23,11 @@ export interface AuthenticateAnswer {
 export interface ConnectionAuth {
   /** `User:<name>` once authenticated; {@link ANONYMOUS_PRINCIPAL} before or without SASL. */
   readonly principal: string;
+  /**
+   * Whether the connection may send frames of the listener's full size: true once SASL succeeded,
+   * and from the start on a listener without SASL.
+   */
+  readonly authenticated: boolean;
   /** Whether a request of this API may be served now; one that may not closes the connection. */
   permits(apiKey: number): boolean;
   /** SaslHandshake at `version`: v0 means the exchange continues as raw tokens, v1 as requests. */
@@ -39,4 +44,6 @@ export interface ConnectionAuth {
    * closes for this reason.
    */
   readonly closeReason: string | undefined;
+  /** The connection closed: an exchange still in progress gives back what it holds. */
+  connectionClosed(): void;
 }

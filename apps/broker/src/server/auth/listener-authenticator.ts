@@ -23,9 +23,11 @@ export const noAuthentication: ListenerAuthenticator = {
   mechanisms: [],
   forConnection: () => ({
     principal: ANONYMOUS_PRINCIPAL,
+    authenticated: true,
     closeReason: undefined,
     awaitsRawToken: false,
     permits: () => true,
+    connectionClosed: () => {},
     handshake: () => ({ errorCode: ErrorCode.UNSUPPORTED_SASL_MECHANISM, mechanisms: [] }),
     authenticate: async () => ({
       errorCode: ErrorCode.ILLEGAL_SASL_STATE,

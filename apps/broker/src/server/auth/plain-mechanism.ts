@@ -18,6 +18,10 @@ const REFUSED = `Authentication failed: Invalid username or password`;
 export function plainMechanism(users: PasswordVerifier): SaslMechanism {
   return {
     name: PLAIN_MECHANISM,
+    claimedUsername: (firstMessage) => {
+      const parts = firstMessage.toString('utf8').split('\0');
+      return parts.length === 3 && parts[1] !== '' ? parts[1] : undefined;
+    },
     start: () => ({
       async step(authBytes: Buffer): Promise<SaslStepResult> {
         const parts = authBytes.toString('utf8').split('\0');

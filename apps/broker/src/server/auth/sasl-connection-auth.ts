@@ -1,5 +1,6 @@
 import { ApiVersions, ErrorCode, SaslAuthenticate, SaslHandshake } from '@weir/protocol';
 import type { AuthFailureThrottle } from './auth-failure-throttle';
+import type { AuthenticationSlot, AuthenticationsInProgress } from './authentications-in-progress';
 import {
   ANONYMOUS_PRINCIPAL,
   type AuthenticateAnswer,
@@ -20,10 +21,17 @@ const BEFORE_AUTHENTICATION = new Set([ApiVersions.apiKey, SaslHandshake.apiKey,
 
 const NO_BYTES = Buffer.alloc(0);
 
+/** Claimed user names are counted by at most this many characters. */
+const MAX_USERNAME_KEY_CHARS = 256;
+
+/** The place of an exchange on a listener that does not count them. */
+const NO_SLOT: AuthenticationSlot = { release: () => {} };
+
 /** The outcome of one finished exchange, for `weir_authentications_total`. */
 export interface AuthenticationOutcome {
   readonly mechanism: string;
-  readonly result: 'success' | 'failure';
+  /** `refused`: too many exchanges in progress from the address or for the user; nothing was checked. */
+  readonly result: 'success' | 'failure' | 'refused';
   readonly clientHost: string;
 }
 
@@ -31,6 +39,8 @@ export interface AuthenticationOutcome {
 export interface SaslAuthHooks {
   /** Delays the answer to a failed exchange, growing per remote address. */
   readonly throttle?: AuthFailureThrottle;
+  /** Caps the exchanges in progress per address and per user. */
+  readonly inProgress?: AuthenticationsInProgress;
   readonly onOutcome?: (outcome: AuthenticationOutcome) => void;
 }
 
@@ -46,6 +56,10 @@ export class SaslConnectionAuth implements ConnectionAuth {
   #mechanism: string | undefined;
   #exchange: SaslServerExchange | undefined;
   #closeReason: string | undefined;
+  /** Held from the exchange's first round until it ends or the connection closes. */
+  #slot: AuthenticationSlot | undefined;
+  /** The user name the first round claimed, for the failure delay per user. */
+  #claimedUsername: string | undefined;
 
   constructor(
     private readonly mechanisms: ReadonlyMap<string, SaslMechanism>,
@@ -63,12 +77,20 @@ export class SaslConnectionAuth implements ConnectionAuth {
     return this.#principal;
   }
 
+  get authenticated(): boolean {
+    return this.#state === 'authenticated';
+  }
+
   get closeReason(): string | undefined {
     return this.#closeReason;
   }
 
   get awaitsRawToken(): boolean {
     return this.#state === 'awaiting-raw-token';
+  }
+
+  connectionClosed(): void {
+    this.#slot?.release();
   }
 
   permits(apiKey: number): boolean {
@@ -103,6 +125,10 @@ export class SaslConnectionAuth implements ConnectionAuth {
         authBytes: NO_BYTES,
       };
     }
+    if (this.#slot === undefined) {
+      const refusal = this.#startExchange(authBytes);
+      if (refusal !== undefined) return refusal;
+    }
     const result: SaslStepResult = await exchange.step(authBytes);
     switch (result.kind) {
       case 'challenge':
@@ -112,6 +138,7 @@ export class SaslConnectionAuth implements ConnectionAuth {
         this.#move('authenticated', 'an acceptance');
         this.#principal = result.principal;
         this.#exchange = undefined;
+        this.#slot?.release();
         this.#report('success');
         return { errorCode: ErrorCode.NONE, errorMessage: null, authBytes: result.finalBytes };
       case 'rejected':
@@ -119,14 +146,45 @@ export class SaslConnectionAuth implements ConnectionAuth {
         this.#closeReason = `SASL ${this.#mechanism} authentication failed`;
         this.#exchange = undefined;
         this.#report('failure');
-        // The answer (and the close after it) waits, so guesses from one address slow down.
-        await this.hooks.throttle?.failed(this.clientHost);
+        // The answer (and the close after it) waits, so guesses from one address, or at one
+        // user, slow down; the exchange keeps its place in the counts meanwhile.
+        await this.hooks.throttle?.failed(this.clientHost, this.#claimedUsername);
+        this.#slot?.release();
         return {
           errorCode: ErrorCode.SASL_AUTHENTICATION_FAILED,
           errorMessage: result.errorMessage,
           authBytes: NO_BYTES,
         };
     }
+  }
+
+  /**
+   * Takes this exchange's place among those in progress, or refuses it (without checking the
+   * credentials) when its address or its claimed user already has as many as allowed.
+   */
+  #startExchange(firstMessage: Buffer): AuthenticateAnswer | undefined {
+    const claimed = this.mechanisms.get(this.#mechanism ?? '')?.claimedUsername?.(firstMessage);
+    // Bounded, so a client cannot make a table key of a huge claimed name.
+    this.#claimedUsername = claimed?.slice(0, MAX_USERNAME_KEY_CHARS);
+    const start = this.hooks.inProgress?.tryStart(this.clientHost, this.#claimedUsername);
+    if (start === undefined) {
+      this.#slot = NO_SLOT;
+      return undefined;
+    }
+    if (start.started) {
+      this.#slot = start.slot;
+      return undefined;
+    }
+    this.#move('rejected', 'a refusal');
+    this.#exchange = undefined;
+    const what = start.refusedFor === 'address' ? 'from this address' : 'for this user';
+    this.#closeReason = `SASL ${this.#mechanism} authentication refused: too many in progress ${what}`;
+    this.#report('refused');
+    return {
+      errorCode: ErrorCode.SASL_AUTHENTICATION_FAILED,
+      errorMessage: `Authentication refused: too many authentications in progress ${what}; retry later`,
+      authBytes: NO_BYTES,
+    };
   }
 
   #report(result: AuthenticationOutcome['result']): void {

@@ -39,4 +39,9 @@ export interface SaslMechanism {
   readonly name: string;
   /** Starts the exchange of one connection; without `peer`, nothing is known about its transport. */
   start(peer?: SaslPeer): SaslServerExchange;
+  /**
+   * The user name a client's first message claims, read without checking anything, so concurrent
+   * attempts per user can be counted before the credentials are; undefined when it names none.
+   */
+  claimedUsername?(firstMessage: Buffer): string | undefined;
 }

@@ -115,6 +115,10 @@ export function scramMechanism(
 
   return {
     name: mechanism,
+    claimedUsername: (firstMessage) => {
+      const name = /^[ny],(?:a=[^,]*)?,n=([^,]*),/s.exec(firstMessage.toString('utf8'))?.[1];
+      return name === undefined ? undefined : unescapeSaslName(name) || undefined;
+    },
     start(): SaslServerExchange {
       let step: ScramServerStep = 'awaiting-client-first';
       let first: FirstRound | undefined;
