@@ -28,7 +28,6 @@ export interface FetchRequest {
   isolationLevel: IsolationLevel;
 }
 
-
 /** An aborted transaction a read_committed client must drop, as Fetch reports it. */
 export interface FetchAbortedTransaction {
   producerId: number;
