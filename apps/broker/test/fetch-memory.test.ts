@@ -1,7 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { createInterface } from 'node:readline';
 import {
   CreateTopics,
   decodeRecordBatch,
@@ -14,6 +12,7 @@ import {
   splitBatches,
 } from '@weir/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChildBroker, memoryOf, startChildBroker, stopChildBroker } from './broker-child-process';
 import { pollUntil } from './group-fixtures';
 import { temporaryDirectory } from './log-fixtures';
 import { batchOf, produceBody, RawConnection } from './raw-socket';
@@ -24,15 +23,6 @@ const VALUE_BYTES = 1_000_000;
 /** fetch.max.bytes of the broker under test: every answer below holds at most this much. */
 const FETCH_MAX_BYTES = 32 * 1024 * 1024;
 const SLOW_FETCHERS = 20;
-
-/** The resident memory of a process, from /proc. */
-function residentBytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((entry) => entry.startsWith('VmRSS:'));
-  if (line === undefined) throw new Error(`no VmRSS for process ${pid}`);
-  return Number(line.split(/\s+/)[1]) * 1024;
-}
 
 /**
  * The bytes waiting in the kernel's receive queue of each TCP connection to `port` on this
@@ -112,37 +102,19 @@ function readAnswer(socket: Socket): Promise<Buffer> {
  */
 describe('Fetch answers to clients that read slowly', () => {
   let directory: { path: string; cleanup: () => Promise<void> };
-  let child: ChildProcess;
-  let exited: Promise<void>;
+  let child: ChildBroker;
   let port: number;
   const fetchers: Socket[] = [];
 
   beforeAll(async () => {
     directory = await temporaryDirectory();
-    const config = {
+    child = await startChildBroker({
       dataDir: directory.path,
       listeners: { client: { host: '127.0.0.1', port: 0 }, internal: { enabled: false } },
       topics: { autoCreateEnable: false },
       limits: { fetchMaxBytes: FETCH_MAX_BYTES },
-    };
-    child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        new URL('./fixtures/broker-child.ts', import.meta.url).pathname,
-        JSON.stringify(config),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    exited = new Promise((resolve) => child.once('exit', () => resolve()));
-    port = await new Promise<number>((resolve, reject) => {
-      child.once('exit', (code, signal) => reject(new Error(`the broker exited early (${code ?? signal})`)));
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        const [word, value] = line.split(' ');
-        if (word === 'ready') resolve(Number(value));
-      });
     });
+    port = child.port;
     const connection = await RawConnection.open(port);
     const created = await connection.request(CreateTopics, 4, {
       topics: [{ name: TOPIC, numPartitions: 1, replicationFactor: 1, assignments: [], configs: [] }],
@@ -164,13 +136,12 @@ describe('Fetch answers to clients that read slowly', () => {
 
   afterAll(async () => {
     for (const socket of fetchers) socket.destroy();
-    if (child && child.exitCode === null) child.kill('SIGTERM');
-    await exited;
+    await stopChildBroker(child);
     await directory?.cleanup();
   });
 
   it('costs the broker a chunk per client, not the answer, and each answer is whole and capped', async () => {
-    const before = residentBytes(child.pid!);
+    const before = (await memoryOf(child)).rss;
     for (let index = 0; index < SLOW_FETCHERS; index++) fetchers.push(await openSlowFetcher(port));
     // Every answer has started to arrive: each broker read for them is done.
     const clientPorts = fetchers.map((socket) => socket.localPort!);
@@ -178,7 +149,7 @@ describe('Fetch answers to clients that read slowly', () => {
       const queues = receiveQueues(port);
       return clientPorts.every((clientPort) => (queues.get(clientPort) ?? 0) > 0);
     }, 'every slow fetcher to be sent the start of its answer');
-    const grownBytes = residentBytes(child.pid!) - before;
+    const grownBytes = (await memoryOf(child)).rss - before;
     // Held in memory, the answers would be SLOW_FETCHERS × 32 MiB = 640 MiB.
     expect(grownBytes).toBeLessThan(160 * 1024 * 1024);
 

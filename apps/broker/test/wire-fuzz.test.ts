@@ -1,14 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { createInterface, type Interface } from 'node:readline';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChildBroker, memoryOf, startChildBroker, stopChildBroker } from './broker-child-process';
 import { type FuzzFrame, type FuzzFrameKind, fuzzConnections } from './fuzz-frames';
 import { pollUntil } from './group-fixtures';
 import { temporaryDirectory } from './log-fixtures';
 import { within } from './raw-socket';
 
-const CHILD = new URL('./fixtures/fuzz-broker-child.ts', import.meta.url).pathname;
 /** Enough to meet every kind of frame thousands of times, and to finish well inside a minute here. */
 const FRAME_COUNT = 50_000;
 const PARALLEL_CONNECTIONS = 8;
@@ -16,50 +14,6 @@ const MAX_FRAMES_PER_CONNECTION = 8;
 /** A failure names its seed; set WEIR_FUZZ_SEED to replay one. */
 const SEED = Number(process.env.WEIR_FUZZ_SEED ?? Date.now() % 0x1_0000_0000);
 const MIB = 1024 * 1024;
-
-/** The child broker: its port, its stdout lines, and a way to ask it for its memory. */
-interface ChildBroker {
-  process: ChildProcess;
-  port: number;
-  lines: Interface;
-  exited: Promise<number | null>;
-}
-
-async function startChild(dataDir: string): Promise<ChildBroker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir], {
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const lines = createInterface({ input: child.stdout! });
-  const ready = new Promise<number>((resolve) => {
-    lines.on('line', (line) => {
-      if (line.startsWith('ready ')) resolve(Number(line.slice('ready '.length)));
-    });
-  });
-  const port = await within(
-    Promise.race([ready, exited.then((code) => Promise.reject(new Error(`the broker exited with ${code}`)))]),
-    30_000,
-    'the fuzzed broker to start',
-  );
-  return { process: child, port, lines, exited };
-}
-
-/** The child's resident memory and request bytes held by its connections (now and at most). */
-async function memoryOf(child: ChildBroker): Promise<{ rss: number; held: number; peakHeld: number }> {
-  const answer = new Promise<string>((resolve) => {
-    const onLine = (line: string) => {
-      if (!line.startsWith('memory ')) return;
-      child.lines.off('line', onLine);
-      resolve(line);
-    };
-    child.lines.on('line', onLine);
-  });
-  child.process.stdin!.write('memory\n');
-  const [, rss, held, peakHeld] = (await within(answer, 10_000, 'the broker to report its memory')).split(
-    ' ',
-  );
-  return { rss: Number(rss), held: Number(held), peakHeld: Number(peakHeld) };
-}
 
 /** Sends `frames` on one connection, ends it, and waits until it is closed (by either side). */
 async function sendOnConnection(port: number, frames: readonly FuzzFrame[]): Promise<void> {
@@ -84,15 +38,20 @@ describe(`the wire fuzzer (seed ${SEED})`, { timeout: 180_000 }, () => {
     console.log(`wire fuzzer seed ${SEED} (replay with WEIR_FUZZ_SEED=${SEED})`);
     const directory = await temporaryDirectory('weir-fuzz-');
     cleanup = directory.cleanup;
-    child = await startChild(directory.path);
+    child = await startChildBroker({
+      dataDir: directory.path,
+      listeners: { client: { host: '127.0.0.1', port: 0 }, internal: { enabled: false } },
+      // Fuzzed Produce requests name topics at random; none of them may come into being.
+      topics: { autoCreateEnable: false },
+      groups: { offsetsTopicPartitions: 1 },
+      // A fuzzed size prefix may announce up to this much; the bound keeps the run's memory small.
+      limits: { maxFrameBytes: 8 * 1024 * 1024 },
+      // Warnings are rate-limited (warning-limiter.ts), so even a flood of bad frames writes few lines.
+      logging: { level: 'warn' },
+    });
   });
   afterAll(async () => {
-    if (child !== undefined && child.process.exitCode === null) {
-      child.process.stdin!.end();
-      await within(child.exited, 30_000, 'the fuzzed broker to stop').catch(() =>
-        child.process.kill('SIGKILL'),
-      );
-    }
+    await stopChildBroker(child);
     await cleanup?.();
   });
 
