@@ -60,6 +60,8 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
     observer: requestObserver(observation, 'client'),
     listenerName: 'client',
     authorizer: services.acls.authorizer,
+    // Client quotas apply to clients; the internal listener serves the console and other brokers.
+    quotas: services.quotas,
   });
   const clientListener = new Listener(
     {

@@ -3,6 +3,9 @@ import type { ClientQuotaKey } from './quota-entity';
 import { QuotaIndex, type ResolvedQuota } from './quota-index';
 import { type QuotaWindow, SampledRate } from './sampled-rate';
 
+/** throttle_time_ms is an int32 on the wire (and the longest timer Node.js sets). */
+const INT32_MAX = 2 ** 31 - 1;
+
 /** Told what is measured and throttled, per configured entity (a bounded set of labels). */
 export interface QuotaObserver {
   onRecorded(key: ClientQuotaKey, entity: string, value: number): void;
@@ -21,6 +24,11 @@ export interface ClientQuotaManagerOptions {
    * quotas' unbounded.
    */
   maxThrottleMs: number;
+  /**
+   * Whether usage that is throttled is taken back: a throttled Fetch is answered empty, as in
+   * Kafka, so its bytes do not count (the consumer fetches them again after the throttle).
+   */
+  takesBackThrottled: boolean;
 }
 
 /**
@@ -61,27 +69,31 @@ export class ClientQuotaManager {
     const nowMs = this.#options.nowMs();
     const rate = this.#rateFor(quota.rateKey, nowMs);
     rate.record(value, nowMs);
-    this.#options.observer.onRecorded(this.key, quota.entity, value);
     const observed = rate.ratePerSecond(nowMs);
-    if (observed <= quota.bound) return 0;
-    const throttleMs = Math.min(
-      Math.round(((observed - quota.bound) / quota.bound) * rate.windowMs(nowMs)),
-      this.#options.maxThrottleMs,
-    );
+    const throttleMs =
+      observed <= quota.bound
+        ? 0
+        : Math.min(
+            Math.round(((observed - quota.bound) / quota.bound) * rate.windowMs(nowMs)),
+            this.#options.maxThrottleMs,
+            INT32_MAX,
+          );
+    if (throttleMs > 0 && this.#options.takesBackThrottled) rate.record(-value, nowMs);
+    else this.#options.observer.onRecorded(this.key, quota.entity, value);
     if (throttleMs > 0) this.#options.observer.onThrottled(this.key, quota.entity, throttleMs);
     return throttleMs;
   }
 
   /**
-   * Takes back usage recorded for an answer that was not sent after all (a throttled Fetch is
-   * answered empty, as in Kafka, so its bytes do not count).
+   * Records usage without judging it (Kafka's `recordNoThrottle`): for time spent after the answer's
+   * throttle was decided, which then counts against the client's next requests.
    */
-  unrecord(user: string, clientId: string, value: number): void {
+  record(user: string, clientId: string, value: number): void {
     const quota = this.quotaOf(user, clientId);
     if (quota === undefined) return;
     const nowMs = this.#options.nowMs();
-    this.#rates.get(quota.rateKey)?.record(-value, nowMs);
-    this.#options.observer.onRecorded(this.key, quota.entity, -value);
+    this.#rateFor(quota.rateKey, nowMs).record(value, nowMs);
+    this.#options.observer.onRecorded(this.key, quota.entity, value);
   }
 
   /**

@@ -10,7 +10,7 @@ import {
   type QuotaOperation,
   selectQuotas,
 } from './client-quota-requests';
-import { entityLabel, quotaUserOf } from './quota-entity';
+import { entityLabel } from './quota-entity';
 import type { QuotaWindow } from './sampled-rate';
 
 export interface ClientQuotasOptions {
@@ -24,12 +24,6 @@ export interface ClientQuotasOptions {
 export interface QuotaAlterationRequest {
   entity: readonly EntityPair[];
   ops: readonly QuotaOperation[];
-}
-
-/** Who a request is from, as quotas see it: the user of its principal and its client id. */
-export interface QuotaClient {
-  principal: string;
-  clientId: string | null;
 }
 
 /**
@@ -51,16 +45,19 @@ export class ClientQuotas {
       ...common,
       key: 'producer_byte_rate',
       maxThrottleMs: Number.POSITIVE_INFINITY,
+      takesBackThrottled: false,
     });
     this.fetch = new ClientQuotaManager({
       ...common,
       key: 'consumer_byte_rate',
       maxThrottleMs: Number.POSITIVE_INFINITY,
+      takesBackThrottled: true,
     });
     this.request = new ClientQuotaManager({
       ...common,
       key: 'request_percentage',
       maxThrottleMs: options.window.sampleMs,
+      takesBackThrottled: false,
     });
   }
 
@@ -111,10 +108,5 @@ export class ClientQuotas {
       }
     }
     return results.map((item) => ('entity' in item ? written : item));
-  }
-
-  /** The user and client id quotas are looked up by. */
-  static subjectOf(client: QuotaClient): { user: string; clientId: string } {
-    return { user: quotaUserOf(client.principal), clientId: client.clientId ?? '' };
   }
 }

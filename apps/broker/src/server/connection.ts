@@ -48,6 +48,8 @@ export class Connection {
   readonly #abort = new AbortController();
   #processing = false;
   #closed = false;
+  /** While a quota mutes the connection (KIP-219), no request starts and the socket is not read. */
+  #muted = false;
   /** Why the frame decoder failed; the connection closes once the frames before it are answered. */
   #failure: string | undefined;
   #idle: Promise<void> = Promise.resolve();
@@ -136,7 +138,7 @@ export class Connection {
    * that only Produce requests behind Produce requests.
    */
   #startReady(): void {
-    while (this.#queue.length > 0 && !this.#closed) {
+    while (this.#queue.length > 0 && !this.#closed && !this.#muted) {
       const frame = this.#queue[0]!;
       if (this.#pending.length > 0 && !(this.#overlappable && isProduce(frame))) return;
       if (frame.length === 0 && this.#failure) {
@@ -179,6 +181,7 @@ export class Connection {
         if (this.#closed) return;
         // Every answer that is already there goes out in one corked write (one writev).
         let writable = true;
+        let throttleMs = 0;
         this.socket.cork();
         while (this.#pending[0]?.settled !== undefined) {
           const outcome = this.#pending.shift()!.settled!;
@@ -189,6 +192,7 @@ export class Connection {
           }
           if (outcome.kind === 'respond') {
             for (const part of outcome.parts) writable = this.socket.write(part) && writable;
+            if (outcome.throttleMs !== undefined) throttleMs = Math.max(throttleMs, outcome.throttleMs);
             if (outcome.closeAfter !== undefined) {
               this.socket.uncork();
               this.#closeAfterWrites(outcome.closeAfter);
@@ -199,6 +203,8 @@ export class Connection {
         this.socket.uncork();
         if (!writable) await this.#drained();
         if (this.#closed) return;
+        if (throttleMs > 0) await this.#mute(throttleMs);
+        if (this.#closed) return;
         if (this.#waitingCount < this.limits.maxInFlightRequestsPerConnection && this.socket.isPaused()) {
           this.socket.resume();
         }
@@ -207,6 +213,26 @@ export class Connection {
       this.#processing = false;
       this.#markIdle();
     }
+  }
+
+  /**
+   * A quota's throttle (KIP-219): the answer carrying throttle_time_ms is already written, and the
+   * connection is neither read nor served until the time is up (or it closes), so a client that
+   * ignores the throttle time gets nothing more done either.
+   */
+  #mute(throttleMs: number): Promise<void> {
+    this.#muted = true;
+    this.socket.pause();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#abort.signal.removeEventListener('abort', done);
+        this.#muted = false;
+        resolve();
+      };
+      const timer = setTimeout(done, throttleMs);
+      this.#abort.signal.addEventListener('abort', done);
+    });
   }
 
   /** Resolves once the socket's buffer drained or the socket closed. */
