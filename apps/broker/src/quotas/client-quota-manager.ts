@@ -24,11 +24,6 @@ export interface ClientQuotaManagerOptions {
    * quotas' unbounded.
    */
   maxThrottleMs: number;
-  /**
-   * Whether usage that is throttled is taken back: a throttled Fetch is answered empty, as in
-   * Kafka, so its bytes do not count (the consumer fetches them again after the throttle).
-   */
-  takesBackThrottled: boolean;
 }
 
 /**
@@ -78,8 +73,7 @@ export class ClientQuotaManager {
             this.#options.maxThrottleMs,
             INT32_MAX,
           );
-    if (throttleMs > 0 && this.#options.takesBackThrottled) rate.record(-value, nowMs);
-    else this.#options.observer.onRecorded(this.key, quota.entity, value);
+    this.#options.observer.onRecorded(this.key, quota.entity, value);
     if (throttleMs > 0) this.#options.observer.onThrottled(this.key, quota.entity, throttleMs);
     return throttleMs;
   }

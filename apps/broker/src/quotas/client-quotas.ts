@@ -45,19 +45,16 @@ export class ClientQuotas {
       ...common,
       key: 'producer_byte_rate',
       maxThrottleMs: Number.POSITIVE_INFINITY,
-      takesBackThrottled: false,
     });
     this.fetch = new ClientQuotaManager({
       ...common,
       key: 'consumer_byte_rate',
       maxThrottleMs: Number.POSITIVE_INFINITY,
-      takesBackThrottled: true,
     });
     this.request = new ClientQuotaManager({
       ...common,
       key: 'request_percentage',
       maxThrottleMs: options.window.sampleMs,
-      takesBackThrottled: false,
     });
   }
 

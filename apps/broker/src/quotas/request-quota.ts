@@ -30,8 +30,10 @@ export class RequestQuota {
   }
 
   /**
-   * Records a Fetch answer's bytes; the throttle time. A throttled answer is sent empty, as in
-   * Kafka, so its bytes are taken back: the consumer fetches them again after the throttle.
+   * Records a Fetch answer's bytes; the throttle time. The answer still goes out whole and the
+   * connection is muted after it (Kafka instead sends an over-quota answer empty and takes its bytes
+   * back, which never makes progress when a single batch is larger than the quota allows in a
+   * window: reads are whole batches, so the same batch would be refused forever).
    */
   fetched(responseBytes: number): number {
     return this.quotas?.fetch.recordAndGetThrottleMs(this.#user, this.#clientId, responseBytes) ?? 0;

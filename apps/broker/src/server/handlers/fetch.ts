@@ -64,12 +64,9 @@ export const fetchHandler = defineHandler({
     }
     let responseBytes = 0;
     for (const result of results) responseBytes += result.records.length;
-    const throttleTimeMs = context.quota.fetched(responseBytes);
-    // Over consumer_byte_rate the answer goes out empty with the throttle time, as Kafka's does, and
-    // the records are fetched again once the throttle is over.
-    if (throttleTimeMs > 0) return { throttleTimeMs, errorCode: 0, sessionId: 0, responses: [] };
     return {
-      throttleTimeMs: 0,
+      // Over consumer_byte_rate the answer still carries its records; the connection is muted after it.
+      throttleTimeMs: context.quota.fetched(responseBytes),
       errorCode: 0,
       sessionId: 0,
       responses: [...byTopic].map(([topic, partitions]) => ({
