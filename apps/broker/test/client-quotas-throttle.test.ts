@@ -1,4 +1,4 @@
-import { AlterClientQuotas, ErrorCode } from '@weir/protocol';
+import { AlterClientQuotas, ErrorCode, Metadata } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { Kafka, type logCreator, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,6 +118,12 @@ describe('client byte-rate quotas throttle real clients', () => {
     expect(throttled).toBeLessThan(quota * 1.6);
     expect(throttleLogs.filter((log) => log.clientId === 'slow-producer').length).toBeGreaterThan(0);
     expect(throttleLogs.filter((log) => log.clientId === 'free-producer')).toEqual([]);
+    // Metrics are labelled by the configured entity, whatever the number of clients behind it.
+    const labels = { quota: 'producer_byte_rate', entity: 'client-id=slow-producer' };
+    const series = async (metric: typeof running.metrics.quotaUsageTotal) =>
+      (await metric.get()).values.find((value) => value.labels.entity === labels.entity)?.value ?? 0;
+    expect(await series(running.metrics.quotaThrottleSecondsTotal)).toBeGreaterThan(0);
+    expect(await series(running.metrics.quotaUsageTotal)).toBeGreaterThan(throttled);
   }, 60_000);
 
   it('holds a consumer to consumer_byte_rate, far below its unthrottled rate', async () => {
@@ -143,4 +149,29 @@ describe('client byte-rate quotas throttle real clients', () => {
     expect(throttleLogs.filter((log) => log.clientId === 'slow-consumer').length).toBeGreaterThan(0);
     expect(throttleLogs.filter((log) => log.clientId === 'free-consumer')).toEqual([]);
   }, 60_000);
+
+  it('charges handler time to request_percentage: Metadata answers carry the throttle and the connection waits it out', async () => {
+    // 0.01 percent of one handler: a tenth of a millisecond per second, which a few requests exceed.
+    await setQuota('busy-metadata', 'request_percentage', 0.01);
+    const busy = await RawClient.connect(running.bootstrap, 'busy-metadata');
+    try {
+      let throttleMs = 0;
+      for (let sent = 0; sent < 1000 && throttleMs === 0; sent++) {
+        throttleMs = (await busy.request(Metadata, 6, { topics: null, allowAutoTopicCreation: false }))
+          .throttleTimeMs;
+      }
+      expect(throttleMs).toBeGreaterThan(0);
+      // Kafka bounds the request-time throttle at one sample (1 s here).
+      expect(throttleMs).toBeLessThanOrEqual(1000);
+      const sentMs = performance.now();
+      await busy.request(Metadata, 6, { topics: null, allowAutoTopicCreation: false });
+      // The muted connection reads the next request only once the throttle time is over.
+      expect(performance.now() - sentMs).toBeGreaterThanOrEqual(throttleMs - 5);
+      // Other clients are not throttled by it.
+      const other = await admin.request(Metadata, 6, { topics: null, allowAutoTopicCreation: false });
+      expect(other.throttleTimeMs).toBe(0);
+    } finally {
+      await busy.close();
+    }
+  }, 30_000);
 });
