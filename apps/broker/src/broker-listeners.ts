@@ -17,7 +17,16 @@ import { weirTokenMechanism } from './server/auth/weir-token-mechanism';
 import { Dispatcher } from './server/dispatcher';
 import { HandlerRegistry } from './server/handler-registry';
 import { Listener } from './server/listener';
+import { RequestScheduler } from './server/request-scheduler';
 import { tlsForListener } from './server/tls/tls-server';
+
+/**
+ * Handler time one event-loop turn may spend starting requests before the rest wait a turn, and how
+ * fast a connection's past usage is forgotten (docs/architecture.md §9). A few milliseconds keep a
+ * turn short next to a producer's fdatasync, and long enough that one busy client is never held.
+ */
+const FAIRNESS_TURN_BUDGET_MS = 4;
+const FAIRNESS_USAGE_HALF_LIFE_MS = 1000;
 
 /** The broker's listeners: the client one always, the internal one unless it is disabled. */
 export interface BrokerListeners {
@@ -54,6 +63,13 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
         authHooks,
       )
     : noAuthentication;
+  // One scheduler for every listener: fairness is about the broker's one event loop.
+  const scheduler = new RequestScheduler({
+    turnBudgetMs: FAIRNESS_TURN_BUDGET_MS,
+    usageHalfLifeMs: FAIRNESS_USAGE_HALF_LIFE_MS,
+    nowMs: () => performance.now(),
+    defer: (callback) => setImmediate(callback),
+  });
   const dispatcher = new Dispatcher({
     registry: new HandlerRegistry(clientListenerHandlers(clientSasl)),
     services,
@@ -68,6 +84,7 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
       ...client,
       ...config.limits,
       authenticator: clientAuthenticator,
+      scheduler,
       tlsOptions: tlsForListener('client', client),
     },
     dispatcher,
@@ -86,7 +103,13 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
     authHooks,
   );
   const internalListener = new Listener(
-    { ...internal, ...config.limits, authenticator, tlsOptions: tlsForListener('internal', internal) },
+    {
+      ...internal,
+      ...config.limits,
+      authenticator,
+      scheduler,
+      tlsOptions: tlsForListener('internal', internal),
+    },
     internalDispatcher,
     connectionEvents(observation, 'internal'),
   );

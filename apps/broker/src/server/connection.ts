@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import { FrameDecoder } from '@weir/protocol';
 import type { ConnectionAuth } from './auth/connection-auth';
 import type { Dispatcher, DispatchOutcome } from './dispatcher';
+import type { RequestScheduler, ScheduledConnection } from './request-scheduler';
 
 export interface ConnectionLimits {
   maxFrameBytes: number;
@@ -54,6 +55,8 @@ export class Connection {
   #failure: string | undefined;
   #idle: Promise<void> = Promise.resolve();
   #markIdle: () => void = () => {};
+  /** This connection's place in the broker-wide fairness scheduler. */
+  readonly #scheduled: ScheduledConnection;
 
   constructor(
     private readonly socket: Socket,
@@ -61,8 +64,14 @@ export class Connection {
     private readonly limits: ConnectionLimits,
     private readonly events: ConnectionEvents,
     private readonly auth: ConnectionAuth,
+    private readonly scheduler: RequestScheduler,
   ) {
     this.remoteAddress = socket.remoteAddress ?? 'unknown';
+    this.#scheduled = scheduler.register(() => {
+      if (this.#closed) return;
+      if (this.#processing) this.#startReady();
+      else void this.#process();
+    });
     this.#decoder = new FrameDecoder({ maxFrameBytes: limits.maxFrameBytes });
     socket.setNoDelay(true);
     socket.setTimeout(limits.idleTimeoutMs);
@@ -92,6 +101,7 @@ export class Connection {
   close(reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.scheduler.remove(this.#scheduled);
     this.#queue.length = 0;
     this.#abort.abort();
     this.socket.destroy();
@@ -105,6 +115,7 @@ export class Connection {
   #closeAfterWrites(reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.scheduler.remove(this.#scheduled);
     this.#queue.length = 0;
     this.#abort.abort();
     this.socket.pause();
@@ -148,7 +159,10 @@ export class Connection {
         this.close(`bad frame: ${this.#failure}`);
         return;
       }
+      // Past the turn's budget the request waits for its turn (request-scheduler.ts).
+      if (!this.scheduler.mayStart(this.#scheduled)) return;
       this.#queue.shift();
+      const startedMs = performance.now();
       // Frames are views of socket chunks; Node allocates a fresh chunk per read, so a view
       // stays valid, and the log may rewrite a batch's offset bytes in place.
       const started = this.dispatcher.start(frame, {
@@ -156,6 +170,7 @@ export class Connection {
         clientHost: this.remoteAddress,
         signal: this.#abort.signal,
       });
+      this.scheduler.charge(this.#scheduled, performance.now() - startedMs);
       const pending: PendingRequest = { outcome: started.outcome, settled: undefined };
       started.outcome.then((outcome) => {
         pending.settled = outcome;

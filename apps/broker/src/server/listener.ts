@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { ListenerAuthenticator } from './auth/listener-authenticator';
 import { Connection, type ConnectionLimits } from './connection';
 import type { Dispatcher } from './dispatcher';
+import type { RequestScheduler } from './request-scheduler';
 import { withCertificatePrincipal } from './tls/tls-principal-auth';
 import { createTlsServer, type ListenerTlsOptions, type TlsPeer, type TlsServer } from './tls/tls-server';
 
@@ -9,6 +10,8 @@ export interface ListenerOptions extends ConnectionLimits {
   host: string;
   port: number;
   maxConnections: number;
+  /** Fairness between connections, shared by the broker's listeners. */
+  scheduler: RequestScheduler;
   /** How connections authenticate; each gets its own state from it. */
   authenticator: ListenerAuthenticator;
   /** TLS (SSL, SASL_SSL); plaintext when absent. */
@@ -168,6 +171,7 @@ export class Listener {
         },
       },
       auth,
+      this.options.scheduler,
     );
     this.#connections.add(connection);
     this.events.onConnectionOpened(remoteAddress, this.#connections.size, {
