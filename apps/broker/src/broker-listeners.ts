@@ -21,11 +21,11 @@ import { RequestScheduler } from './server/request-scheduler';
 import { tlsForListener } from './server/tls/tls-server';
 
 /**
- * Handler time one event-loop turn may spend starting requests before the rest wait a turn, and how
- * fast a connection's past usage is forgotten (docs/architecture.md §9). A few milliseconds keep a
- * turn short next to a producer's fdatasync, and long enough that one busy client is never held.
+ * How long an event-loop turn should take while connections compete, and how fast a client's past
+ * usage is forgotten (docs/architecture.md §9): a few milliseconds, so a quiet client's request and
+ * the disk completions behind it wait a few milliseconds for a noisy client's work, not its all.
  */
-const FAIRNESS_TURN_BUDGET_MS = 4;
+const FAIRNESS_TARGET_TURN_MS = 5;
 const FAIRNESS_USAGE_HALF_LIFE_MS = 1000;
 
 /** The broker's listeners: the client one always, the internal one unless it is disabled. */
@@ -65,7 +65,7 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
     : noAuthentication;
   // One scheduler for every listener: fairness is about the broker's one event loop.
   const scheduler = new RequestScheduler({
-    turnBudgetMs: FAIRNESS_TURN_BUDGET_MS,
+    targetTurnMs: FAIRNESS_TARGET_TURN_MS,
     usageHalfLifeMs: FAIRNESS_USAGE_HALF_LIFE_MS,
     nowMs: () => performance.now(),
     defer: (callback) => setImmediate(callback),

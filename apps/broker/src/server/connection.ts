@@ -57,6 +57,8 @@ export class Connection {
   #markIdle: () => void = () => {};
   /** This connection's place in the broker-wide fairness scheduler. */
   readonly #scheduled: ScheduledConnection;
+  /** The client its fair share is counted for: principal and the first request's client id. */
+  #tenantKey: string | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -101,7 +103,7 @@ export class Connection {
   close(reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.scheduler.remove(this.#scheduled);
+    this.scheduler.remove(this.#scheduled, this.#tenantKey);
     this.#queue.length = 0;
     this.#abort.abort();
     this.socket.destroy();
@@ -115,7 +117,7 @@ export class Connection {
   #closeAfterWrites(reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.scheduler.remove(this.#scheduled);
+    this.scheduler.remove(this.#scheduled, this.#tenantKey);
     this.#queue.length = 0;
     this.#abort.abort();
     this.socket.pause();
@@ -159,10 +161,13 @@ export class Connection {
         this.close(`bad frame: ${this.#failure}`);
         return;
       }
-      // Past the turn's budget the request waits for its turn (request-scheduler.ts).
+      // When connections compete, the request may wait for its turn (request-scheduler.ts).
+      if (this.#tenantKey === undefined) {
+        this.#tenantKey = `${this.auth.principal}\u0000${clientIdOf(frame)}`;
+        this.scheduler.assignTenant(this.#scheduled, this.#tenantKey);
+      }
       if (!this.scheduler.mayStart(this.#scheduled)) return;
       this.#queue.shift();
-      const startedMs = performance.now();
       // Frames are views of socket chunks; Node allocates a fresh chunk per read, so a view
       // stays valid, and the log may rewrite a batch's offset bytes in place.
       const started = this.dispatcher.start(frame, {
@@ -170,7 +175,6 @@ export class Connection {
         clientHost: this.remoteAddress,
         signal: this.#abort.signal,
       });
-      this.scheduler.charge(this.#scheduled, performance.now() - startedMs);
       const pending: PendingRequest = { outcome: started.outcome, settled: undefined };
       started.outcome.then((outcome) => {
         pending.settled = outcome;
@@ -263,6 +267,17 @@ export class Connection {
       this.socket.once('close', done);
     });
   }
+}
+
+/**
+ * The client id of a request frame, read from its header (int16 length at byte 8, -1 for null)
+ * without decoding it; empty when the frame is too short to say.
+ */
+function clientIdOf(frame: Buffer): string {
+  if (frame.length < 10) return '';
+  const length = frame.readInt16BE(8);
+  if (length < 0 || frame.length < 10 + length) return '';
+  return frame.toString('utf8', 10, 10 + length);
 }
 
 /** Whether a frame is a Produce request (API key 0), read from its header without decoding it. */

@@ -1,27 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { RequestScheduler, type ScheduledConnection } from './request-scheduler';
+import { RequestScheduler } from './request-scheduler';
 
-/** A scheduler on a manual clock whose deferred callbacks run when the test ends a turn. */
-function harness(turnBudgetMs = 4) {
+/**
+ * A scheduler on a manual clock whose deferred callbacks run when the test ends a turn, and
+ * connections that start one request whenever they may; each request "costs" `turnWorkMs` of the
+ * turn it starts in.
+ */
+function harness(targetTurnMs = 5) {
   let nowMs = 0;
   let deferred: (() => void)[] = [];
   const scheduler = new RequestScheduler({
-    turnBudgetMs,
+    targetTurnMs,
     usageHalfLifeMs: 1000,
     nowMs: () => nowMs,
     defer: (callback) => deferred.push(callback),
   });
   const started: string[] = [];
-  /** A connection that, when it may, starts one request costing `costMs`. */
-  const connection = (name: string, costMs: number) => {
-    const scheduled: ScheduledConnection = scheduler.register(() => tryStart());
+  const connection = (name: string, client: string, costMs = 1) => {
+    const scheduled = scheduler.register(() => tryStart());
+    scheduler.assignTenant(scheduled, client);
     const tryStart = () => {
       if (!scheduler.mayStart(scheduled)) return false;
       started.push(name);
-      scheduler.charge(scheduled, costMs);
+      nowMs += costMs;
       return true;
     };
-    return { scheduled, tryStart };
+    return { scheduled, tryStart, close: () => scheduler.remove(scheduled, client) };
   };
   const endTurn = () => {
     const callbacks = deferred;
@@ -32,64 +36,72 @@ function harness(turnBudgetMs = 4) {
 }
 
 describe('RequestScheduler', () => {
-  it('starts everything at once while a turn stays within its budget', () => {
-    const { started, connection, endTurn } = harness();
-    const a = connection('a', 1);
+  it('never holds one busy connection: it starts every ready request, turn after turn', () => {
+    const { scheduler, started, connection, endTurn } = harness();
+    const busy = connection('busy', 'producer', 20);
     for (let turn = 0; turn < 5; turn++) {
-      expect(a.tryStart()).toBe(true);
-      expect(a.tryStart()).toBe(true);
+      for (let request = 0; request < 3; request++) expect(busy.tryStart()).toBe(true);
       endTurn();
     }
-    expect(started).toHaveLength(10);
+    expect(started).toHaveLength(15);
+    expect(scheduler.waitingCount).toBe(0);
   });
 
-  it('defers requests past the budget to the next turn, and then starts the least used first', () => {
-    const { scheduler, started, connection, endTurn } = harness();
-    const noisy = Array.from({ length: 5 }, (_, index) => connection(`noisy-${index}`, 2));
-    const quiet = connection('quiet', 0.1);
-    // Each noisy one has been busy lately.
-    for (const each of noisy) scheduler.charge(each.scheduled, 2);
+  it('shrinks the connections per turn when turns run long, and starts the least used client first', () => {
+    const { scheduler, started, connection, endTurn } = harness(5);
+    const loopers = Array.from({ length: 20 }, (_, index) => connection(`looper-${index}`, 'noisy', 1));
+    // A first turn with all twenty: 20 ms against a 5 ms target, so about five per turn from now on.
+    for (const looper of loopers) looper.tryStart();
     endTurn();
-    // Turn 1: the noisy ones arrive first; two fit the 4 ms budget, the rest and the quiet one wait.
-    for (const each of noisy) each.tryStart();
+    expect(scheduler.connectionsPerTurn).toBe(5);
+    started.length = 0;
+    for (const looper of loopers) looper.tryStart();
+    const quiet = connection('quiet', 'producer', 1);
     expect(quiet.tryStart()).toBe(false);
-    expect(started).toEqual(['noisy-0', 'noisy-1']);
-    expect(scheduler.waitingCount).toBe(4);
-    // The next turn starts the quiet one (no usage yet) before the noisy ones that waited.
+    expect(started).toHaveLength(5);
+    // The next turn (a 5 ms one, so the limit grows a little): the quiet client (no usage) goes
+    // first, then the noisy one's connections in the order they waited.
     endTurn();
-    expect(started.slice(2)).toEqual(['quiet', 'noisy-2', 'noisy-3']);
-    expect(scheduler.waitingCount).toBe(1);
-    endTurn();
-    expect(started.slice(5)).toEqual(['noisy-4']);
+    const limit = scheduler.connectionsPerTurn;
+    expect(started.slice(5)).toEqual([
+      'quiet',
+      ...loopers.slice(5, 5 + limit - 1).map((_, index) => `looper-${5 + index}`),
+    ]);
+    expect(scheduler.waitingCount).toBe(16 - limit);
   });
 
-  it('orders waiting connections by decayed usage: heavy use long ago counts less than light use now', () => {
-    const { started, connection, endTurn, advance } = harness(1);
-    const past = connection('past', 8);
-    const recent = connection('recent', 1);
-    past.tryStart();
+  it('counts a client over all its connections', () => {
+    const { started, connection, endTurn } = harness(5);
+    const heavy = Array.from({ length: 8 }, (_, index) => connection(`heavy-${index}`, 'heavy', 2));
+    for (const each of heavy) each.tryStart();
     endTurn();
-    advance(4000); // 8 ms four half-lives ago is 0.5 ms now.
-    recent.tryStart();
+    const light = connection('light', 'light', 2);
+    for (let request = 0; request < 3; request++) {
+      light.tryStart();
+      endTurn();
+    }
+    // The light client started 3 requests, the heavy one 8 over its connections: of those that
+    // wait, the light one goes first.
+    started.length = 0;
+    for (const each of heavy) each.tryStart();
+    expect(light.tryStart()).toBe(false);
+    const startedAtOnce = started.length;
     endTurn();
-    const filler = connection('filler', 5);
-    filler.tryStart();
-    expect(recent.tryStart()).toBe(false);
-    expect(past.tryStart()).toBe(false);
-    endTurn();
-    expect(started.slice(3)).toEqual(['past']);
-    endTurn();
-    expect(started.slice(4)).toEqual(['recent']);
+    expect(started[startedAtOnce]).toBe('light');
   });
 
   it('forgets a waiting connection that closes', () => {
     const { scheduler, started, connection, endTurn } = harness(1);
-    connection('first', 2).tryStart();
-    const closing = connection('closing', 1);
-    expect(closing.tryStart()).toBe(false);
-    scheduler.remove(closing.scheduled);
+    const first = Array.from({ length: 6 }, (_, index) => connection(`first-${index}`, 'a', 1));
+    for (const each of first) each.tryStart();
     endTurn();
-    expect(started).toEqual(['first']);
+    started.length = 0;
+    for (const each of first) each.tryStart();
+    const closing = connection('closing', 'b', 1);
+    expect(closing.tryStart()).toBe(false);
+    closing.close();
+    for (let turn = 0; turn < 5; turn++) endTurn();
+    expect(started).not.toContain('closing');
     expect(scheduler.waitingCount).toBe(0);
   });
 });
