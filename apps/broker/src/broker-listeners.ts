@@ -25,7 +25,7 @@ import { tlsForListener } from './server/tls/tls-server';
  * usage is forgotten (docs/architecture.md §9): a few milliseconds, so a quiet client's request and
  * the disk completions behind it wait a few milliseconds for a noisy client's work, not its all.
  */
-const FAIRNESS_TARGET_TURN_MS = 5;
+const FAIRNESS_TARGET_TURN_MS = 2;
 const FAIRNESS_USAGE_HALF_LIFE_MS = 1000;
 
 /** The broker's listeners: the client one always, the internal one unless it is disabled. */
