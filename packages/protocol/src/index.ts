@@ -290,6 +290,13 @@ export type {
   ProducerOptions,
   ProducerTestHooks,
 } from './client/producer-options';
+export type {
+  ClientQuotaAlteration,
+  ClientQuotaEntity,
+  ClientQuotaEntry,
+  ClientQuotaFilterComponent,
+} from './client/quota-admin';
+export { describeQuotaEntity } from './client/quota-admin';
 export type { RetryHooks, RetryOptions } from './client/retry';
 export { RetryPolicy } from './client/retry';
 export type {
