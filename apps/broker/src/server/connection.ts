@@ -59,6 +59,8 @@ export class Connection {
   readonly #scheduled: ScheduledConnection;
   /** The client its fair share is counted for: principal and the first request's client id. */
   #tenantKey: string | undefined;
+  #tenantPrincipal: string | undefined;
+  #tenantClientId: string | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -162,8 +164,13 @@ export class Connection {
         return;
       }
       // When connections compete, the request may wait for its turn (request-scheduler.ts).
-      if (this.#tenantKey === undefined) {
-        this.#tenantKey = `${this.auth.principal}\u0000${clientIdOf(frame)}`;
+      // The client is known by its first request's client id and, once it authenticated, by its
+      // principal (a SASL connection starts as ANONYMOUS).
+      if (this.#tenantKey === undefined || this.#tenantPrincipal !== this.auth.principal) {
+        if (this.#tenantKey !== undefined) this.scheduler.remove(this.#scheduled, this.#tenantKey);
+        this.#tenantPrincipal = this.auth.principal;
+        this.#tenantClientId ??= clientIdOf(frame);
+        this.#tenantKey = `${this.#tenantPrincipal}\u0000${this.#tenantClientId}`;
         this.scheduler.assignTenant(this.#scheduled, this.#tenantKey);
       }
       if (!this.scheduler.mayStart(this.#scheduled)) return;
