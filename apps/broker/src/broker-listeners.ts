@@ -17,7 +17,16 @@ import { weirTokenMechanism } from './server/auth/weir-token-mechanism';
 import { Dispatcher } from './server/dispatcher';
 import { HandlerRegistry } from './server/handler-registry';
 import { Listener } from './server/listener';
+import { RequestScheduler } from './server/request-scheduler';
 import { tlsForListener } from './server/tls/tls-server';
+
+/**
+ * How long an event-loop turn should take while connections compete, and how fast a client's past
+ * usage is forgotten (docs/architecture.md §9): a few milliseconds, so a quiet client's request and
+ * the disk completions behind it wait a few milliseconds for a noisy client's work, not its all.
+ */
+const FAIRNESS_TARGET_TURN_MS = 2;
+const FAIRNESS_USAGE_HALF_LIFE_MS = 1000;
 
 /** The broker's listeners: the client one always, the internal one unless it is disabled. */
 export interface BrokerListeners {
@@ -54,12 +63,21 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
         authHooks,
       )
     : noAuthentication;
+  // One scheduler for every listener: fairness is about the broker's one event loop.
+  const scheduler = new RequestScheduler({
+    targetTurnMs: FAIRNESS_TARGET_TURN_MS,
+    usageHalfLifeMs: FAIRNESS_USAGE_HALF_LIFE_MS,
+    nowMs: () => performance.now(),
+    defer: (callback) => setImmediate(callback),
+  });
   const dispatcher = new Dispatcher({
     registry: new HandlerRegistry(clientListenerHandlers(clientSasl)),
     services,
     observer: requestObserver(observation, 'client'),
     listenerName: 'client',
     authorizer: services.acls.authorizer,
+    // Client quotas apply to clients; the internal listener serves the console and other brokers.
+    quotas: services.quotas,
   });
   const clientListener = new Listener(
     {
@@ -67,6 +85,7 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
       ...config.limits,
       heldRequestBytes: observation.heldRequestBytes,
       authenticator: clientAuthenticator,
+      scheduler,
       tlsOptions: tlsForListener('client', client),
     },
     dispatcher,
@@ -90,6 +109,7 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
       ...config.limits,
       heldRequestBytes: observation.heldRequestBytes,
       authenticator,
+      scheduler,
       tlsOptions: tlsForListener('internal', internal),
     },
     internalDispatcher,

@@ -4,6 +4,7 @@ import type { GroupCoordinator } from './group/group-coordinator';
 import type { ClusterView } from './metadata/cluster-view';
 import type { OperatorViews } from './operator/operator-views';
 import type { ProducerIdManager } from './producer-ids/producer-id-manager';
+import type { ClientQuotas } from './quotas/client-quotas';
 import type { ReplicaManager } from './replica/replica-manager';
 import type { AclManager } from './security/acl/acl-manager';
 import type { UserManager } from './security/users/user-manager';
@@ -38,6 +39,8 @@ export interface BrokerServices {
   users: UserManager;
   /** ACL management and the authorization policy every request is checked against. */
   acls: AclManager;
+  /** Client quotas: DescribeClientQuotas, AlterClientQuotas, and the usage the client listener enforces. */
+  quotas: ClientQuotas;
   /** What Weir's operator tools read: overview, topic summaries, partitions, group lag, scans. */
   operator: OperatorViews;
 }

@@ -29,6 +29,8 @@ import type { MetadataStore } from './metadata/metadata-store';
 import { metadataStoreFor } from './metadata/metadata-store-for';
 import { OperatorViews } from './operator/operator-views';
 import { ProducerIdManager } from './producer-ids/producer-id-manager';
+import { ClientQuotas } from './quotas/client-quotas';
+import { quotaMetrics } from './quotas/quota-metrics';
 import { ReplicaManager } from './replica/replica-manager';
 import { TransactionMarkers } from './replica/transaction-markers';
 import { AclManager } from './security/acl/acl-manager';
@@ -267,6 +269,12 @@ export class Broker {
       users,
       acls,
       operator: this.#operator,
+      quotas: new ClientQuotas({
+        store: this.#store,
+        window: { sampleCount: config.quotas.windowCount, sampleMs: config.quotas.windowSizeSeconds * 1000 },
+        nowMs: () => performance.now(),
+        observer: quotaMetrics(deps.metrics),
+      }),
     };
     // The coordinators follow the partitions of their internal topics that this broker leads.
     this.#replicas.onLeadershipChange({

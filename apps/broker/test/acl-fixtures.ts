@@ -294,7 +294,7 @@ export async function seedWorld(broker: Broker): Promise<void> {
 /**
  * Everything a request could change, read through the broker's services: topics with their partition
  * counts, configs and offsets; groups with their state and committed offsets; ACLs; users;
- * transactions. Two equal snapshots around a denied request show it changed nothing.
+ * transactions; client quotas. Two equal snapshots around a denied request show it changed nothing.
  */
 export function worldSnapshot(broker: Broker): string {
   const { services } = broker;
@@ -319,6 +319,7 @@ export function worldSnapshot(broker: Broker): string {
       acls: services.acls.describeAcls(MATCH_ALL_ACLS),
       users: services.users.listUsers(),
       transactions: services.transactions.list(),
+      clientQuotas: services.quotas.describe([], false),
     },
     (_key, value) => (typeof value === 'bigint' ? value.toString() : value),
   );

@@ -2,6 +2,7 @@ import {
   type AclBinding,
   AddOffsetsToTxn,
   AddPartitionsToTxn,
+  AlterClientQuotas,
   AlterConfigs,
   type ApiSchema,
   CreateAcls,
@@ -12,6 +13,7 @@ import {
   DeleteRecords,
   DeleteTopics,
   DescribeAcls,
+  DescribeClientQuotas,
   DescribeConfigs,
   DescribeGroups,
   DescribeProducers,
@@ -75,6 +77,28 @@ function row<A extends ApiSchema>(definition: Row<A>): Row {
 }
 
 export const ROWS: Row[] = [
+  row({
+    api: DescribeClientQuotas,
+    label: 'DescribeClientQuotas',
+    grants: [cluster('DESCRIBE_CONFIGS')],
+    request: { components: [], strict: false },
+    expect: { denied: CLUSTER },
+  }),
+  row({
+    api: AlterClientQuotas,
+    label: 'AlterClientQuotas',
+    grants: [cluster('ALTER_CONFIGS')],
+    request: {
+      entries: [
+        {
+          entity: [{ entityType: 'client-id', entityName: 'acl-matrix-quota' }],
+          ops: [{ key: 'request_percentage', value: 1000, remove: false }],
+        },
+      ],
+      validateOnly: false,
+    },
+    expect: { denied: CLUSTER },
+  }),
   row({
     api: Produce,
     label: 'Produce',

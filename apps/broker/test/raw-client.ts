@@ -31,7 +31,10 @@ export class RawClient {
   #closedBy: Error | undefined;
   #nextCorrelationId = 1;
 
-  private constructor(socket: Socket) {
+  private constructor(
+    socket: Socket,
+    private readonly clientId: string,
+  ) {
     this.#socket = socket;
     socket.on('data', (chunk: Buffer) => {
       const { frames, error } = this.#decoder.push(chunk);
@@ -43,14 +46,14 @@ export class RawClient {
   }
 
   /** Connects to `host:port` (a bootstrap string such as the broker harness gives). */
-  static connect(bootstrap: string): Promise<RawClient> {
+  static connect(bootstrap: string, clientId = 'weir-raw-client'): Promise<RawClient> {
     const separator = bootstrap.lastIndexOf(':');
     const host = bootstrap.slice(0, separator);
     const port = Number(bootstrap.slice(separator + 1));
     return new Promise((resolve, reject) => {
       const socket = connect({ host, port }, () => {
         socket.off('error', reject);
-        resolve(new RawClient(socket));
+        resolve(new RawClient(socket, clientId));
       });
       socket.once('error', reject);
     });
@@ -59,7 +62,7 @@ export class RawClient {
   /** Sends one request and returns its decoded response; fails on a decode or correlation mismatch. */
   async request<A extends ApiSchema>(api: A, version: number, body: RequestOf<A>): Promise<ResponseOf<A>> {
     const correlationId = this.#nextCorrelationId++;
-    this.send(encodeRequestFrame(api, version, correlationId, 'weir-raw-client', body));
+    this.send(encodeRequestFrame(api, version, correlationId, this.clientId, body));
     const frame = await this.nextFrame();
     const decoded = decodeResponseFrame(api, version, frame);
     if (!decoded.ok) throw decoded.error;

@@ -15,6 +15,7 @@ export { DEFAULT_MAX_FRAME_BYTES, FrameDecoder } from './framing/frame-decoder';
 export { encodeFrame, frameParts, frameSizePrefix } from './framing/frame-encoder';
 export { AddOffsetsToTxn } from './messages/apis/add-offsets-to-txn';
 export { AddPartitionsToTxn } from './messages/apis/add-partitions-to-txn';
+export { AlterClientQuotas } from './messages/apis/alter-client-quotas';
 export { AlterConfigs } from './messages/apis/alter-configs';
 export { ApiVersions } from './messages/apis/api-versions';
 export { CreateAcls } from './messages/apis/create-acls';
@@ -25,6 +26,7 @@ export { DeleteGroups } from './messages/apis/delete-groups';
 export { DeleteRecords } from './messages/apis/delete-records';
 export { DeleteTopics } from './messages/apis/delete-topics';
 export { DescribeAcls } from './messages/apis/describe-acls';
+export { DescribeClientQuotas } from './messages/apis/describe-client-quotas';
 export { DescribeConfigs } from './messages/apis/describe-configs';
 export { DescribeGroups } from './messages/apis/describe-groups';
 export { DescribeProducers } from './messages/apis/describe-producers';
@@ -290,6 +292,13 @@ export type {
   ProducerOptions,
   ProducerTestHooks,
 } from './client/producer-options';
+export type {
+  ClientQuotaAlteration,
+  ClientQuotaEntity,
+  ClientQuotaEntry,
+  ClientQuotaFilterComponent,
+} from './client/quota-admin';
+export { describeQuotaEntity } from './client/quota-admin';
 export type { RetryHooks, RetryOptions } from './client/retry';
 export { RetryPolicy } from './client/retry';
 export type {

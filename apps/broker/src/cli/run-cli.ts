@@ -9,6 +9,7 @@ import { addGlobalOptions, withoutClientVariables } from './global-options';
 import { registerAclCommands } from './register-acl-commands';
 import { registerDataCommands } from './register-data-commands';
 import { registerGroupCommands } from './register-group-commands';
+import { registerQuotaCommands } from './register-quota-commands';
 import { registerTopicCommands } from './register-topic-commands';
 import { registerTxnCommands } from './register-txn-commands';
 import { registerUserCommands } from './register-user-commands';
@@ -61,6 +62,7 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
   registerTxnCommands(program, clientDeps, setExitCode);
   registerUserCommands(program, clientDeps, setExitCode);
   registerAclCommands(program, clientDeps, setExitCode);
+  registerQuotaCommands(program, clientDeps, setExitCode);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -140,6 +140,14 @@ export const brokerConfigSchema = z.strictObject({
         .default(1024 * 1024),
     })
     .prefault({}),
+  quotas: z
+    .strictObject({
+      /** quota.window.num: samples a client quota's rate is measured over (at least 2). */
+      windowCount: z.number().int().min(2).default(11),
+      /** quota.window.size.seconds: the length of one sample. */
+      windowSizeSeconds: z.number().int().min(1).default(1),
+    })
+    .prefault({}),
   topics: z
     .strictObject({
       /** auto.create.topics.enable */

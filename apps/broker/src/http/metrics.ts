@@ -32,6 +32,14 @@ export interface BrokerMetrics {
   transactionsTotal: Counter<'result'>;
   /** Time from a transaction's first added partition to its recorded outcome. */
   transactionDurationSeconds: Histogram;
+  /**
+   * Usage charged to client quotas, by quota key and the configured entity that applied (so the
+   * labels are bounded by the quotas configured, not by clients): bytes for the byte rates,
+   * percent-seconds of one handler for request_percentage.
+   */
+  quotaUsageTotal: Counter<'quota' | 'entity'>;
+  /** Throttle time given to clients over a quota, by quota key and configured entity. */
+  quotaThrottleSecondsTotal: Counter<'quota' | 'entity'>;
   /** Sets where the partition gauges come from; called again, it replaces the previous source. */
   registerPartitionCollector(collect: () => PartitionStats[]): void;
   /** Sets where the consumer-group metrics (members, state, lag, rebalances) come from. */
@@ -190,6 +198,18 @@ export function createBrokerMetrics(): BrokerMetrics {
       name: 'weir_log_warnings_suppressed_total',
       help: 'Warnings not written because their kind passed logging.maxWarningsPerInterval.',
       labelNames: ['kind'],
+      registers,
+    }),
+    quotaUsageTotal: new Counter({
+      name: 'weir_quota_usage_total',
+      help: 'Usage charged to client quotas by configured quota entity: bytes for producer_byte_rate and consumer_byte_rate, percent-seconds of one request handler for request_percentage.',
+      labelNames: ['quota', 'entity'],
+      registers,
+    }),
+    quotaThrottleSecondsTotal: new Counter({
+      name: 'weir_quota_throttle_seconds_total',
+      help: 'Throttle time given to clients over a quota (answers carry it and the connection is muted for it), by configured quota entity.',
+      labelNames: ['quota', 'entity'],
       registers,
     }),
     registerPartitionCollector: setPartitionCollector,

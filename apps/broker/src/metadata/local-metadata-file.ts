@@ -66,6 +66,19 @@ export const metadataFileSchema = z.object({
       }),
     )
     .default([]),
+  // Added with client quotas (docs/architecture.md §6.2): an absent type is not part of the entity,
+  // a null name is the type's default entity.
+  clientQuotas: z
+    .array(
+      z.object({
+        entity: z.object({
+          user: z.string().min(1).nullable().optional(),
+          clientId: z.string().nullable().optional(),
+        }),
+        values: z.record(z.string(), z.number().positive()),
+      }),
+    )
+    .default([]),
 });
 
 export type MetadataFile = z.infer<typeof metadataFileSchema>;
@@ -74,7 +87,16 @@ export type StoredAssignment = z.infer<typeof storedAssignmentSchema>;
 
 /** A fresh catalogue for a broker's first start. */
 export function emptyMetadataFile(clusterId: string, brokerId: number): MetadataFile {
-  return { version: FORMAT_VERSION, clusterId, brokerId, nextProducerId: 0, topics: [], users: [], acls: [] };
+  return {
+    version: FORMAT_VERSION,
+    clusterId,
+    brokerId,
+    nextProducerId: 0,
+    topics: [],
+    users: [],
+    acls: [],
+    clientQuotas: [],
+  };
 }
 
 /**

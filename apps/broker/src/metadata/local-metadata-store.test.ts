@@ -223,4 +223,24 @@ describe('LocalMetadataStore', () => {
     await create(store, 'written');
     expect(await readFile(join(directory.path, 'metadata.json'), 'utf8')).not.toContain('sessionId');
   });
+
+  it('keeps client quotas per entity, default (null) names apart from absent types, across a reload', async () => {
+    const store = await open();
+    const before = store.listClientQuotas();
+    await store.alterClientQuotas([
+      { entity: { user: 'alice', clientId: null }, set: { producer_byte_rate: 1024 }, remove: [] },
+      { entity: { user: 'alice' }, set: { consumer_byte_rate: 2048, request_percentage: 50 }, remove: [] },
+      { entity: { clientId: null }, set: { request_percentage: 200 }, remove: [] },
+    ]);
+    expect(store.listClientQuotas()).not.toBe(before);
+    await store.alterClientQuotas([
+      { entity: { user: 'alice' }, set: {}, remove: ['request_percentage', 'not-set'] },
+      { entity: { clientId: null }, set: {}, remove: ['request_percentage'] },
+    ]);
+    const reopened = await open();
+    expect(reopened.listClientQuotas()).toEqual([
+      { entity: { user: 'alice', clientId: null }, values: { producer_byte_rate: 1024 } },
+      { entity: { user: 'alice' }, values: { consumer_byte_rate: 2048 } },
+    ]);
+  });
 });

@@ -12,6 +12,9 @@ import {
 } from './local-metadata-file';
 import type {
   BrokerRegistration,
+  ClientQuotaAlteration,
+  ClientQuotaEntity,
+  ClientQuotaRecord,
   MetadataStore,
   NewPartitionAssignment,
   PartitionAssignment,
@@ -284,6 +287,26 @@ export class LocalMetadataStore implements MetadataStore {
     return removed;
   }
 
+  listClientQuotas(): readonly ClientQuotaRecord[] {
+    return this.#loaded.clientQuotas;
+  }
+
+  alterClientQuotas(alterations: readonly ClientQuotaAlteration[]): Promise<void> {
+    return this.#mutate((state) => {
+      for (const { entity, set, remove } of alterations) {
+        const index = state.clientQuotas.findIndex((stored) => sameQuotaEntity(stored.entity, entity));
+        const values: Record<string, number> = { ...(state.clientQuotas[index]?.values ?? {}), ...set };
+        for (const key of remove) delete values[key];
+        const stored = { entity: storedQuotaEntity(entity), values };
+        if (index < 0) {
+          if (Object.keys(values).length > 0) state.clientQuotas.push(stored);
+        } else if (Object.keys(values).length > 0) state.clientQuotas[index] = stored;
+        else state.clientQuotas.splice(index, 1);
+      }
+      return [];
+    });
+  }
+
   get #loaded(): MetadataFile {
     if (!this.#state) throw new Error('the metadata store is used before load()');
     return this.#state;
@@ -350,6 +373,19 @@ export class LocalMetadataStore implements MetadataStore {
   async #write(state: MetadataFile): Promise<void> {
     await this.io.writeFileAtomic(this.#path, Buffer.from(`${JSON.stringify(state, null, 2)}\n`, 'utf8'));
   }
+}
+
+/** Two entities are the same when each type is absent from both or has the same name in both. */
+function sameQuotaEntity(left: ClientQuotaEntity, right: ClientQuotaEntity): boolean {
+  return left.user === right.user && left.clientId === right.clientId;
+}
+
+/** The entity as stored: only the types it has, so JSON keeps absent and default (null) apart. */
+function storedQuotaEntity(entity: ClientQuotaEntity): ClientQuotaEntity {
+  const stored: ClientQuotaEntity = {};
+  if (entity.user !== undefined) stored.user = entity.user;
+  if (entity.clientId !== undefined) stored.clientId = entity.clientId;
+  return stored;
 }
 
 function topicIn(state: MetadataFile, name: string): StoredTopic {

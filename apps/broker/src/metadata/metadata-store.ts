@@ -78,6 +78,28 @@ export interface UserRecord {
 }
 
 /**
+ * A client quota entity (Kafka's `/config/users/<user>/clients/<client-id>` and their defaults):
+ * a type that is absent is not part of the entity, and a null name is that type's default entity.
+ */
+export interface ClientQuotaEntity {
+  user?: string | null;
+  clientId?: string | null;
+}
+
+/** One entity's quotas, by Kafka's key (`producer_byte_rate`, `consumer_byte_rate`, `request_percentage`). */
+export interface ClientQuotaRecord {
+  entity: ClientQuotaEntity;
+  values: Readonly<Record<string, number>>;
+}
+
+/** One entity's change: keys to set and keys to remove (an entity left without keys is removed). */
+export interface ClientQuotaAlteration {
+  entity: ClientQuotaEntity;
+  set: Readonly<Record<string, number>>;
+  remove: readonly string[];
+}
+
+/**
  * The placement part of the metadata, whole: what a new reader starts from before it follows
  * {@link MetadataStore.watch}. `revision` is the store's revision the image is as of.
  */
@@ -110,7 +132,7 @@ export type PlacementListener = (changes: readonly PlacementChange[], revision: 
 
 /**
  * Where the broker keeps its metadata (docs/architecture.md §6): brokers, topics, partition
- * assignments, topic configs, the cluster id, producer id blocks, SASL users, ACLs. The local
+ * assignments, topic configs, the cluster id, producer id blocks, SASL users, ACLs, client quotas. The local
  * implementation lives in the data directory; cluster mode puts it in etcd behind the same
  * interface. Every mutation is durable when its promise resolves.
  *
@@ -166,4 +188,12 @@ export interface MetadataStore {
   addAcls(bindings: readonly AclBinding[]): Promise<void>;
   /** Removes the ACLs `selects` picks, judged against the state the removal applies to. */
   removeAcls(selects: (binding: AclBinding) => boolean): Promise<AclBinding[]>;
+  /**
+   * The client quotas, stored beside the configs. Like the ACLs, the array is replaced, never
+   * changed in place, whenever any metadata changes, so a reader can tell by identity whether
+   * what it derived from it is still current.
+   */
+  listClientQuotas(): readonly ClientQuotaRecord[];
+  /** Applies the alterations together, in one durable change; the caller has validated them. */
+  alterClientQuotas(alterations: readonly ClientQuotaAlteration[]): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { ApiHandler } from './handler';
 import { addOffsetsToTxnHandler } from './handlers/add-offsets-to-txn';
 import { addPartitionsToTxnHandler } from './handlers/add-partitions-to-txn';
+import { alterClientQuotasHandler, clientAlterClientQuotasHandler } from './handlers/alter-client-quotas';
 import { alterConfigsHandler } from './handlers/alter-configs';
 import { createAclsHandler } from './handlers/create-acls';
 import { createPartitionsHandler } from './handlers/create-partitions';
@@ -10,6 +11,10 @@ import { deleteGroupsHandler } from './handlers/delete-groups';
 import { deleteRecordsHandler } from './handlers/delete-records';
 import { deleteTopicsHandler } from './handlers/delete-topics';
 import { describeAclsHandler } from './handlers/describe-acls';
+import {
+  clientDescribeClientQuotasHandler,
+  describeClientQuotasHandler,
+} from './handlers/describe-client-quotas';
 import { describeConfigsHandler } from './handlers/describe-configs';
 import { describeGroupsHandler } from './handlers/describe-groups';
 import { describeProducersHandler } from './handlers/describe-producers';
@@ -76,7 +81,8 @@ const INTERNAL_ONLY: readonly ServedOn[] = ['internal'];
  * Every API handler of the broker and the listeners that serve it, the one place that says so.
  * ApiVersions is not a row: every listener serves it, and its registry builds it from the
  * listener's rows (handler-registry.ts). SaslAuthenticate has two rows: the client listener serves
- * v0–1 (it advertises no flexible version but ApiVersions v3), the internal one v0–2.
+ * v0–1 (it advertises no flexible version but ApiVersions v3), the internal one v0–2; likewise the
+ * client quota APIs, v0 on the client listener and v0–1 on the internal one.
  */
 export const API_TABLE: readonly ApiTableRow[] = [
   { handler: produceHandler, servedOn: KAFKA },
@@ -109,6 +115,10 @@ export const API_TABLE: readonly ApiTableRow[] = [
   { handler: describeAclsHandler, servedOn: KAFKA },
   { handler: createAclsHandler, servedOn: KAFKA },
   { handler: deleteAclsHandler, servedOn: KAFKA },
+  { handler: clientDescribeClientQuotasHandler, servedOn: ['client'] },
+  { handler: describeClientQuotasHandler, servedOn: ['internal'] },
+  { handler: clientAlterClientQuotasHandler, servedOn: ['client'] },
+  { handler: alterClientQuotasHandler, servedOn: ['internal'] },
   { handler: saslHandshakeHandler, servedOn: ['client with SASL', 'internal'] },
   { handler: clientSaslAuthenticateHandler, servedOn: ['client with SASL'] },
   { handler: saslAuthenticateHandler, servedOn: ['internal'] },

@@ -2,7 +2,8 @@ import type { Socket } from 'node:net';
 import { FrameDecoder, type FramePart, isDeferredBytes } from '@weir/protocol';
 import type { ConnectionAuth } from './auth/connection-auth';
 import type { Dispatcher, DispatchOutcome } from './dispatcher';
-import { HeldRequestBytes } from './held-request-bytes';
+import type { HeldRequestBytes } from './held-request-bytes';
+import type { RequestScheduler, ScheduledConnection } from './request-scheduler';
 
 export interface ConnectionLimits {
   maxFrameBytes: number;
@@ -75,6 +76,8 @@ export class Connection {
   /** An answer with deferred parts is being written; nothing else starts meanwhile. */
   #streaming = false;
   #closed = false;
+  /** While a quota mutes the connection (KIP-219), no request starts and the socket is not read. */
+  #muted = false;
   /** Why the frame decoder failed; the connection closes once the frames before it are answered. */
   #failure: string | undefined;
   /** Bytes of complete frames in {@link #queue}. */
@@ -85,6 +88,12 @@ export class Connection {
   #preAuthenticationLimit: boolean;
   #idle: Promise<void> = Promise.resolve();
   #markIdle: () => void = () => {};
+  /** This connection's place in the broker-wide fairness scheduler. */
+  readonly #scheduled: ScheduledConnection;
+  /** The client its fair share is counted for: principal and the first request's client id. */
+  #tenantKey: string | undefined;
+  #tenantPrincipal: string | undefined;
+  #tenantClientId: string | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -92,9 +101,15 @@ export class Connection {
     private readonly limits: ConnectionLimits,
     private readonly events: ConnectionEvents,
     private readonly auth: ConnectionAuth,
-    private readonly heldBytes: HeldRequestBytes = new HeldRequestBytes(),
+    private readonly heldBytes: HeldRequestBytes,
+    private readonly scheduler: RequestScheduler,
   ) {
     this.remoteAddress = socket.remoteAddress ?? 'unknown';
+    this.#scheduled = scheduler.register(() => {
+      if (this.#closed) return;
+      if (this.#processing) this.#startReady();
+      else void this.#process();
+    });
     this.#preAuthenticationLimit = !auth.authenticated;
     this.#decoder = new FrameDecoder({
       maxFrameBytes: this.#preAuthenticationLimit
@@ -129,6 +144,7 @@ export class Connection {
   close(reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.scheduler.remove(this.#scheduled, this.#tenantKey);
     this.#clearQueue();
     this.#abort.abort();
     this.socket.destroy();
@@ -153,6 +169,7 @@ export class Connection {
   #closeAfterWrites(reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.scheduler.remove(this.#scheduled, this.#tenantKey);
     this.#clearQueue();
     this.#abort.abort();
     this.socket.pause();
@@ -225,7 +242,7 @@ export class Connection {
   #startReady(): void {
     // The request being answered still counts as unanswered while its answer streams out.
     if (this.#streaming) return;
-    while (this.#queue.length > 0 && !this.#closed) {
+    while (this.#queue.length > 0 && !this.#closed && !this.#muted) {
       const frame = this.#queue[0]!;
       if (this.#pending.length > 0 && !(this.#overlappable && isProduce(frame))) return;
       if (frame.length === 0 && this.#failure) {
@@ -235,6 +252,17 @@ export class Connection {
         this.close(`bad frame: ${this.#failure}`);
         return;
       }
+      // When connections compete, the request may wait for its turn (request-scheduler.ts).
+      // The client is known by its first request's client id and, once it authenticated, by its
+      // principal (a SASL connection starts as ANONYMOUS).
+      if (this.#tenantKey === undefined || this.#tenantPrincipal !== this.auth.principal) {
+        if (this.#tenantKey !== undefined) this.scheduler.remove(this.#scheduled, this.#tenantKey);
+        this.#tenantPrincipal = this.auth.principal;
+        this.#tenantClientId ??= clientIdOf(frame);
+        this.#tenantKey = `${this.#tenantPrincipal}\u0000${this.#tenantClientId}`;
+        this.scheduler.assignTenant(this.#scheduled, this.#tenantKey);
+      }
+      if (!this.scheduler.mayStart(this.#scheduled)) return;
       this.#queue.shift();
       this.#queuedBytes -= frame.length;
       this.#reportHeldBytes();
@@ -270,6 +298,7 @@ export class Connection {
         if (this.#closed) return;
         // Every answer that is already there goes out in one corked write (one writev).
         let writable = true;
+        let throttleMs = 0;
         this.socket.cork();
         while (this.#pending[0]?.settled !== undefined) {
           const outcome = this.#pending.shift()!.settled!;
@@ -279,6 +308,7 @@ export class Connection {
             return;
           }
           if (outcome.kind === 'respond' && outcome.parts.some(isDeferredBytes)) {
+            if (outcome.throttleMs !== undefined) throttleMs = Math.max(throttleMs, outcome.throttleMs);
             this.socket.uncork();
             writable = await this.#writeStreaming(outcome.parts);
             if (this.#closed) return;
@@ -287,6 +317,7 @@ export class Connection {
           }
           if (outcome.kind === 'respond') {
             for (const part of outcome.parts) writable = this.socket.write(part as Uint8Array) && writable;
+            if (outcome.throttleMs !== undefined) throttleMs = Math.max(throttleMs, outcome.throttleMs);
             if (outcome.closeAfter !== undefined) {
               this.socket.uncork();
               this.#closeAfterWrites(outcome.closeAfter);
@@ -296,6 +327,8 @@ export class Connection {
         }
         this.socket.uncork();
         if (!writable) await this.#drained();
+        if (this.#closed) return;
+        if (throttleMs > 0) await this.#mute(throttleMs);
         if (this.#closed) return;
         if (this.#waitingCount < this.limits.maxInFlightRequestsPerConnection && this.socket.isPaused()) {
           this.socket.resume();
@@ -345,6 +378,26 @@ export class Connection {
     }
   }
 
+  /**
+   * A quota's throttle (KIP-219): the answer carrying throttle_time_ms is already written, and the
+   * connection is neither read nor served until the time is up (or it closes), so a client that
+   * ignores the throttle time gets nothing more done either.
+   */
+  #mute(throttleMs: number): Promise<void> {
+    this.#muted = true;
+    this.socket.pause();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#abort.signal.removeEventListener('abort', done);
+        this.#muted = false;
+        resolve();
+      };
+      const timer = setTimeout(done, throttleMs);
+      this.#abort.signal.addEventListener('abort', done);
+    });
+  }
+
   /** Resolves once the socket's buffer drained or the socket closed. */
   #drained(): Promise<void> {
     return new Promise<void>((resolve) => {
@@ -362,6 +415,17 @@ export class Connection {
 
 function releaseParts(parts: readonly FramePart[]): void {
   for (const part of parts) if (isDeferredBytes(part)) part.release();
+}
+
+/**
+ * The client id of a request frame, read from its header (int16 length at byte 8, -1 for null)
+ * without decoding it; empty when the frame is too short to say.
+ */
+function clientIdOf(frame: Buffer): string {
+  if (frame.length < 10) return '';
+  const length = frame.readInt16BE(8);
+  if (length < 0 || frame.length < 10 + length) return '';
+  return frame.toString('utf8', 10, 10 + length);
 }
 
 /** Whether a frame is a Produce request (API key 0), read from its header without decoding it. */

@@ -11,9 +11,13 @@ import {
   isDeferredBytes,
   Produce,
   type RequestHeader,
+  SaslAuthenticate,
+  SaslHandshake,
 } from '@weir/protocol';
 import type { BrokerServices } from '../broker-services';
 import type { ListenerName } from '../metadata/cluster-view';
+import type { ClientQuotas } from '../quotas/client-quotas';
+import { RequestQuota } from '../quotas/request-quota';
 import type { Authorizer } from '../security/acl/authorizer';
 import { RequestAccess } from '../security/acl/request-access';
 import type { ConnectionAuth } from './auth/connection-auth';
@@ -28,7 +32,7 @@ export type DispatchOutcome =
    * stored ones left on disk are deferred parts the writer reads and then releases). With
    * `closeAfter` (a failed SASL exchange) the connection closes for that reason once it is written.
    */
-  | { kind: 'respond'; parts: readonly FramePart[]; closeAfter?: string }
+  | { kind: 'respond'; parts: readonly FramePart[]; closeAfter?: string; throttleMs?: number }
   /** Produce with acks=0: nothing goes back. */
   | { kind: 'no-response' }
   /** The request cannot be answered in its own terms; Kafka closes the connection then. */
@@ -86,7 +90,15 @@ export interface DispatcherOptions<Services> {
   listenerName: ListenerName;
   /** The policy for this listener's requests. */
   authorizer: Authorizer;
+  /** Client quotas, on the listeners that enforce them (the client listener). */
+  quotas?: ClientQuotas | undefined;
 }
+
+/**
+ * APIs whose handler time is not charged to request_percentage: Kafka answers the SASL exchange
+ * in its authenticator, outside the request handlers the quota measures.
+ */
+const REQUEST_QUOTA_EXEMPT: ReadonlySet<number> = new Set([SaslHandshake.apiKey, SaslAuthenticate.apiKey]);
 
 /**
  * Decodes a request frame, checks its API and version against the handler registry, runs the
@@ -101,6 +113,7 @@ export class Dispatcher<Services = BrokerServices> {
   private readonly observer: RequestObserver;
   private readonly listenerName: ListenerName;
   private readonly authorizer: Authorizer;
+  private readonly quotas: ClientQuotas | undefined;
 
   constructor(options: DispatcherOptions<Services>) {
     this.registry = options.registry;
@@ -108,6 +121,7 @@ export class Dispatcher<Services = BrokerServices> {
     this.observer = options.observer;
     this.listenerName = options.listenerName;
     this.authorizer = options.authorizer;
+    this.quotas = options.quotas;
   }
 
   dispatch(frame: Buffer, connection: ConnectionFacts): Promise<DispatchOutcome> {
@@ -162,6 +176,8 @@ export class Dispatcher<Services = BrokerServices> {
       connection,
       this.listenerName,
       new RequestAccess(this.authorizer, connection.auth.principal, connection.clientHost),
+      new RequestQuota(this.quotas, connection.auth.principal, decoded.header.clientId),
+      frame.length,
       (error) =>
         this.observer.onServerError({
           apiName: handler.api.name,
@@ -177,17 +193,19 @@ export class Dispatcher<Services = BrokerServices> {
     }
     return {
       overlappable: handler.api.apiKey === Produce.apiKey,
-      outcome: this.#finish(handler, decoded.header, handled, startedMs, connection),
+      outcome: this.#finish(handler, context, handled, startedMs, performance.now() - startedMs, connection),
     };
   }
 
   async #finish(
     handler: ApiHandler<ApiSchema, Services>,
-    header: RequestHeader,
+    context: DispatchedRequestContext,
     handled: Promise<unknown>,
     startedMs: number,
+    startDurationMs: number,
     connection: ConnectionFacts,
   ): Promise<DispatchOutcome> {
+    const header = context.header;
     let response: unknown;
     try {
       response = await handled;
@@ -205,6 +223,8 @@ export class Dispatcher<Services = BrokerServices> {
       response,
     });
     if (response === undefined) return { kind: 'no-response' };
+    const throttleMs = this.#throttleMs(handler, context, response, startDurationMs);
+    const encodeStartedMs = performance.now();
     let parts: readonly FramePart[];
     try {
       parts = encodeResponseFrameParts(
@@ -219,8 +239,13 @@ export class Dispatcher<Services = BrokerServices> {
       releaseDeferredIn(response);
       return { kind: 'close', reason: `${handler.api.name} response could not be encoded` };
     }
+    if (this.quotas !== undefined && !REQUEST_QUOTA_EXEMPT.has(handler.api.apiKey)) {
+      context.quota.alsoSpent(performance.now() - encodeStartedMs);
+    }
     const closeAfter = connection.auth.closeReason;
-    if (closeAfter === undefined) return { kind: 'respond', parts };
+    if (closeAfter === undefined) {
+      return throttleMs > 0 ? { kind: 'respond', parts, throttleMs } : { kind: 'respond', parts };
+    }
     this.observer.onAuthenticationRefused({
       kind: 'authentication-failed',
       clientHost: connection.clientHost,
@@ -251,6 +276,30 @@ export class Dispatcher<Services = BrokerServices> {
       return { kind: 'close', reason };
     }
     return { kind: 'respond', parts: [frameSizePrefix(answer.authBytes.length), answer.authBytes] };
+  }
+
+  /**
+   * How long the connection is muted after this answer (KIP-219), written into the answer's
+   * throttle_time_ms: the longest of the throttle the handler put there (a byte-rate quota) and the
+   * request-time quota's, which charges the time the broker spent on the request itself (its start
+   * here, its encoding afterwards; not waits such as a long poll). Without quotas on this listener
+   * nothing is measured.
+   */
+  #throttleMs(
+    handler: ApiHandler<ApiSchema, Services>,
+    context: DispatchedRequestContext,
+    response: unknown,
+    handlerMs: number,
+  ): number {
+    if (this.quotas === undefined) return 0;
+    const answered = (response as { throttleTimeMs?: unknown }).throttleTimeMs;
+    const byteThrottleMs = typeof answered === 'number' ? answered : 0;
+    if (REQUEST_QUOTA_EXEMPT.has(handler.api.apiKey)) return byteThrottleMs;
+    const throttleMs = Math.max(byteThrottleMs, context.quota.handled(handlerMs));
+    if (throttleMs > byteThrottleMs && typeof answered === 'number') {
+      (response as { throttleTimeMs: number }).throttleTimeMs = throttleMs;
+    }
+    return throttleMs;
   }
 
   #isServed(header: RequestHeader): boolean {
@@ -298,6 +347,8 @@ class DispatchedRequestContext implements RequestContext {
     connection: ConnectionFacts,
     readonly listenerName: ListenerName,
     readonly access: RequestAccess,
+    readonly quota: RequestQuota,
+    readonly requestBytes: number,
     private readonly reportServerError: (error: unknown) => void,
   ) {
     this.principal = connection.auth.principal;

@@ -1,6 +1,7 @@
 import type { ApiSchema, RequestHeader, RequestOf, ResponseInputOf } from '@weir/protocol';
 import type { BrokerServices } from '../broker-services';
 import type { ListenerName } from '../metadata/cluster-view';
+import type { RequestQuota } from '../quotas/request-quota';
 import type { RequestAccess } from '../security/acl/request-access';
 import type { ConnectionAuth } from './auth/connection-auth';
 import type { RequestErrors } from './request-errors';
@@ -30,6 +31,10 @@ export interface RequestContext extends RequestErrors {
    * rule's error, without passing them on.
    */
   access: RequestAccess;
+  /** The sender's client quotas (docs/architecture.md §9); unlimited where none are enforced. */
+  quota: RequestQuota;
+  /** The size of the request frame, what Kafka charges a Produce to producer_byte_rate. */
+  requestBytes: number;
 }
 
 /**

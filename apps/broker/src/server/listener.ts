@@ -3,6 +3,7 @@ import type { ListenerAuthenticator } from './auth/listener-authenticator';
 import { Connection, type ConnectionLimits } from './connection';
 import type { Dispatcher } from './dispatcher';
 import { HeldRequestBytes } from './held-request-bytes';
+import type { RequestScheduler } from './request-scheduler';
 import { withCertificatePrincipal } from './tls/tls-principal-auth';
 import { createTlsServer, type ListenerTlsOptions, type TlsPeer, type TlsServer } from './tls/tls-server';
 
@@ -10,6 +11,8 @@ export interface ListenerOptions extends ConnectionLimits {
   host: string;
   port: number;
   maxConnections: number;
+  /** Fairness between connections, shared by the broker's listeners. */
+  scheduler: RequestScheduler;
   /** How connections authenticate; each gets its own state from it. */
   authenticator: ListenerAuthenticator;
   /** TLS (SSL, SASL_SSL); plaintext when absent. */
@@ -178,6 +181,7 @@ export class Listener {
       },
       auth,
       this.#heldRequestBytes,
+      this.options.scheduler,
     );
     this.#connections.add(connection);
     this.events.onConnectionOpened(remoteAddress, this.#connections.size, {

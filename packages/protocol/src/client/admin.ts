@@ -34,6 +34,13 @@ import {
 } from './group/group-admin';
 import type { CommittedOffset } from './group/group-offsets';
 import type { OffsetQuery, PartitionOffset } from './list-offsets';
+import {
+  alterClientQuotas,
+  type ClientQuotaAlteration,
+  type ClientQuotaEntry,
+  type ClientQuotaFilterComponent,
+  describeClientQuotas,
+} from './quota-admin';
 import { deleteRecords, listPartitionOffsets, topicOffsets } from './record-admin';
 import { createPartitions, createTopics, deleteTopics, describeTopics } from './topic-admin';
 import {
@@ -205,6 +212,24 @@ export class Admin {
   /** The ACLs a filter selects (`MATCH_ALL_ACLS` for every one). Needs DESCRIBE on the cluster. */
   describeAcls(filter: AclBindingFilter): Promise<AclBinding[]> {
     return describeAcls(this.#client, filter);
+  }
+
+  // ---- client quotas (implemented in ./quota-admin.ts) ----
+
+  /** The quotas a filter selects (every quota for an empty filter); `strict`: exactly its entity types. */
+  describeClientQuotas(
+    components: readonly ClientQuotaFilterComponent[] = [],
+    options: { strict?: boolean } = {},
+  ): Promise<ClientQuotaEntry[]> {
+    return describeClientQuotas(this.#client, components, options);
+  }
+
+  /** Sets and removes client quotas, per entity. */
+  alterClientQuotas(
+    alterations: readonly ClientQuotaAlteration[],
+    options: { validateOnly?: boolean } = {},
+  ): Promise<void> {
+    return alterClientQuotas(this.#client, alterations, options);
   }
 
   /** Deletes the ACLs the filters select; per filter, what it deleted. Needs ALTER on the cluster. */

@@ -1,6 +1,7 @@
 import type { ApiSchema } from '../schema/api';
 import { AddOffsetsToTxn } from './apis/add-offsets-to-txn';
 import { AddPartitionsToTxn } from './apis/add-partitions-to-txn';
+import { AlterClientQuotas } from './apis/alter-client-quotas';
 import { AlterConfigs } from './apis/alter-configs';
 import { CreateAcls } from './apis/create-acls';
 import { CreatePartitions } from './apis/create-partitions';
@@ -9,6 +10,7 @@ import { DeleteAcls } from './apis/delete-acls';
 import { DeleteRecords } from './apis/delete-records';
 import { DeleteTopics } from './apis/delete-topics';
 import { DescribeAcls } from './apis/describe-acls';
+import { DescribeClientQuotas } from './apis/describe-client-quotas';
 import { DescribeConfigs } from './apis/describe-configs';
 import { DescribeProducers } from './apis/describe-producers';
 import { DescribeTransactions } from './apis/describe-transactions';
@@ -35,6 +37,8 @@ export const ADMIN_APIS: readonly ApiSchema[] = [
   AlterConfigs,
   CreatePartitions,
   IncrementalAlterConfigs,
+  DescribeClientQuotas,
+  AlterClientQuotas,
   DescribeProducers,
   DescribeTransactions,
   ListTransactions,

@@ -96,6 +96,9 @@ export const API_ACL_RULES = {
   DescribeConfigs: configs('DESCRIBE_CONFIGS'),
   AlterConfigs: configs('ALTER_CONFIGS'),
   IncrementalAlterConfigs: configs('ALTER_CONFIGS'),
+  /** Client quotas are cluster configuration in Kafka (KIP-546). */
+  DescribeClientQuotas: { cluster: cluster('DESCRIBE_CONFIGS') },
+  AlterClientQuotas: { cluster: cluster('ALTER_CONFIGS') },
 
   // Groups.
   FindCoordinator: { group: group('DESCRIBE'), transactionalId: transactionalId('DESCRIBE') },

@@ -11,7 +11,8 @@ const RULES = API_ACL_RULES.Fetch;
  * (FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH; -1 is not checked). isolation_level 1 (read_committed) reads up to the last
  * stable offset and lists the aborted transactions overlapping the records returned (an empty list
  * when there are none); read_uncommitted gets null there, as Kafka sends it. Partitions of topics
- * the principal may not read get TOPIC_AUTHORIZATION_FAILED and are not read.
+ * the principal may not read get TOPIC_AUTHORIZATION_FAILED and are not read. The records' bytes
+ * count against the consumer's consumer_byte_rate quota.
  */
 export const fetchHandler = defineHandler({
   api: Fetch,
@@ -36,7 +37,8 @@ export const fetchHandler = defineHandler({
               partitions: allowed,
               maxWaitMs: request.maxWaitMs,
               minBytes: request.minBytes,
-              maxBytes: request.maxBytes,
+              // Kafka caps an answer at what the consumer's quota allows in one window.
+              maxBytes: Math.min(request.maxBytes, context.quota.fetchMaxBytes()),
               isolationLevel: request.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted',
             },
             context.signal,
@@ -60,8 +62,11 @@ export const fetchHandler = defineHandler({
       list.push(result);
       byTopic.set(result.topic, list);
     }
+    let responseBytes = 0;
+    for (const result of results) responseBytes += result.records.length;
     return {
-      throttleTimeMs: 0,
+      // Over consumer_byte_rate the answer still carries its records; the connection is muted after it.
+      throttleTimeMs: context.quota.fetched(responseBytes),
       errorCode: 0,
       sessionId: 0,
       responses: [...byTopic].map(([topic, partitions]) => ({

@@ -9,7 +9,8 @@ const RULES = API_ACL_RULES.Produce;
  * Produce v3–7. Partitions are appended in request order (which keeps idempotent sequences in
  * order on a pipelined connection) and answered per partition. With acks=0 there is no response
  * at all, but the records are still written. A topic the principal may not write gets
- * TOPIC_AUTHORIZATION_FAILED on each partition and nothing appended.
+ * TOPIC_AUTHORIZATION_FAILED on each partition and nothing appended. The request's bytes count
+ * against the producer's producer_byte_rate quota, and the answer carries the throttle time.
  */
 export const produceHandler = defineHandler({
   api: Produce,
@@ -66,8 +67,11 @@ export const produceHandler = defineHandler({
       }
       responses.push({ name: topic.name, partitionResponses });
     }
+    // Charged once the appends are done, as Kafka does; with acks=0 there is no answer to carry
+    // the throttle time, so only the usage counts (against the client's later requests).
+    const throttleTimeMs = context.quota.produced(context.requestBytes);
     if (request.acks === 0) return undefined;
-    return { responses, throttleTimeMs: 0 };
+    return { responses, throttleTimeMs };
   },
 });
 

@@ -1,4 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import {
+  bytes,
+  compactCount,
+  compactStr,
+  count,
+  i8,
+  i16,
+  i32,
+  i64,
+  noTags,
+  requestV1,
+  requestV2,
+  responseV0,
+  responseV1,
+  sized,
+  str,
+  uvarint,
+} from '../../../test/hand-assembled-frames';
 import { decodeWithKafkajs, encodeWithKafkajs, kafkajsRequest } from '../../../test/kafkajs-interop';
 import {
   decodeRequestFrame,
@@ -29,61 +47,6 @@ function decodeOurs(frame: Buffer) {
   if (!decoded.ok) throw decoded.error;
   return decoded;
 }
-
-// Big-endian building blocks for hand-assembled frames, written with Buffer directly so that they
-// share nothing with our Writer.
-const i8 = (value: number) => Buffer.of(value & 0xff);
-const i16 = (value: number) => {
-  const buffer = Buffer.alloc(2);
-  buffer.writeInt16BE(value);
-  return buffer;
-};
-const i32 = (value: number) => {
-  const buffer = Buffer.alloc(4);
-  buffer.writeInt32BE(value);
-  return buffer;
-};
-const i64 = (value: bigint) => {
-  const buffer = Buffer.alloc(8);
-  buffer.writeBigInt64BE(value);
-  return buffer;
-};
-/** Unsigned LEB128 varint: 7 bits per byte, low group first, high bit = more bytes follow. */
-const uvarint = (value: number) => {
-  const out: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    out.push((rest & 0x7f) | 0x80);
-    rest >>>= 7;
-  }
-  out.push(rest);
-  return Buffer.from(out);
-};
-/** A non-compact STRING or NULLABLE_STRING: int16 length (-1 for null), then UTF-8. */
-const str = (value: string | null) =>
-  value === null ? i16(-1) : Buffer.concat([i16(Buffer.byteLength(value)), Buffer.from(value, 'utf8')]);
-/** A COMPACT_(NULLABLE_)STRING: uvarint of length + 1 (0 for null), then UTF-8. */
-const compactStr = (value: string | null) =>
-  value === null
-    ? uvarint(0)
-    : Buffer.concat([uvarint(Buffer.byteLength(value) + 1), Buffer.from(value, 'utf8')]);
-/** A non-compact ARRAY count. */
-const count = (value: number) => i32(value);
-/** A COMPACT_ARRAY count: uvarint of count + 1. */
-const compactCount = (value: number) => uvarint(value + 1);
-/** An empty tagged-field section. */
-const noTags = uvarint(0);
-const bytes = (...parts: Buffer[]) => Buffer.concat(parts);
-/** A request frame body (no size prefix) with request header v1. */
-const requestV1 = (apiKey: number, version: number, correlationId: number, clientId: string, body: Buffer) =>
-  bytes(i16(apiKey), i16(version), i32(correlationId), str(clientId), body);
-/** Request header v2: header v1 (client id still a non-compact string) plus a tag section. */
-const requestV2 = (apiKey: number, version: number, correlationId: number, clientId: string, body: Buffer) =>
-  bytes(i16(apiKey), i16(version), i32(correlationId), str(clientId), noTags, body);
-/** Response header v0 and v1 (v1 adds a tag section). */
-const responseV0 = (correlationId: number, body: Buffer) => bytes(i32(correlationId), body);
-const responseV1 = (correlationId: number, body: Buffer) => bytes(i32(correlationId), noTags, body);
-const sized = (frame: Buffer) => bytes(i32(frame.length), frame);
 
 describe('CreateTopics v4 (kafkajs stops at v3)', () => {
   const request = requestV1(
