@@ -46,15 +46,24 @@ export class ClientQuotaManager {
     this.#index = new QuotaIndex([], options.key);
   }
 
+  /** Whether any entity sets this key: without, nothing needs resolving or measuring. */
+  get hasQuotas(): boolean {
+    return !this.#currentIndex().isEmpty;
+  }
+
   /** The quota that applies to a client now, if any. */
   quotaOf(user: string, clientId: string): ResolvedQuota | undefined {
+    return this.#currentIndex().resolve(user, clientId);
+  }
+
+  #currentIndex(): QuotaIndex {
     const records = this.#options.records();
     if (records !== this.#source) {
       this.#source = records;
       this.#index = new QuotaIndex(records, this.key);
       // A changed bound changes how every rate is judged, not what was measured: rates are kept.
     }
-    return this.#index.resolve(user, clientId);
+    return this.#index;
   }
 
   /** Records usage and returns the throttle time in milliseconds (0 within the quota). */

@@ -1,3 +1,4 @@
+import type { ClientQuotaManager } from './client-quota-manager';
 import type { ClientQuotas } from './client-quotas';
 import { quotaUserOf } from './quota-entity';
 
@@ -7,26 +8,32 @@ import { quotaUserOf } from './quota-entity';
  * where the console and other brokers connect) every answer is unlimited and nothing is measured.
  */
 export class RequestQuota {
-  readonly #user: string;
-  readonly #clientId: string;
+  /** Worked out on first use: most requests meet no quota of their kind and never need it. */
+  #user: string | undefined;
 
   constructor(
     private readonly quotas: ClientQuotas | undefined,
-    principal: string,
-    clientId: string | null,
-  ) {
-    this.#user = quotaUserOf(principal);
-    this.#clientId = clientId ?? '';
+    private readonly principal: string,
+    private readonly clientId: string | null,
+  ) {}
+
+  #throttleMs(manager: ClientQuotaManager | undefined, value: number): number {
+    if (manager === undefined || !manager.hasQuotas) return 0;
+    this.#user ??= quotaUserOf(this.principal);
+    return manager.recordAndGetThrottleMs(this.#user, this.clientId ?? '', value);
   }
 
   /** Records a Produce request's bytes; the throttle time in milliseconds (0 within the quota). */
   produced(requestBytes: number): number {
-    return this.quotas?.produce.recordAndGetThrottleMs(this.#user, this.#clientId, requestBytes) ?? 0;
+    return this.#throttleMs(this.quotas?.produce, requestBytes);
   }
 
   /** The most one Fetch answer may carry within the consumer's quota (Infinity without one). */
   fetchMaxBytes(): number {
-    return this.quotas?.fetch.maxValueInWindow(this.#user, this.#clientId) ?? Number.POSITIVE_INFINITY;
+    const manager = this.quotas?.fetch;
+    if (manager === undefined || !manager.hasQuotas) return Number.POSITIVE_INFINITY;
+    this.#user ??= quotaUserOf(this.principal);
+    return manager.maxValueInWindow(this.#user, this.clientId ?? '');
   }
 
   /**
@@ -36,7 +43,7 @@ export class RequestQuota {
    * window: reads are whole batches, so the same batch would be refused forever).
    */
   fetched(responseBytes: number): number {
-    return this.quotas?.fetch.recordAndGetThrottleMs(this.#user, this.#clientId, responseBytes) ?? 0;
+    return this.#throttleMs(this.quotas?.fetch, responseBytes);
   }
 
   /**
@@ -44,11 +51,14 @@ export class RequestQuota {
    * one handler thread, so a millisecond is 0.1 percent-seconds.
    */
   handled(handlerMs: number): number {
-    return this.quotas?.request.recordAndGetThrottleMs(this.#user, this.#clientId, handlerMs / 10) ?? 0;
+    return this.#throttleMs(this.quotas?.request, handlerMs / 10);
   }
 
   /** Records time spent after the throttle was decided (encoding the answer), judged next time. */
   alsoSpent(handlerMs: number): void {
-    this.quotas?.request.record(this.#user, this.#clientId, handlerMs / 10);
+    const manager = this.quotas?.request;
+    if (manager === undefined || !manager.hasQuotas) return;
+    this.#user ??= quotaUserOf(this.principal);
+    manager.record(this.#user, this.clientId ?? '', handlerMs / 10);
   }
 }
