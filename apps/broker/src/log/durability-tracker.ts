@@ -1,6 +1,16 @@
+import type { FlushedPoint } from './flushed-point';
 import type { LogConfig } from './log-config';
 import type { Segment } from './segment';
 import { StorageError } from './storage';
+
+/**
+ * Where the flushed point is recorded after each fdatasync round: `capture` says where the written
+ * data ends (read when a round starts, like the offset it covers), `record` makes that durable.
+ */
+export interface FlushedPointRecorder {
+  capture(): FlushedPoint;
+  record(point: FlushedPoint): Promise<void>;
+}
 
 interface FlushWaiter {
   offset: number;
@@ -13,7 +23,9 @@ interface FlushWaiter {
  * A flush runs when someone waits or asks for one, when `flush.messages` messages are unflushed,
  * or `flush.ms` after the first unflushed write. One flush covers everything written before it
  * started; data written while it runs waits for the next one, which starts as soon as it ends.
- * Every advance of the flushed offset is reported to `onFlushed`.
+ * Every advance of the flushed offset is reported to `onFlushed`. With a recorder, the new
+ * flushed point is recorded durably before anyone hears of it, so no waiter is told its data is
+ * durable before a restart would know it too (docs/architecture.md §4).
  */
 export class DurabilityTracker {
   #flushedOffset: number;
@@ -31,6 +43,7 @@ export class DurabilityTracker {
     private readonly writtenOffset: () => number,
     private readonly onStorageError: (error: StorageError) => void,
     private readonly onFlushed: () => void = () => {},
+    private readonly recorder?: FlushedPointRecorder,
   ) {
     this.#flushedOffset = flushedOffset;
   }
@@ -121,7 +134,8 @@ export class DurabilityTracker {
       this.#flushAgain = false;
       if (this.#failure) return;
       // Only writes that completed before this point are covered by the fdatasync below.
-      const coveredOffset = this.writtenOffset();
+      const covered = this.recorder?.capture();
+      const coveredOffset = covered?.offset ?? this.writtenOffset();
       const segments = [...this.#dirtySegments];
       this.#dirtySegments.clear();
       this.#unflushedMessages = 0;
@@ -130,6 +144,8 @@ export class DurabilityTracker {
         // Side by side (after a roll, the old segment's tail and the new one): the fdatasyncs are
         // independent and nothing is counted durable before all of them are done.
         await Promise.all(segments.map((segment) => segment.flush()));
+        // After the data, never beside it: a point on disk must never claim more than is there.
+        if (covered && coveredOffset > this.#flushedOffset) await this.recorder!.record(covered);
       } catch (error) {
         if (error instanceof StorageError) {
           this.onStorageError(error);

@@ -43,6 +43,9 @@ export class FileHandleCache {
     }
     this.#handles.set(path, handle);
     handle.users++;
+    // Room is made when a file opens, not only when a use ends: otherwise a file opened while
+    // others are busy would keep one handle over the bound for as long as its use lasts.
+    this.#evictIdle();
     try {
       return await operation(await handle.file);
     } finally {
