@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DurabilityTracker } from './durability-tracker';
+import type { FlushedPoint } from './flushed-point';
 import type { Segment } from './segment';
 import { StorageError } from './storage';
 
@@ -105,5 +106,52 @@ describe('DurabilityTracker', () => {
     active.finishFlush();
     await settle();
     expect(durability.flushedOffset).toBe(0);
+  });
+
+  it('answers a waiter only once the flushed point is recorded, written after the data and beside the next fdatasync', async () => {
+    const written = { offset: 4 };
+    const recorded: { point: FlushedPoint; finish: () => void }[] = [];
+    const durability = new DurabilityTracker(
+      0,
+      { flushMessages: Number.POSITIVE_INFINITY, flushMs: Number.POSITIVE_INFINITY },
+      () => written.offset,
+      () => {},
+      () => {},
+      {
+        capture: () => ({ offset: written.offset, segmentBaseOffset: 0, positionBytes: written.offset * 10 }),
+        record: (point) => new Promise<void>((resolve) => recorded.push({ point, finish: resolve })),
+      },
+    );
+    const segment = new FakeSegment();
+    durability.markDirty(asSegment(segment));
+    let firstDone = false;
+    const first = durability.waitUntilFlushed(4).then(() => {
+      firstDone = true;
+    });
+    await settle();
+    // Nothing is recorded before the data it covers is on disk.
+    expect(recorded).toEqual([]);
+    written.offset = 6;
+    durability.markDirty(asSegment(segment));
+    const second = durability.waitUntilFlushed(6);
+    segment.finishFlush();
+    await settle();
+    expect(recorded.map((entry) => entry.point.offset)).toEqual([4]);
+    // The next round's fdatasync runs while the point is being recorded; nobody is answered yet.
+    expect(segment.flushCalls).toBe(2);
+    expect(firstDone).toBe(false);
+    expect(durability.flushedOffset).toBe(0);
+    recorded[0]!.finish();
+    await first;
+    expect(durability.flushedOffset).toBe(4);
+    segment.finishFlush();
+    await settle();
+    expect(recorded.map((entry) => entry.point)).toEqual([
+      { offset: 4, segmentBaseOffset: 0, positionBytes: 40 },
+      { offset: 6, segmentBaseOffset: 0, positionBytes: 60 },
+    ]);
+    recorded[1]!.finish();
+    await second;
+    expect(durability.flushedOffset).toBe(6);
   });
 });
