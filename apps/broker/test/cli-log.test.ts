@@ -69,7 +69,9 @@ describe('weir log check and repair', () => {
     });
     expect(created.topics[0]!.errorCode).toBe(0);
     for (let batch = 0; batch < BATCHES; batch++) {
-      const values = Array.from({ length: RECORDS_PER_BATCH }, (_, index) => `r-${batch}-${index}`.padEnd(60, '.'));
+      const values = Array.from({ length: RECORDS_PER_BATCH }, (_, index) =>
+        `r-${batch}-${index}`.padEnd(60, '.'),
+      );
       expect((await produce(0, values)).errorCode).toBe(0);
     }
     expect((await produce(1, ['a', 'b', 'c'])).errorCode).toBe(0);
@@ -115,7 +117,12 @@ describe('weir log check and repair', () => {
     expect(checked.stdout).toContain(`weir log repair ${TOPIC} 0 --data-dir ${directory.path}`);
 
     const all = expectExitCode(await cli('check', '--all'), 1);
-    expect(all.stdout).toMatch(new RegExp(`^${TOPIC}-0 +\\d+ +0\\.\\.${damagedOffset - 1} +${lastOffset + 1} +damaged at offset ${damagedOffset}$`, 'm'));
+    expect(all.stdout).toMatch(
+      new RegExp(
+        `^${TOPIC}-0 +\\d+ +0\\.\\.${damagedOffset - 1} +${lastOffset + 1} +damaged at offset ${damagedOffset}$`,
+        'm',
+      ),
+    );
     expect(all.stdout).toMatch(new RegExp(`^${TOPIC}-1 +1 +0\\.\\.3 +4 +ok$`, 'm'));
 
     const unconfirmed = expectExitCode(await cli('repair', TOPIC, '0'), 2);
