@@ -163,9 +163,9 @@ describe(`a broker SIGKILLed mid-produce with acks=all, ${BROKER_KILLS} times`, 
         return;
       }
       expect(answer.errorCode).toBe(0);
-      values.forEach((value, index) =>
-        acked.set(value, partition * 1e12 + Number(answer.baseOffset) + index),
-      );
+      for (const [index, value] of values.entries()) {
+        acked.set(value, partition * 1e12 + Number(answer.baseOffset) + index);
+      }
       onAck();
     }
   }
