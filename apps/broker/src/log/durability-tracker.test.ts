@@ -108,9 +108,9 @@ describe('DurabilityTracker', () => {
     expect(durability.flushedOffset).toBe(0);
   });
 
-  it('answers a waiter only once the flushed point is recorded, written after the data and beside the next fdatasync', async () => {
+  it('records the flushed point beside the fdatasync it covers and answers once both are done', async () => {
     const written = { offset: 4 };
-    const recorded: { point: FlushedPoint; finish: () => void }[] = [];
+    const recorded: { point: FlushedPoint; confirmedOffset: number; finish: () => void }[] = [];
     const durability = new DurabilityTracker(
       0,
       { flushMessages: Number.POSITIVE_INFINITY, flushMs: Number.POSITIVE_INFINITY },
@@ -119,7 +119,8 @@ describe('DurabilityTracker', () => {
       () => {},
       {
         capture: () => ({ offset: written.offset, segmentBaseOffset: 0, positionBytes: written.offset * 10 }),
-        record: (point) => new Promise<void>((resolve) => recorded.push({ point, finish: resolve })),
+        record: (point, confirmedOffset) =>
+          new Promise<void>((resolve) => recorded.push({ point, confirmedOffset, finish: resolve })),
       },
     );
     const segment = new FakeSegment();
@@ -129,28 +130,29 @@ describe('DurabilityTracker', () => {
       firstDone = true;
     });
     await settle();
-    // Nothing is recorded before the data it covers is on disk.
-    expect(recorded).toEqual([]);
-    written.offset = 6;
-    durability.markDirty(asSegment(segment));
-    const second = durability.waitUntilFlushed(6);
+    // Both started at once; the point's confirmed offset is what was on disk before the round.
+    expect(segment.flushCalls).toBe(1);
+    expect(recorded.map(({ point, confirmedOffset }) => [point.offset, confirmedOffset])).toEqual([[4, 0]]);
     segment.finishFlush();
     await settle();
-    expect(recorded.map((entry) => entry.point.offset)).toEqual([4]);
-    // The next round's fdatasync runs while the point is being recorded; nobody is answered yet.
-    expect(segment.flushCalls).toBe(2);
     expect(firstDone).toBe(false);
-    expect(durability.flushedOffset).toBe(0);
     recorded[0]!.finish();
     await first;
     expect(durability.flushedOffset).toBe(4);
-    segment.finishFlush();
+
+    written.offset = 6;
+    durability.markDirty(asSegment(segment));
+    const second = durability.waitUntilFlushed(6);
     await settle();
-    expect(recorded.map((entry) => entry.point)).toEqual([
-      { offset: 4, segmentBaseOffset: 0, positionBytes: 40 },
-      { offset: 6, segmentBaseOffset: 0, positionBytes: 60 },
+    expect(recorded.map(({ point, confirmedOffset }) => [point.offset, confirmedOffset])).toEqual([
+      [4, 0],
+      [6, 4],
     ]);
     recorded[1]!.finish();
+    await settle();
+    // The point alone does not answer anyone: the data must be on disk too.
+    expect(durability.flushedOffset).toBe(4);
+    segment.finishFlush();
     await second;
     expect(durability.flushedOffset).toBe(6);
   });

@@ -9,7 +9,8 @@ import { StorageError } from './storage';
  */
 export interface FlushedPointRecorder {
   capture(): FlushedPoint;
-  record(point: FlushedPoint): Promise<void>;
+  /** Records `point`, durably, with `confirmedOffset`: below it the data was on disk before. */
+  record(point: FlushedPoint, confirmedOffset: number): Promise<void>;
 }
 
 interface FlushWaiter {
@@ -30,9 +31,6 @@ interface FlushWaiter {
 export class DurabilityTracker {
   /** Offsets below this are on disk and, with a recorder, so is the flushed point saying so. */
   #flushedOffset: number;
-  /** Offsets below this are on disk; their flushed point may still be being recorded. */
-  #syncedOffset: number;
-  #recording: Promise<void> | undefined;
   #unflushedMessages = 0;
   readonly #dirtySegments = new Set<Segment>();
   #waiters: FlushWaiter[] = [];
@@ -50,7 +48,6 @@ export class DurabilityTracker {
     private readonly recorder?: FlushedPointRecorder,
   ) {
     this.#flushedOffset = flushedOffset;
-    this.#syncedOffset = flushedOffset;
   }
 
   /** Offsets below this are on disk. */
@@ -92,7 +89,7 @@ export class DurabilityTracker {
 
   /** Starts a flush now when written data is not on disk yet; does not wait for it. */
   requestFlush(): void {
-    if (this.#failure || this.writtenOffset() <= this.#syncedOffset) return;
+    if (this.#failure || this.writtenOffset() <= this.#flushedOffset) return;
     void this.#requestFlush();
   }
 
@@ -104,7 +101,6 @@ export class DurabilityTracker {
   /** Lowers the flushed offset after a truncation removed data. */
   truncateTo(offset: number): void {
     this.#flushedOffset = Math.min(this.#flushedOffset, offset);
-    this.#syncedOffset = Math.min(this.#syncedOffset, offset);
   }
 
   /** Fails every waiter and refuses new ones: the partition went offline. */
@@ -136,55 +132,38 @@ export class DurabilityTracker {
   }
 
   async #flushLoop(): Promise<void> {
-    for (;;) {
-      do {
-        this.#flushAgain = false;
-        if (this.#failure) return;
-        // Only writes that completed before this point are covered by the fdatasync below.
-        const covered = this.recorder?.capture();
-        const coveredOffset = covered?.offset ?? this.writtenOffset();
-        const segments = [...this.#dirtySegments];
-        this.#dirtySegments.clear();
-        this.#unflushedMessages = 0;
-        this.#clearTimer();
-        try {
-          // Side by side (after a roll, the old segment's tail and the new one): the fdatasyncs are
-          // independent and nothing is counted durable before all of them are done.
-          await Promise.all(segments.map((segment) => segment.flush()));
-        } catch (error) {
-          if (error instanceof StorageError) {
-            this.onStorageError(error);
-            return;
-          }
-          throw error;
+    do {
+      this.#flushAgain = false;
+      if (this.#failure) return;
+      // Only writes that completed before this point are covered by the fdatasync below.
+      const covered = this.recorder?.capture();
+      const coveredOffset = covered?.offset ?? this.writtenOffset();
+      const segments = [...this.#dirtySegments];
+      this.#dirtySegments.clear();
+      this.#unflushedMessages = 0;
+      this.#clearTimer();
+      // The point is recorded beside the data it covers, with the point before it, whose data is
+      // known to be on disk already, as confirmed: recording then adds no second disk flush to an
+      // acknowledgement. Recovery tells a torn last round apart from damaged data (log-loader.ts).
+      const recording =
+        covered !== undefined && coveredOffset > this.#flushedOffset
+          ? this.recorder!.record(covered, this.#flushedOffset)
+          : undefined;
+      try {
+        // Side by side (after a roll, the old segment's tail and the new one): the fdatasyncs are
+        // independent and nothing is counted durable before all of them are done.
+        await Promise.all([...segments.map((segment) => segment.flush()), recording]);
+      } catch (error) {
+        if (error instanceof StorageError) {
+          this.onStorageError(error);
+          return;
         }
-        if (coveredOffset > this.#syncedOffset) {
-          this.#syncedOffset = coveredOffset;
-          if (covered) this.#record(covered);
-          else this.#advance(coveredOffset);
-        }
-      } while (
-        this.#flushAgain ||
-        this.#waiters.some((waiter) => waiter.offset > this.#syncedOffset && this.#dirtySegments.size > 0)
-      );
-      // A flush is over once its point is recorded; a request that came in meanwhile goes on.
-      await this.#recording;
-      if (this.#failure || !this.#flushAgain) return;
-    }
-  }
-
-  /**
-   * Records a flushed point after the data it covers is synced, never before (a point on disk must
-   * never claim more than is there), but beside the next round's fdatasync, so recording costs the
-   * throughput of acks=-1 producers nothing; the waiters it covers are answered once it is done.
-   */
-  #record(point: FlushedPoint): void {
-    this.#recording = this.recorder!.record(point).then(
-      () => this.#advance(point.offset),
-      (error: unknown) => {
-        if (!(error instanceof StorageError)) throw error;
-        this.onStorageError(error);
-      },
+        throw error;
+      }
+      this.#advance(coveredOffset);
+    } while (
+      this.#flushAgain ||
+      this.#waiters.some((waiter) => waiter.offset > this.#flushedOffset && this.#dirtySegments.size > 0)
     );
   }
 

@@ -5,12 +5,24 @@ import type { StorageIo } from './storage';
 
 /**
  * Where a partition's durable data ends: every offset below `offset` was fdatasync'd, and it lies
- * below byte `positionBytes` of the segment whose base offset is `segmentBaseOffset`.
+ * below byte `positionBytes` of the segment whose base offset is `segmentBaseOffset`. The point is
+ * written beside the fdatasync of the data it covers, so on disk it may run ahead of that data if
+ * the machine lost power mid-round; see {@link RecordedFlushedPoint.confirmedOffset}.
  */
 export interface FlushedPoint {
   offset: number;
   segmentBaseOffset: number;
   positionBytes: number;
+}
+
+/** A flushed point as recorded. */
+export interface RecordedFlushedPoint {
+  point: FlushedPoint;
+  /**
+   * Below this the data was on disk before the point was written (the previous round's point):
+   * damage there is damage of acknowledged data, whatever it looks like.
+   */
+  confirmedOffset: number;
 }
 
 /** The file in each partition directory that holds its {@link FlushedPoint}. */
@@ -27,35 +39,45 @@ export const FLUSHED_POINT_FILE = 'flushed-point';
  *   12  int64   offset
  *   20  int64   segment base offset
  *   28  int64   position in that segment, bytes
- *   36  uint32  CRC-32C of bytes 0..35
+ *   36  int64   confirmed offset
+ *   44  uint32  CRC-32C of bytes 0..43
  */
 const SLOT_BYTES = 512;
 const SLOT_COUNT = 2;
 const MAGIC = 0x57465031;
-const RECORD_BYTES = 40;
+const RECORD_BYTES = 48;
+const CRC_AT = 44;
 
 export function flushedPointPath(directory: string): string {
   return join(directory, FLUSHED_POINT_FILE);
 }
 
-function encodeSlot(point: FlushedPoint, sequence: number): Buffer {
+function encodeSlot({ point, confirmedOffset }: RecordedFlushedPoint, sequence: number): Buffer {
   const slot = Buffer.alloc(SLOT_BYTES);
   slot.writeUInt32BE(MAGIC, 0);
   slot.writeBigInt64BE(BigInt(sequence), 4);
   slot.writeBigInt64BE(BigInt(point.offset), 12);
   slot.writeBigInt64BE(BigInt(point.segmentBaseOffset), 20);
   slot.writeBigInt64BE(BigInt(point.positionBytes), 28);
-  slot.writeUInt32BE(crc32c(slot.subarray(0, 36)), 36);
+  slot.writeBigInt64BE(BigInt(confirmedOffset), 36);
+  slot.writeUInt32BE(crc32c(slot.subarray(0, CRC_AT)), CRC_AT);
   return slot;
 }
 
-function decodeSlot(bytes: Buffer): { point: FlushedPoint; sequence: number } | undefined {
+function decodeSlot(bytes: Buffer): (RecordedFlushedPoint & { sequence: number }) | undefined {
   if (bytes.length < RECORD_BYTES || bytes.readUInt32BE(0) !== MAGIC) return undefined;
-  if (crc32c(bytes.subarray(0, 36)) !== bytes.readUInt32BE(36)) return undefined;
-  const numbers = [4, 12, 20, 28].map((at) => Number(bytes.readBigInt64BE(at)));
+  if (crc32c(bytes.subarray(0, CRC_AT)) !== bytes.readUInt32BE(CRC_AT)) return undefined;
+  const numbers = [4, 12, 20, 28, 36].map((at) => Number(bytes.readBigInt64BE(at)));
   if (numbers.some((value) => !Number.isSafeInteger(value) || value < 0)) return undefined;
-  const [sequence, offset, segmentBaseOffset, positionBytes] = numbers as [number, number, number, number];
-  return { point: { offset, segmentBaseOffset, positionBytes }, sequence };
+  const [sequence, offset, segmentBaseOffset, positionBytes, confirmedOffset] = numbers as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (confirmedOffset > offset) return undefined;
+  return { point: { offset, segmentBaseOffset, positionBytes }, confirmedOffset, sequence };
 }
 
 /** What reading a partition's flushed-point file found. */
@@ -63,7 +85,7 @@ export type FlushedPointRead =
   | { kind: 'missing' }
   /** Neither slot is valid: the file says nothing, and the caller falls back to the checkpoint. */
   | { kind: 'damaged' }
-  | { kind: 'found'; point: FlushedPoint; sequence: number };
+  | ({ kind: 'found'; sequence: number } & RecordedFlushedPoint);
 
 export async function readFlushedPoint(io: StorageIo, directory: string): Promise<FlushedPointRead> {
   let bytes: Buffer;
@@ -73,7 +95,7 @@ export async function readFlushedPoint(io: StorageIo, directory: string): Promis
     if ((error as { isNotFound?: boolean }).isNotFound) return { kind: 'missing' };
     throw error;
   }
-  let best: { point: FlushedPoint; sequence: number } | undefined;
+  let best: (RecordedFlushedPoint & { sequence: number }) | undefined;
   for (let slot = 0; slot < SLOT_COUNT; slot++) {
     const decoded = decodeSlot(bytes.subarray(slot * SLOT_BYTES, (slot + 1) * SLOT_BYTES));
     if (decoded && (best === undefined || decoded.sequence > best.sequence)) best = decoded;
@@ -82,7 +104,7 @@ export async function readFlushedPoint(io: StorageIo, directory: string): Promis
 }
 
 /**
- * Writes a partition's flushed point after each fdatasync round (docs/architecture.md §4), so a
+ * Writes a partition's flushed point in each fdatasync round (docs/architecture.md §4), so a
  * restart knows exactly which data was acknowledged as durable. Writes are serialized.
  */
 export class FlushedPointFile {
@@ -105,14 +127,14 @@ export class FlushedPointFile {
   }
 
   /** Records `point` durably; resolves once it is on disk. */
-  write(point: FlushedPoint): Promise<void> {
+  write(point: RecordedFlushedPoint): Promise<void> {
     const next = this.#last.then(() => this.#write(point));
     // A failed write fails its caller (the partition goes offline); the chain itself goes on.
     this.#last = next.catch(() => undefined);
     return next;
   }
 
-  async #write(point: FlushedPoint): Promise<void> {
+  async #write(point: RecordedFlushedPoint): Promise<void> {
     this.#sequence++;
     const slot = this.#sequence % SLOT_COUNT;
     const bytes = encodeSlot(point, this.#sequence);

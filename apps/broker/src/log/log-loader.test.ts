@@ -10,8 +10,11 @@ import {
   temporaryDirectory,
 } from '../../test/log-fixtures';
 import { readWholeLog } from '../../test/log-reads';
+import { FileHandleCache } from './file-handle-cache';
+import { FlushedPointFile } from './flushed-point';
 import type { LogManager } from './log-manager';
 import type { PartitionLog } from './partition-log';
+import { createStorageIo } from './storage';
 
 async function appendBatches(log: PartitionLog, count: number, label = 'v'): Promise<void> {
   for (let index = 0; index < count; index++) {
@@ -151,6 +154,54 @@ describe('opening a partition log', () => {
     const reopened = manager.getLog('orders', 0)!;
     expect(reopened.logEndOffset).toBe(22);
     expect((await stat(logFile!)).size).toBe(11 * batchBytes);
+  });
+
+  /**
+   * Thirteen batches of two records on disk, and a flushed point written as a last round writes it,
+   * beside that round's fdatasync: it claims offsets up to 26 with only 20 confirmed.
+   */
+  async function lastRoundUnconfirmed(): Promise<{ logFile: string; bytes: Buffer; batchBytes: number }> {
+    const oneSegment = { ...config, segmentBytes: 1 << 20 };
+    manager = createManager(directory.path, { config: oneSegment });
+    await manager.start();
+    const log = await manager.createLog('orders', 0);
+    await appendBatches(log, 13);
+    await log.flush();
+    await (manager as ReturnType<typeof createManager>).crash();
+    manager = undefined;
+    const io = createStorageIo();
+    const handles = new FileHandleCache(io, 2);
+    const pointFile = new FlushedPointFile(handles, io, partitionDirectory(), { sequence: 1000 }, true);
+    const [logFile] = await segmentFiles(partitionDirectory(), '.log');
+    const bytes = await readFile(logFile!);
+    await pointFile.write({
+      point: { offset: 26, segmentBaseOffset: 0, positionBytes: bytes.length },
+      confirmedOffset: 20,
+    });
+    await pointFile.close();
+    return { logFile: logFile!, bytes, batchBytes: bytes.length / 13 };
+  }
+
+  it('cuts a last round whose fdatasync never finished, when it reads as zeros', async () => {
+    const { logFile, bytes, batchBytes } = await lastRoundUnconfirmed();
+    // Blocks the round never got onto the disk read as zeros, from the twelfth batch on.
+    bytes.fill(0, 11 * batchBytes);
+    await writeFile(logFile, bytes);
+
+    const { report, log: reopened } = await restart();
+    expect(report.offline).toEqual([]);
+    expect(reopened!.logEndOffset).toBe(22);
+  });
+
+  it('keeps a partition offline when written bytes of the last round fail their CRC', async () => {
+    const { logFile, bytes, batchBytes } = await lastRoundUnconfirmed();
+    bytes[11 * batchBytes + 70] = bytes[11 * batchBytes + 70]! ^ 0xff;
+    await writeFile(logFile, bytes);
+
+    const { report, log: reopened } = await restart();
+    expect(reopened).toBeUndefined();
+    expect(report.offline[0]!.reason).toContain('flushed data is damaged at offset 22');
+    expect((await stat(logFile)).size).toBe(bytes.length);
   });
 
   it('takes a partition offline, cutting nothing, when a batch below the flushed point is damaged', async () => {

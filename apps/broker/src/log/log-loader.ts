@@ -16,7 +16,7 @@ import type { Clock, PartitionLogEvents } from './partition-log-types';
 import { ProducerStateManager } from './producer-state';
 import { rebuildProducerState } from './producer-state-rebuild';
 import { floorSegmentIndex } from './read-batches';
-import { Segment, type SegmentContext } from './segment';
+import { Segment, type SegmentContext, type SegmentRecovery } from './segment';
 import type { StorageIo } from './storage';
 
 export interface OpenLogOptions {
@@ -138,7 +138,11 @@ export async function openPartitionLog(
     });
   }
   // Every offset below this was acknowledged as durable: no damage below it may be cut silently.
-  const durableOffset = Math.max(options.recoveryPoint, flushed.kind === 'found' ? flushed.point.offset : 0);
+  const bounds: DurableBounds = {
+    confirmedOffset: Math.max(options.recoveryPoint, flushed.kind === 'found' ? flushed.confirmedOffset : 0),
+    durableOffset: Math.max(options.recoveryPoint, flushed.kind === 'found' ? flushed.point.offset : 0),
+  };
+  const { durableOffset } = bounds;
   const flushedPointFile = new FlushedPointFile(
     options.handles,
     io,
@@ -153,12 +157,14 @@ export async function openPartitionLog(
     if (tail.kind !== 'end') recoverFrom = segments.length - 1;
   }
   if (recoverFrom !== undefined) {
-    await recoverSegments(options, segments, recoverFrom, durableOffset, report);
+    await recoverSegments(options, segments, recoverFrom, bounds, report);
   }
 
   const active = segments[segments.length - 1]!;
   const logEndOffset = active.nextOffset;
-  if (logEndOffset < durableOffset) {
+  // A log shorter than the point but not than its confirmed part lost only a round whose fdatasync
+  // never finished, so nothing of it was acknowledged.
+  if (logEndOffset < bounds.confirmedOffset) {
     throw new LogCorruptionError(
       directory,
       logEndOffset,
@@ -168,12 +174,15 @@ export async function openPartitionLog(
       `the log ends there, below the flushed point ${durableOffset}`,
     );
   }
-  if (recoverFrom !== undefined && logEndOffset > durableOffset) {
+  const recorded = flushed.kind === 'found' ? flushed : undefined;
+  if (
+    recoverFrom !== undefined &&
+    (recorded?.point.offset !== logEndOffset || recorded.confirmedOffset !== logEndOffset)
+  ) {
     // Recovery made everything that survived durable; record it, so a later crash protects it too.
     await flushedPointFile.write({
-      offset: logEndOffset,
-      segmentBaseOffset: active.baseOffset,
-      positionBytes: active.sizeBytes,
+      point: { offset: logEndOffset, segmentBaseOffset: active.baseOffset, positionBytes: active.sizeBytes },
+      confirmedOffset: logEndOffset,
     });
   }
   const recoveryPoint = logEndOffset;
@@ -263,13 +272,45 @@ async function loadTransactionIndexes(
   return segments[rebuildIndex]!.baseOffset;
 }
 
+/** What the flushed point says was acknowledged: see {@link RecordedFlushedPoint}. */
+interface DurableBounds {
+  /** Below this, data was on disk before the last point was written: never cut. */
+  confirmedOffset: number;
+  /** Below this, data was acknowledged as durable if the last round's fdatasync finished. */
+  durableOffset: number;
+}
+
+/**
+ * Whether damage between the confirmed offset and the flushed point is the torn tail of a last
+ * round whose fdatasync never finished (the machine lost power while it ran, so nothing of it was
+ * acknowledged), and may be cut. Such a tail reads as a file that ends inside a batch or as zeros
+ * (file systems expose unwritten blocks as zeros); anything else, such as a batch whose bytes are
+ * there but fail their CRC, is damage of written data, and the partition stays offline.
+ */
+async function isTornLastRound(
+  segment: Segment,
+  recovery: SegmentRecovery,
+  bounds: DurableBounds,
+): Promise<boolean> {
+  if (recovery.nextOffset < bounds.confirmedOffset || recovery.stop.kind === 'end') return false;
+  if (recovery.stop.kind === 'torn') return true;
+  const endBytes = recovery.validBytes + recovery.truncatedBytes;
+  const chunkBytes = 64 * 1024;
+  for (let position = recovery.stop.positionBytes; position < endBytes; position += chunkBytes) {
+    const bytes = await segment.readBytes(position, Math.min(chunkBytes, endBytes - position));
+    if (bytes.some((byte) => byte !== 0)) return false;
+  }
+  return true;
+}
+
 async function recoverSegments(
   options: OpenLogOptions,
   segments: Segment[],
   fromIndex: number,
-  durableOffset: number,
+  bounds: DurableBounds,
   report: LoadReport,
 ): Promise<void> {
+  const { durableOffset } = bounds;
   for (let index = fromIndex; index < segments.length; index++) {
     const segment = segments[index]!;
     const recovery = await segment.recover();
@@ -280,7 +321,7 @@ async function recoverSegments(
       if (index < segments.length - 1) await segment.finishActive();
       continue;
     }
-    if (recovery.nextOffset < durableOffset) {
+    if (recovery.nextOffset < durableOffset && !(await isTornLastRound(segment, recovery, bounds))) {
       throw new LogCorruptionError(
         options.directory,
         recovery.nextOffset,
@@ -300,17 +341,20 @@ async function recoverSegments(
     }
     report.truncatedBytes += laterBytes;
     // Above the flushed point nothing was acknowledged as durable: a torn tail of a crash.
-    options.events.warn('truncated a torn or corrupt log tail above the flushed point at open', {
-      topic: options.topic,
-      partition: options.partition,
-      offset: recovery.nextOffset,
-      flushedOffset: durableOffset,
-      positionBytes: recovery.stop.positionBytes,
-      segmentBaseOffset: segment.baseOffset,
-      reason: recovery.stop.reason,
-      truncatedBytes: recovery.truncatedBytes + laterBytes,
-      deletedSegmentCount: later.length,
-    });
+    options.events.warn(
+      'truncated a torn or corrupt log tail at open: nothing in it was acknowledged as durable',
+      {
+        topic: options.topic,
+        partition: options.partition,
+        offset: recovery.nextOffset,
+        flushedOffset: durableOffset,
+        positionBytes: recovery.stop.positionBytes,
+        segmentBaseOffset: segment.baseOffset,
+        reason: recovery.stop.reason,
+        truncatedBytes: recovery.truncatedBytes + laterBytes,
+        deletedSegmentCount: later.length,
+      },
+    );
   }
   // Recovered data may still be only in the page cache; make it durable before trusting it.
   for (const segment of segments.slice(fromIndex)) await segment.flush();

@@ -56,9 +56,12 @@ export async function repairPartitionLog(options: {
       flushed.kind === 'found',
     );
     await pointFile.write({
-      offset: plan.cutFromOffset,
-      segmentBaseOffset: cutSegment?.baseOffset ?? plan.cutFromOffset,
-      positionBytes: check.firstDamage?.positionBytes ?? cutSegment?.sizeBytes ?? 0,
+      point: {
+        offset: plan.cutFromOffset,
+        segmentBaseOffset: cutSegment?.baseOffset ?? plan.cutFromOffset,
+        positionBytes: check.firstDamage?.positionBytes ?? cutSegment?.sizeBytes ?? 0,
+      },
+      confirmedOffset: plan.cutFromOffset,
     });
     await pointFile.close();
 

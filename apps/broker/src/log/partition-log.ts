@@ -105,7 +105,7 @@ export class PartitionLog {
       () => this.#notify('flushed'),
       {
         capture: () => this.#logEndPoint,
-        record: (point) => this.#flushedPointFile.write(point),
+        record: (point, confirmedOffset) => this.#flushedPointFile.write({ point, confirmedOffset }),
       },
     );
   }
@@ -482,9 +482,8 @@ export class PartitionLog {
       const landing = this.#segments[floorSegmentIndex(this.#segments, offset)]!;
       if (landing.baseOffset < this.recoveryPoint) {
         await this.#flushedPointFile.write({
-          offset: landing.baseOffset,
-          segmentBaseOffset: landing.baseOffset,
-          positionBytes: 0,
+          point: { offset: landing.baseOffset, segmentBaseOffset: landing.baseOffset, positionBytes: 0 },
+          confirmedOffset: landing.baseOffset,
         });
       }
       while (this.#segments.length > 1 && this.#activeSegment.baseOffset >= offset) {
