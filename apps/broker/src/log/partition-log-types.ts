@@ -1,4 +1,3 @@
-import type { FlushedPointFile } from './flushed-point';
 import type { AppendOrigin } from './log-validator';
 import type { Segment } from './segment';
 import type { StorageError } from './storage';
@@ -86,6 +85,4 @@ export interface PartitionLogState {
   segments: Segment[];
   logStartOffset: number;
   recoveryPoint: number;
-  /** Where each fdatasync round records how far the data is durable. */
-  flushedPointFile: FlushedPointFile;
 }
