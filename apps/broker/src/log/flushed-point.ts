@@ -32,7 +32,7 @@ export const FLUSHED_POINT_FILE = 'flushed-point';
  * The file is two 512-byte slots (one disk sector each), written in turn, each with a sequence
  * number and a CRC-32C. A write that tears can only damage the slot being written, so the other
  * still holds the point before it: the file as a whole cannot tear. The file keeps its size after
- * the first write, so each fdatasync writes one data block and no metadata.
+ * the first write, so each (O_DSYNC) write puts one data block on disk and no metadata.
  *
  *   0   uint32  magic "WFP1"
  *   4   int64   sequence (the higher valid slot wins)
