@@ -1,4 +1,4 @@
-import type { StorageFile, StorageIo } from './storage';
+import type { OpenMode, StorageFile, StorageIo } from './storage';
 
 interface CachedHandle {
   file: Promise<StorageFile>;
@@ -28,13 +28,20 @@ export class FileHandleCache {
     return this.#handles.size;
   }
 
-  /** Runs `operation` with the file at `path` open for reading and writing (created if missing). */
-  async use<T>(path: string, operation: (file: StorageFile) => Promise<T>): Promise<T> {
+  /**
+   * Runs `operation` with the file at `path` open for reading and writing (created if missing);
+   * `mode` says how it is opened when it is not open yet (a path is always used with one mode).
+   */
+  async use<T>(
+    path: string,
+    operation: (file: StorageFile) => Promise<T>,
+    mode: Extract<OpenMode, 'create' | 'create-dsync'> = 'create',
+  ): Promise<T> {
     let handle = this.#handles.get(path);
     if (handle) {
       this.#handles.delete(path);
     } else {
-      const file = this.io.openFile(path, 'create');
+      const file = this.io.openFile(path, mode);
       handle = { file, users: 0, closeWhenIdle: false };
       // A failed open must not stay cached; the next use tries again.
       file.catch(() => {
@@ -43,6 +50,9 @@ export class FileHandleCache {
     }
     this.#handles.set(path, handle);
     handle.users++;
+    // Room is made when a file opens, not only when a use ends: otherwise a file opened while
+    // others are busy would keep one handle over the bound for as long as its use lasts.
+    this.#evictIdle();
     try {
       return await operation(await handle.file);
     } finally {

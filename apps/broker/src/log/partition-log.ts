@@ -7,6 +7,7 @@ import {
 import { type PendingAppend, prepareGroup } from './append-group';
 import { AppendQueue, answerWrittenAppends } from './append-queue';
 import { DurabilityTracker } from './durability-tracker';
+import type { FlushedPoint, FlushedPointFile } from './flushed-point';
 import type { LogConfig } from './log-config';
 import { DELETED_SUFFIX } from './log-files';
 import { type AppendOrigin, validateBatch } from './log-validator';
@@ -23,7 +24,7 @@ import type {
 import { deleteSnapshotsBelow, writeSnapshot } from './producer-snapshot';
 import { NO_OPEN_TRANSACTION, type ProducerStateManager } from './producer-state';
 import { rebuildProducerState } from './producer-state-rebuild';
-import { readWholeBatches } from './read-batches';
+import { floorSegmentIndex, readWholeBatches } from './read-batches';
 import { describeClosedSegments, segmentsToDelete } from './retention';
 import type { Segment, SegmentContext } from './segment';
 import { Segment as SegmentClass } from './segment';
@@ -59,6 +60,9 @@ export class PartitionLog {
   #segments: Segment[];
   #logStartOffset: number;
   #logEndOffset: number;
+  /** Where the log end lies on disk, moved with the log end offset: what a flush round covers. */
+  #logEndPoint: FlushedPoint;
+  readonly #flushedPointFile: FlushedPointFile;
   /**
    * The first offset of the earliest open transaction as of the log end, published with it (the
    * producer state runs ahead while a group is being written, and readers must not see that).
@@ -89,6 +93,8 @@ export class PartitionLog {
     this.#segments = state.segments;
     this.#logStartOffset = state.logStartOffset;
     this.#logEndOffset = this.#activeSegment.nextOffset;
+    this.#logEndPoint = this.#endPoint();
+    this.#flushedPointFile = state.flushedPointFile;
     this.#firstUnstableOffset = producerState.firstUnstableOffset();
     this.#storage = new StorageGuard(this.topic, this.partition, (error) => this.#wentOffline(error));
     this.#durability = new DurabilityTracker(
@@ -97,7 +103,21 @@ export class PartitionLog {
       () => this.#logEndOffset,
       (error) => this.#storage.goOffline(error),
       () => this.#notify('flushed'),
+      {
+        capture: () => this.#logEndPoint,
+        record: (point, confirmedOffset) => this.#flushedPointFile.write({ point, confirmedOffset }),
+      },
     );
+  }
+
+  /** The on-disk position of the log end as it is now. */
+  #endPoint(): FlushedPoint {
+    const active = this.#activeSegment;
+    return {
+      offset: this.#logEndOffset,
+      segmentBaseOffset: active.baseOffset,
+      positionBytes: active.sizeBytes,
+    };
   }
 
   get logStartOffset(): number {
@@ -255,6 +275,7 @@ export class PartitionLog {
       // The producer state has seen every batch up to here, idempotent or not.
       this.producerState.advanceMapEndOffset(nextOffset);
       this.#logEndOffset = nextOffset;
+      this.#logEndPoint = this.#endPoint();
       this.#firstUnstableOffset = this.producerState.firstUnstableOffset();
       this.#durability.recordWrite(
         toWrite.reduce((total, batch) => total + batch.bytes.length, 0),
@@ -454,6 +475,17 @@ export class PartitionLog {
     if (this.#appends.busy) throw new Error('truncateTo while appends are in flight');
     if (offset >= this.#logEndOffset) return;
     await this.#storage.run(async () => {
+      // A flush round under way would record its older, higher point after the one written here.
+      await this.#durability.waitUntilFlushed(this.#logEndOffset);
+      // The flushed point goes down first, to the start of the segment the cut lands in (at or below
+      // the new end): a crash in the middle must not leave it claiming data that is gone.
+      const landing = this.#segments[floorSegmentIndex(this.#segments, offset)]!;
+      if (landing.baseOffset < this.recoveryPoint) {
+        await this.#flushedPointFile.write({
+          point: { offset: landing.baseOffset, segmentBaseOffset: landing.baseOffset, positionBytes: 0 },
+          confirmedOffset: landing.baseOffset,
+        });
+      }
       while (this.#segments.length > 1 && this.#activeSegment.baseOffset >= offset) {
         const removed = this.#segments.pop()!;
         this.#durability.forget(removed);
@@ -461,6 +493,7 @@ export class PartitionLog {
       }
       await this.#activeSegment.truncateTo(offset);
       this.#logEndOffset = this.#activeSegment.nextOffset;
+      this.#logEndPoint = this.#endPoint();
       this.#durability.truncateTo(this.#logEndOffset);
       if (this.#logStartOffset > this.#logEndOffset) this.#logStartOffset = this.#logEndOffset;
       // The transaction indexes were cut with the segments; what is left is already indexed.
@@ -483,6 +516,7 @@ export class PartitionLog {
       await this.#activeSegment.writeIndexes();
       await writeSnapshot(this.context.io, this.context.directory, this.producerState);
       for (const segment of this.#segments) await segment.close();
+      await this.#flushedPointFile.close();
     });
   }
 }
