@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { CreateTopics, Produce } from '@weir/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LineChild } from './fixtures/line-child';
 import { createManager, temporaryDirectory } from './log-fixtures';
 import { readWholeLog } from './log-reads';
+import { batchOf, fetchValues, produceBody, RawConnection } from './raw-socket';
 
 const ITERATIONS = 50;
 
@@ -101,5 +104,127 @@ describe('crash recovery', () => {
         else await manager.crash();
       }
     }
+  }, 240_000);
+});
+
+const BROKER_KILLS = 6;
+const PRODUCE_CONNECTIONS = 4;
+const PRODUCE_TOPIC = 'acked';
+
+/**
+ * A real broker in a child process, SIGKILLed while acks=-1 produces are in flight on several
+ * connections: after each restart every acknowledged record is at the offset its answer named,
+ * no partition is offline, and nothing acknowledged was cut as a torn tail.
+ */
+describe(`a broker SIGKILLed mid-produce with acks=all, ${BROKER_KILLS} times`, () => {
+  let directory: { path: string; cleanup: () => Promise<void> };
+  beforeAll(async () => {
+    directory = await temporaryDirectory('weir-produce-crash-');
+  });
+  afterAll(async () => {
+    await LineChild.killAll();
+    await directory?.cleanup();
+  });
+
+  async function startBrokerChild(): Promise<{ broker: LineChild; port: number }> {
+    const broker = new LineChild(new URL('./fixtures/produce-broker-child.ts', import.meta.url), [
+      directory.path,
+    ]);
+    try {
+      const ready = await broker.waitFor((line) => line.startsWith('ready '), 'ready');
+      return { broker, port: Number(ready.split(' ')[1]) };
+    } catch (error) {
+      await broker.kill();
+      throw error;
+    }
+  }
+
+  /** Produces acks=-1 batches on one connection until it fails (the broker died); records the acks. */
+  async function produceUntilKilled(
+    connection: RawConnection,
+    label: string,
+    acked: Map<string, number>,
+    onAck: () => void,
+  ): Promise<void> {
+    for (let sequence = 0; ; sequence++) {
+      const partition = sequence % 2;
+      const values = Array.from({ length: 1 + (sequence % 7) }, (_, index) =>
+        `${label}-${sequence}-${index}`.padEnd(40 + (sequence % 90), '.'),
+      );
+      let answer: { errorCode: number; baseOffset: bigint };
+      try {
+        const response = await connection.request(
+          Produce,
+          7,
+          produceBody(-1, [{ topic: PRODUCE_TOPIC, partitions: [{ partition, records: batchOf(values) }] }]),
+        );
+        answer = response.responses[0]!.partitionResponses[0]!;
+      } catch {
+        return;
+      }
+      expect(answer.errorCode).toBe(0);
+      for (const [index, value] of values.entries()) {
+        acked.set(value, partition * 1e12 + Number(answer.baseOffset) + index);
+      }
+      onAck();
+    }
+  }
+
+  it('keeps every acknowledged record', async () => {
+    // Each acknowledged value and where its answer put it: partition × 10^12 + offset.
+    const acked = new Map<string, number>();
+    for (let kill = 0; kill <= BROKER_KILLS; kill++) {
+      const { broker, port } = await startBrokerChild();
+      const check = await RawConnection.open(port);
+      try {
+        if (kill === 0) {
+          const created = await check.request(CreateTopics, 4, {
+            topics: [
+              { name: PRODUCE_TOPIC, numPartitions: 2, replicationFactor: 1, assignments: [], configs: [] },
+            ],
+            timeoutMs: 10_000,
+            validateOnly: false,
+          });
+          expect(created.topics[0]!.errorCode).toBe(0);
+        }
+        for (const partition of [0, 1]) {
+          // A fetch answers from one segment at most; read on until the high watermark.
+          const values: string[] = [];
+          for (;;) {
+            const fetched = await fetchValues(check, PRODUCE_TOPIC, partition, BigInt(values.length));
+            expect(fetched.errorCode, `partition ${partition} after ${kill} kills`).toBe(0);
+            values.push(...fetched.values);
+            if (fetched.values.length === 0 || BigInt(values.length) >= fetched.highWatermark) break;
+          }
+          const stored = new Map(values.map((value, offset) => [value, partition * 1e12 + offset]));
+          for (const [value, where] of acked) {
+            if (Math.floor(where / 1e12) !== partition) continue;
+            expect(stored.get(value), `acknowledged ${value}`).toBe(where);
+          }
+        }
+        if (kill === BROKER_KILLS) break;
+        const connections = await Promise.all(
+          Array.from({ length: PRODUCE_CONNECTIONS }, () => RawConnection.open(port)),
+        );
+        const killAfter = 20 + ((kill * 37) % 60);
+        let acks = 0;
+        let killing: Promise<void> | undefined;
+        const onAck = () => {
+          // SIGKILLed with the other connections' produces still in flight.
+          if (++acks === killAfter) killing = broker.kill();
+        };
+        await Promise.all(
+          connections.map((connection, index) =>
+            produceUntilKilled(connection, `k${kill}c${index}`, acked, onAck),
+          ),
+        );
+        await killing;
+        await Promise.all(connections.map((connection) => connection.destroy()));
+      } finally {
+        await check.destroy();
+        await broker.kill();
+      }
+    }
+    expect(acked.size).toBeGreaterThan(BROKER_KILLS * 20);
   }, 240_000);
 });

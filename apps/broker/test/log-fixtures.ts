@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeRecordBatch } from '@weir/protocol';
+import { FLUSHED_POINT_FILE } from '../src/log/flushed-point';
 import { DEFAULT_LOG_CONFIG, type LogConfig } from '../src/log/log-config';
 import type { LogManagerOptions, LogSink } from '../src/log/log-manager';
 import type { Clock } from '../src/log/partition-log';
@@ -160,4 +161,15 @@ export function createManager(
     faults?.injector,
     faults?.beforeAtomicWrite,
   );
+}
+
+/**
+ * Makes a stopped data directory say that nothing was ever flushed: the recovery-point checkpoint
+ * and every partition's flushed-point file go. Damage the test then makes stands for a torn tail.
+ */
+export async function forgetFlushedPoints(dataDirectory: string): Promise<void> {
+  await rm(join(dataDirectory, 'recovery-point-offset-checkpoint'), { force: true });
+  for (const entry of await readdir(dataDirectory, { withFileTypes: true })) {
+    if (entry.isDirectory()) await rm(join(dataDirectory, entry.name, FLUSHED_POINT_FILE), { force: true });
+  }
 }

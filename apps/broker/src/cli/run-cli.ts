@@ -9,6 +9,7 @@ import { addGlobalOptions, withoutClientVariables } from './global-options';
 import { registerAclCommands } from './register-acl-commands';
 import { registerDataCommands } from './register-data-commands';
 import { registerGroupCommands } from './register-group-commands';
+import { registerLogCommands } from './register-log-commands';
 import { registerQuotaCommands } from './register-quota-commands';
 import { registerTopicCommands } from './register-topic-commands';
 import { registerTxnCommands } from './register-txn-commands';
@@ -48,6 +49,10 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
   });
 
   registerCertsCommands(program, deps, (code) => {
+    exitCode = code;
+  });
+  // Offline commands on a stopped broker's data directory.
+  registerLogCommands(program, configDeps, (code) => {
     exitCode = code;
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DurabilityTracker } from './durability-tracker';
+import type { FlushedPoint } from './flushed-point';
 import type { Segment } from './segment';
 import { StorageError } from './storage';
 
@@ -105,5 +106,54 @@ describe('DurabilityTracker', () => {
     active.finishFlush();
     await settle();
     expect(durability.flushedOffset).toBe(0);
+  });
+
+  it('records the flushed point beside the fdatasync it covers and answers once both are done', async () => {
+    const written = { offset: 4 };
+    const recorded: { point: FlushedPoint; confirmedOffset: number; finish: () => void }[] = [];
+    const durability = new DurabilityTracker(
+      0,
+      { flushMessages: Number.POSITIVE_INFINITY, flushMs: Number.POSITIVE_INFINITY },
+      () => written.offset,
+      () => {},
+      () => {},
+      {
+        capture: () => ({ offset: written.offset, segmentBaseOffset: 0, positionBytes: written.offset * 10 }),
+        record: (point, confirmedOffset) =>
+          new Promise<void>((resolve) => recorded.push({ point, confirmedOffset, finish: resolve })),
+      },
+    );
+    const segment = new FakeSegment();
+    durability.markDirty(asSegment(segment));
+    let firstDone = false;
+    const first = durability.waitUntilFlushed(4).then(() => {
+      firstDone = true;
+    });
+    await settle();
+    // Both started at once; the point's confirmed offset is what was on disk before the round.
+    expect(segment.flushCalls).toBe(1);
+    expect(recorded.map(({ point, confirmedOffset }) => [point.offset, confirmedOffset])).toEqual([[4, 0]]);
+    segment.finishFlush();
+    await settle();
+    expect(firstDone).toBe(false);
+    recorded[0]!.finish();
+    await first;
+    expect(durability.flushedOffset).toBe(4);
+
+    written.offset = 6;
+    durability.markDirty(asSegment(segment));
+    const second = durability.waitUntilFlushed(6);
+    await settle();
+    expect(recorded.map(({ point, confirmedOffset }) => [point.offset, confirmedOffset])).toEqual([
+      [4, 0],
+      [6, 4],
+    ]);
+    recorded[1]!.finish();
+    await settle();
+    // The point alone does not answer anyone: the data must be on disk too.
+    expect(durability.flushedOffset).toBe(4);
+    segment.finishFlush();
+    await second;
+    expect(durability.flushedOffset).toBe(6);
   });
 });

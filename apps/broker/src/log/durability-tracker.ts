@@ -1,6 +1,17 @@
+import type { FlushedPoint } from './flushed-point';
 import type { LogConfig } from './log-config';
 import type { Segment } from './segment';
 import { StorageError } from './storage';
+
+/**
+ * Where the flushed point is recorded after each fdatasync round: `capture` says where the written
+ * data ends (read when a round starts, like the offset it covers), `record` makes that durable.
+ */
+export interface FlushedPointRecorder {
+  capture(): FlushedPoint;
+  /** Records `point`, durably, with `confirmedOffset`: below it the data was on disk before. */
+  record(point: FlushedPoint, confirmedOffset: number): Promise<void>;
+}
 
 interface FlushWaiter {
   offset: number;
@@ -13,9 +24,12 @@ interface FlushWaiter {
  * A flush runs when someone waits or asks for one, when `flush.messages` messages are unflushed,
  * or `flush.ms` after the first unflushed write. One flush covers everything written before it
  * started; data written while it runs waits for the next one, which starts as soon as it ends.
- * Every advance of the flushed offset is reported to `onFlushed`.
+ * Every advance of the flushed offset is reported to `onFlushed`. With a recorder, the new
+ * flushed point is recorded durably before anyone hears of it, so no waiter is told its data is
+ * durable before a restart would know it too (docs/architecture.md §4).
  */
 export class DurabilityTracker {
+  /** Offsets below this are on disk and, with a recorder, so is the flushed point saying so. */
   #flushedOffset: number;
   #unflushedMessages = 0;
   readonly #dirtySegments = new Set<Segment>();
@@ -31,6 +45,7 @@ export class DurabilityTracker {
     private readonly writtenOffset: () => number,
     private readonly onStorageError: (error: StorageError) => void,
     private readonly onFlushed: () => void = () => {},
+    private readonly recorder?: FlushedPointRecorder,
   ) {
     this.#flushedOffset = flushedOffset;
   }
@@ -121,15 +136,23 @@ export class DurabilityTracker {
       this.#flushAgain = false;
       if (this.#failure) return;
       // Only writes that completed before this point are covered by the fdatasync below.
-      const coveredOffset = this.writtenOffset();
+      const covered = this.recorder?.capture();
+      const coveredOffset = covered?.offset ?? this.writtenOffset();
       const segments = [...this.#dirtySegments];
       this.#dirtySegments.clear();
       this.#unflushedMessages = 0;
       this.#clearTimer();
+      // The point is recorded beside the data it covers, with the point before it, whose data is
+      // known to be on disk already, as confirmed: recording then adds no second disk flush to an
+      // acknowledgement. Recovery tells a torn last round apart from damaged data (log-loader.ts).
+      const recording =
+        covered !== undefined && coveredOffset > this.#flushedOffset
+          ? this.recorder!.record(covered, this.#flushedOffset)
+          : undefined;
       try {
         // Side by side (after a roll, the old segment's tail and the new one): the fdatasyncs are
         // independent and nothing is counted durable before all of them are done.
-        await Promise.all(segments.map((segment) => segment.flush()));
+        await Promise.all([...segments.map((segment) => segment.flush()), recording]);
       } catch (error) {
         if (error instanceof StorageError) {
           this.onStorageError(error);
@@ -137,15 +160,19 @@ export class DurabilityTracker {
         }
         throw error;
       }
-      if (coveredOffset > this.#flushedOffset) {
-        this.#flushedOffset = coveredOffset;
-        this.onFlushed();
-      }
-      this.#resolveCovered();
+      this.#advance(coveredOffset);
     } while (
       this.#flushAgain ||
       this.#waiters.some((waiter) => waiter.offset > this.#flushedOffset && this.#dirtySegments.size > 0)
     );
+  }
+
+  #advance(offset: number): void {
+    if (offset > this.#flushedOffset) {
+      this.#flushedOffset = offset;
+      this.onFlushed();
+    }
+    this.#resolveCovered();
   }
 
   #resolveCovered(): void {

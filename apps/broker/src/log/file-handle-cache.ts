@@ -1,4 +1,4 @@
-import type { StorageFile, StorageIo } from './storage';
+import type { OpenMode, StorageFile, StorageIo } from './storage';
 
 /** An open file borrowed from the cache; `release` (idempotent) gives it back. */
 export interface FileLease {
@@ -34,9 +34,16 @@ export class FileHandleCache {
     return this.#handles.size;
   }
 
-  /** Runs `operation` with the file at `path` open for reading and writing (created if missing). */
-  async use<T>(path: string, operation: (file: StorageFile) => Promise<T>): Promise<T> {
-    const handle = this.#borrow(path);
+  /**
+   * Runs `operation` with the file at `path` open for reading and writing (created if missing);
+   * `mode` says how it is opened when it is not open yet (a path is always used with one mode).
+   */
+  async use<T>(
+    path: string,
+    operation: (file: StorageFile) => Promise<T>,
+    mode: Extract<OpenMode, 'create' | 'create-dsync'> = 'create',
+  ): Promise<T> {
+    const handle = this.#borrow(path, mode);
     try {
       return await operation(await handle.file);
     } finally {
@@ -51,7 +58,7 @@ export class FileHandleCache {
    * readable: the descriptor stays open until the lease ends.
    */
   async lease(path: string): Promise<FileLease> {
-    const handle = this.#borrow(path);
+    const handle = this.#borrow(path, 'create');
     let file: StorageFile;
     try {
       file = await handle.file;
@@ -70,12 +77,12 @@ export class FileHandleCache {
     };
   }
 
-  #borrow(path: string): CachedHandle {
+  #borrow(path: string, mode: Extract<OpenMode, 'create' | 'create-dsync'>): CachedHandle {
     let handle = this.#handles.get(path);
     if (handle) {
       this.#handles.delete(path);
     } else {
-      const file = this.io.openFile(path, 'create');
+      const file = this.io.openFile(path, mode);
       handle = { file, users: 0, closeWhenIdle: false };
       // A failed open must not stay cached; the next use tries again.
       file.catch(() => {
@@ -84,6 +91,9 @@ export class FileHandleCache {
     }
     this.#handles.set(path, handle);
     handle.users++;
+    // Room is made when a file opens, not only when a use ends: otherwise a file opened while
+    // others are busy would keep one handle over the bound for as long as its use lasts.
+    this.#evictIdle();
     return handle;
   }
 

@@ -1,4 +1,6 @@
+import { basename, dirname } from 'node:path';
 import type { FileHandleCache } from './file-handle-cache';
+import { FlushedPointFile, readFlushedPoint } from './flushed-point';
 import type { LogConfig } from './log-config';
 import {
   DELETED_SUFFIX,
@@ -14,7 +16,7 @@ import type { Clock, PartitionLogEvents } from './partition-log-types';
 import { ProducerStateManager } from './producer-state';
 import { rebuildProducerState } from './producer-state-rebuild';
 import { floorSegmentIndex } from './read-batches';
-import { Segment, type SegmentContext } from './segment';
+import { Segment, type SegmentContext, type SegmentRecovery } from './segment';
 import type { StorageIo } from './storage';
 
 export interface OpenLogOptions {
@@ -26,7 +28,10 @@ export interface OpenLogOptions {
   config: LogConfig;
   clock: Clock;
   events: PartitionLogEvents;
-  /** Offsets below this were fdatasync'd before the last stop, per the checkpoint; 0 if unknown. */
+  /**
+   * Offsets below this were fdatasync'd before the last stop, per the data directory's checkpoint
+   * (written every few seconds); 0 if unknown. Recovery rescans from its segment.
+   */
   recoveryPoint: number;
   /** The log start offset from its checkpoint, if any. */
   logStartOffset: number | undefined;
@@ -45,20 +50,45 @@ export interface LoadReport {
 }
 
 /**
- * Flushed data (below the recovery point) is missing or corrupt. Truncating would silently lose
- * acknowledged records, so the partition stays offline instead and an operator decides.
+ * Data that was acknowledged as durable (below the flushed point) is damaged or missing. Cutting it
+ * as a torn tail would lose acknowledged records silently, so the partition stays offline, its
+ * files untouched, and the message says what is damaged and how to repair it (`weir log check`,
+ * `weir log repair`, run with the broker stopped).
  */
 export class LogCorruptionError extends Error {
   override readonly name = 'LogCorruptionError';
 
   constructor(
     readonly directory: string,
+    /** The first offset that cannot be read: the damaged batch's, or the log end. */
     readonly offset: number,
     readonly positionBytes: number,
+    /** The segment file the damage is in. */
+    readonly file: string,
+    /** Offsets below this were acknowledged as durable. */
+    readonly durableOffset: number,
     reason: string,
   ) {
-    super(`${directory}: flushed data is damaged at offset ${offset} (byte ${positionBytes}): ${reason}`);
+    const { topic, partition, dataDir } = describeDirectory(directory);
+    const command = `${topic} ${partition} --data-dir ${dataDir}`;
+    super(
+      `${topic}-${partition}: flushed data is damaged at offset ${offset} (byte ${positionBytes} of ${file}): ` +
+        `${reason}; offsets ${offset}..${durableOffset - 1} were acknowledged as durable, so nothing was cut ` +
+        'and the partition is offline. With the broker stopped, ' +
+        `\`weir log check ${command}\` shows what a repair would cut and \`weir log repair ${command}\` cuts it.`,
+    );
   }
+}
+
+/** The topic, partition and broker data directory of a partition directory `<dataDir>/logs/<t>-<p>`. */
+function describeDirectory(directory: string): { topic: string; partition: string; dataDir: string } {
+  const name = basename(directory);
+  const dash = name.lastIndexOf('-');
+  return {
+    topic: dash > 0 ? name.slice(0, dash) : name,
+    partition: dash > 0 ? name.slice(dash + 1) : '?',
+    dataDir: dirname(dirname(directory)),
+  };
 }
 
 /**
@@ -67,7 +97,8 @@ export class LogCorruptionError extends Error {
  * 2. after a clean shutdown, trust the files and only read the tail of the last segment;
  * 3. otherwise rescan every segment from the one holding the recovery point, checking lengths and
  *    CRCs, rebuilding indexes and cutting the log at the first torn or corrupt batch, unless that
- *    batch is below the recovery point, which takes the partition offline;
+ *    batch is below the flushed point (the partition's `flushed-point` file, recorded after every
+ *    fdatasync round, or the checkpoint if higher), which takes the partition offline;
  * 4. load the transaction indexes; from the first rescanned segment, or the first whose index is
  *    missing or damaged, empty them and let step 5 refill them;
  * 5. rebuild the producer state from the newest snapshot and the batch headers after it.
@@ -99,28 +130,62 @@ export async function openPartitionLog(
     replayedProducerBatches: 0,
     transactionIndexRebuiltFrom: undefined,
   };
-  let recoveryPoint = options.recoveryPoint;
-  let recoverFrom = options.cleanShutdown ? undefined : floorSegmentIndex(segments, recoveryPoint);
+  const flushed = await readFlushedPoint(io, directory);
+  if (flushed.kind === 'damaged') {
+    options.events.warn('the flushed-point file is unreadable; trusting the recovery-point checkpoint', {
+      topic: options.topic,
+      partition: options.partition,
+    });
+  }
+  // Every offset below this was acknowledged as durable: no damage below it may be cut silently.
+  const bounds: DurableBounds = {
+    confirmedOffset: Math.max(options.recoveryPoint, flushed.kind === 'found' ? flushed.confirmedOffset : 0),
+    durableOffset: Math.max(options.recoveryPoint, flushed.kind === 'found' ? flushed.point.offset : 0),
+  };
+  const { durableOffset } = bounds;
+  const flushedPointFile = new FlushedPointFile(
+    options.handles,
+    io,
+    directory,
+    flushed.kind === 'found' ? flushed : undefined,
+    flushed.kind === 'found',
+  );
+  let recoverFrom = options.cleanShutdown ? undefined : floorSegmentIndex(segments, options.recoveryPoint);
   if (recoverFrom === undefined) {
     const tail = await segments[segments.length - 1]!.loadTail();
     // A clean-shutdown marker with a damaged tail means the marker lied; fall back to recovery.
     if (tail.kind !== 'end') recoverFrom = segments.length - 1;
   }
   if (recoverFrom !== undefined) {
-    await recoverSegments(options, segments, recoverFrom, recoveryPoint, report);
+    await recoverSegments(options, segments, recoverFrom, bounds, report);
   }
 
   const active = segments[segments.length - 1]!;
   const logEndOffset = active.nextOffset;
-  if (logEndOffset < recoveryPoint) {
+  // A log shorter than the point but not than its confirmed part lost only a round whose fdatasync
+  // never finished, so nothing of it was acknowledged.
+  if (logEndOffset < bounds.confirmedOffset) {
     throw new LogCorruptionError(
       directory,
       logEndOffset,
       active.sizeBytes,
-      `the log ends at ${logEndOffset}, below the recovery point ${recoveryPoint}`,
+      active.logPath,
+      durableOffset,
+      `the log ends there, below the flushed point ${durableOffset}`,
     );
   }
-  recoveryPoint = logEndOffset;
+  const recorded = flushed.kind === 'found' ? flushed : undefined;
+  if (
+    recoverFrom !== undefined &&
+    (recorded?.point.offset !== logEndOffset || recorded.confirmedOffset !== logEndOffset)
+  ) {
+    // Recovery made everything that survived durable; record it, so a later crash protects it too.
+    await flushedPointFile.write({
+      point: { offset: logEndOffset, segmentBaseOffset: active.baseOffset, positionBytes: active.sizeBytes },
+      confirmedOffset: logEndOffset,
+    });
+  }
+  const recoveryPoint = logEndOffset;
 
   const firstOffset = segments[0]!.baseOffset;
   const logStartOffset = Math.min(Math.max(options.logStartOffset ?? firstOffset, firstOffset), logEndOffset);
@@ -151,6 +216,7 @@ export async function openPartitionLog(
     segments,
     logStartOffset,
     recoveryPoint,
+    flushedPointFile,
   });
   return { log, report };
 }
@@ -206,13 +272,45 @@ async function loadTransactionIndexes(
   return segments[rebuildIndex]!.baseOffset;
 }
 
+/** What the flushed point says was acknowledged: see {@link RecordedFlushedPoint}. */
+interface DurableBounds {
+  /** Below this, data was on disk before the last point was written: never cut. */
+  confirmedOffset: number;
+  /** Below this, data was acknowledged as durable if the last round's fdatasync finished. */
+  durableOffset: number;
+}
+
+/**
+ * Whether damage between the confirmed offset and the flushed point is the torn tail of a last
+ * round whose fdatasync never finished (the machine lost power while it ran, so nothing of it was
+ * acknowledged), and may be cut. Such a tail reads as a file that ends inside a batch or as zeros
+ * (file systems expose unwritten blocks as zeros); anything else, such as a batch whose bytes are
+ * there but fail their CRC, is damage of written data, and the partition stays offline.
+ */
+async function isTornLastRound(
+  segment: Segment,
+  recovery: SegmentRecovery,
+  bounds: DurableBounds,
+): Promise<boolean> {
+  if (recovery.nextOffset < bounds.confirmedOffset || recovery.stop.kind === 'end') return false;
+  if (recovery.stop.kind === 'torn') return true;
+  const endBytes = recovery.validBytes + recovery.truncatedBytes;
+  const chunkBytes = 64 * 1024;
+  for (let position = recovery.stop.positionBytes; position < endBytes; position += chunkBytes) {
+    const bytes = await segment.readBytes(position, Math.min(chunkBytes, endBytes - position));
+    if (bytes.some((byte) => byte !== 0)) return false;
+  }
+  return true;
+}
+
 async function recoverSegments(
   options: OpenLogOptions,
   segments: Segment[],
   fromIndex: number,
-  recoveryPoint: number,
+  bounds: DurableBounds,
   report: LoadReport,
 ): Promise<void> {
+  const { durableOffset } = bounds;
   for (let index = fromIndex; index < segments.length; index++) {
     const segment = segments[index]!;
     const recovery = await segment.recover();
@@ -223,29 +321,40 @@ async function recoverSegments(
       if (index < segments.length - 1) await segment.finishActive();
       continue;
     }
-    if (recovery.nextOffset < recoveryPoint) {
+    if (recovery.nextOffset < durableOffset && !(await isTornLastRound(segment, recovery, bounds))) {
       throw new LogCorruptionError(
         options.directory,
         recovery.nextOffset,
         recovery.stop.positionBytes,
+        segment.logPath,
+        durableOffset,
         recovery.stop.reason,
       );
     }
     await segment.discardInvalidTail(recovery);
-    options.events.warn('truncated a torn or corrupt log tail at open', {
-      topic: options.topic,
-      partition: options.partition,
-      offset: recovery.nextOffset,
-      positionBytes: recovery.stop.positionBytes,
-      segmentBaseOffset: segment.baseOffset,
-      reason: recovery.stop.reason,
-      truncatedBytes: recovery.truncatedBytes,
-    });
     // Everything after the first bad batch is unreachable: later segments go too.
-    for (const later of segments.splice(index + 1)) {
-      report.truncatedBytes += later.sizeBytes;
-      await later.delete();
+    const later = segments.splice(index + 1);
+    let laterBytes = 0;
+    for (const doomed of later) {
+      laterBytes += doomed.sizeBytes;
+      await doomed.delete();
     }
+    report.truncatedBytes += laterBytes;
+    // Above the flushed point nothing was acknowledged as durable: a torn tail of a crash.
+    options.events.warn(
+      'truncated a torn or corrupt log tail at open: nothing in it was acknowledged as durable',
+      {
+        topic: options.topic,
+        partition: options.partition,
+        offset: recovery.nextOffset,
+        flushedOffset: durableOffset,
+        positionBytes: recovery.stop.positionBytes,
+        segmentBaseOffset: segment.baseOffset,
+        reason: recovery.stop.reason,
+        truncatedBytes: recovery.truncatedBytes + laterBytes,
+        deletedSegmentCount: later.length,
+      },
+    );
   }
   // Recovered data may still be only in the page cache; make it durable before trusting it.
   for (const segment of segments.slice(fromIndex)) await segment.flush();

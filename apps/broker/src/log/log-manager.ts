@@ -5,7 +5,9 @@ import { DELETED_SUFFIX, parsePartitionDirectoryName, partitionDirectoryName } f
 import { type LoadReport, openPartitionLog } from './log-loader';
 import {
   checkpointKey,
+  LOG_START_OFFSET_FILE,
   type OffsetCheckpoint,
+  RECOVERY_POINT_FILE,
   readOffsetCheckpoint,
   writeOffsetCheckpoint,
 } from './offset-checkpoint';
@@ -65,8 +67,6 @@ export interface LogManagerStartReport {
 }
 
 const CLEAN_SHUTDOWN_FILE = '.weir-clean-shutdown';
-const RECOVERY_POINT_FILE = 'recovery-point-offset-checkpoint';
-const LOG_START_OFFSET_FILE = 'log-start-offset-checkpoint';
 const DELETE_DIRECTORY_SUFFIX = '-delete';
 
 const systemClock: Clock = { nowMs: () => Date.now() };

@@ -16,6 +16,10 @@ export type OffsetCheckpoint = Map<string, number>;
 
 const FORMAT_VERSION = 0;
 
+/** The checkpoint files of a logs directory. */
+export const RECOVERY_POINT_FILE = 'recovery-point-offset-checkpoint';
+export const LOG_START_OFFSET_FILE = 'log-start-offset-checkpoint';
+
 /** The checkpoint key of a partition. */
 export function checkpointKey(topic: string, partition: number): string {
   return `${topic} ${partition}`;

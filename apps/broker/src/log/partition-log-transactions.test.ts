@@ -11,7 +11,7 @@ import {
 } from '@weir/protocol';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createManager, makeBatch, temporaryDirectory } from '../../test/log-fixtures';
+import { createManager, forgetFlushedPoints, makeBatch, temporaryDirectory } from '../../test/log-fixtures';
 import type { LogManager } from './log-manager';
 import type { PartitionLog } from './partition-log';
 import type { AbortedTransaction } from './transaction-index';
@@ -356,7 +356,7 @@ describe('PartitionLog transactions', () => {
           const logs = (await readdir(partitionDirectory())).filter((name) => name.endsWith('.log')).sort();
           const cutFile = join(partitionDirectory(), logs[fileChoice % logs.length]!);
           await truncate(cutFile, Math.floor(fraction * (await stat(cutFile)).size));
-          await unlink(join(directory.path, 'recovery-point-offset-checkpoint')).catch(() => undefined);
+          await forgetFlushedPoints(directory.path);
 
           const { log: reopened } = await open({ segmentBytes: 500 });
           const rebuilt = abortedEntries(reopened);

@@ -1,3 +1,4 @@
+import type { FlushedPointFile } from './flushed-point';
 import type { AppendOrigin } from './log-validator';
 import type { Segment } from './segment';
 import type { StoredRecords } from './segment-region';
@@ -100,4 +101,6 @@ export interface PartitionLogState {
   segments: Segment[];
   logStartOffset: number;
   recoveryPoint: number;
+  /** Where each fdatasync round records how far the data is durable. */
+  flushedPointFile: FlushedPointFile;
 }

@@ -8,6 +8,7 @@ import { type PendingAppend, prepareGroup } from './append-group';
 import { AppendQueue, answerWrittenAppends } from './append-queue';
 import { DurabilityTracker } from './durability-tracker';
 import { rollBackFailedWrite } from './failed-write-rollback';
+import type { FlushedPoint, FlushedPointFile } from './flushed-point';
 import type { LogConfig } from './log-config';
 import { DELETED_SUFFIX } from './log-files';
 import { type AppendOrigin, validateBatch } from './log-validator';
@@ -25,7 +26,7 @@ import type {
 import { deleteSnapshotsBelow, writeSnapshot } from './producer-snapshot';
 import { NO_OPEN_TRANSACTION, type ProducerStateManager } from './producer-state';
 import { rebuildProducerState } from './producer-state-rebuild';
-import { readWholeBatches } from './read-batches';
+import { floorSegmentIndex, readWholeBatches } from './read-batches';
 import { describeClosedSegments, segmentsToDelete } from './retention';
 import type { Segment, SegmentContext } from './segment';
 import { Segment as SegmentClass } from './segment';
@@ -63,6 +64,9 @@ export class PartitionLog {
   #segments: Segment[];
   #logStartOffset: number;
   #logEndOffset: number;
+  /** Where the log end lies on disk, moved with the log end offset: what a flush round covers. */
+  #logEndPoint: FlushedPoint;
+  readonly #flushedPointFile: FlushedPointFile;
   /**
    * The first offset of the earliest open transaction as of the log end, published with it (the
    * producer state runs ahead while a group is being written, and readers must not see that).
@@ -94,6 +98,8 @@ export class PartitionLog {
     this.#segments = state.segments;
     this.#logStartOffset = state.logStartOffset;
     this.#logEndOffset = this.#activeSegment.nextOffset;
+    this.#logEndPoint = this.#endPoint();
+    this.#flushedPointFile = state.flushedPointFile;
     this.#firstUnstableOffset = producerState.firstUnstableOffset();
     this.#storage = new StorageGuard(
       this.topic,
@@ -111,7 +117,21 @@ export class PartitionLog {
       () => this.#logEndOffset,
       (error) => this.#storage.goOffline(error),
       () => this.#notify('flushed'),
+      {
+        capture: () => this.#logEndPoint,
+        record: (point, confirmedOffset) => this.#flushedPointFile.write({ point, confirmedOffset }),
+      },
     );
+  }
+
+  /** The on-disk position of the log end as it is now. */
+  #endPoint(): FlushedPoint {
+    const active = this.#activeSegment;
+    return {
+      offset: this.#logEndOffset,
+      segmentBaseOffset: active.baseOffset,
+      positionBytes: active.sizeBytes,
+    };
   }
 
   get logStartOffset(): number {
@@ -301,6 +321,7 @@ export class PartitionLog {
       // The producer state has seen every batch up to here, idempotent or not.
       this.producerState.advanceMapEndOffset(nextOffset);
       this.#logEndOffset = nextOffset;
+      this.#logEndPoint = this.#endPoint();
       this.#firstUnstableOffset = this.producerState.firstUnstableOffset();
       this.#durability.recordWrite(
         toWrite.reduce((total, batch) => total + batch.bytes.length, 0),
@@ -605,6 +626,17 @@ export class PartitionLog {
     if (this.#appends.busy) throw new Error('truncateTo while appends are in flight');
     if (offset >= this.#logEndOffset) return;
     await this.#storage.run(async () => {
+      // A flush round under way would record its older, higher point after the one written here.
+      await this.#durability.waitUntilFlushed(this.#logEndOffset);
+      // The flushed point goes down first, to the start of the segment the cut lands in (at or below
+      // the new end): a crash in the middle must not leave it claiming data that is gone.
+      const landing = this.#segments[floorSegmentIndex(this.#segments, offset)]!;
+      if (landing.baseOffset < this.recoveryPoint) {
+        await this.#flushedPointFile.write({
+          point: { offset: landing.baseOffset, segmentBaseOffset: landing.baseOffset, positionBytes: 0 },
+          confirmedOffset: landing.baseOffset,
+        });
+      }
       while (this.#segments.length > 1 && this.#activeSegment.baseOffset >= offset) {
         const removed = this.#segments.pop()!;
         this.#durability.forget(removed);
@@ -612,6 +644,7 @@ export class PartitionLog {
       }
       await this.#activeSegment.truncateTo(offset);
       this.#logEndOffset = this.#activeSegment.nextOffset;
+      this.#logEndPoint = this.#endPoint();
       this.#durability.truncateTo(this.#logEndOffset);
       if (this.#logStartOffset > this.#logEndOffset) this.#logStartOffset = this.#logEndOffset;
       // The transaction indexes were cut with the segments; what is left is already indexed.
@@ -634,6 +667,7 @@ export class PartitionLog {
       await this.#activeSegment.writeIndexes();
       await writeSnapshot(this.context.io, this.context.directory, this.producerState);
       for (const segment of this.#segments) await segment.close();
+      await this.#flushedPointFile.close();
     });
   }
 }
