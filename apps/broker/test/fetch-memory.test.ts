@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildBroker, memoryOf, startChildBroker, stopChildBroker } from './broker-child-process';
 import { pollUntil } from './group-fixtures';
 import { temporaryDirectory } from './log-fixtures';
-import { batchOf, produceBody, RawConnection } from './raw-socket';
+import { batchOf, fetchBody, produceBody, RawConnection } from './raw-socket';
 
 const TOPIC = 'wide';
 const BATCH_COUNT = 48;
@@ -41,32 +41,9 @@ function receiveQueues(port: number): Map<number, number> {
   return queues;
 }
 
+/** One Fetch of the whole partition, as much as the client may ask for. */
 function fetchEverything(): RequestOf<typeof Fetch> {
-  return {
-    replicaId: -1,
-    maxWaitMs: 0,
-    minBytes: 1,
-    maxBytes: 2 ** 31 - 1,
-    isolationLevel: 0,
-    sessionId: 0,
-    sessionEpoch: -1,
-    topics: [
-      {
-        topic: TOPIC,
-        partitions: [
-          {
-            partition: 0,
-            currentLeaderEpoch: -1,
-            fetchOffset: 0n,
-            logStartOffset: -1n,
-            partitionMaxBytes: 2 ** 31 - 1,
-          },
-        ],
-      },
-    ],
-    forgottenTopicsData: [],
-    rackId: '',
-  };
+  return fetchBody(TOPIC, 0, 0n, { minBytes: 1, maxBytes: 2 ** 31 - 1, partitionMaxBytes: 2 ** 31 - 1 });
 }
 
 /** A client that sends one Fetch and does not read the answer until told to. */
