@@ -11,13 +11,16 @@ set -euo pipefail
 #   kcat         Debian's librdkafka 2.0 client; the broker's compatibility tests drive it.
 #   nats-server  NATS JetStream with file storage, a publish/consume baseline of bench:broker.
 #   redis-server Redis Streams with appendonly (fsync everysec), a baseline of bench:broker.
-# Planned: etcd-server (cluster-mode tests).
+#   etcd-server  etcd 3.4, where cluster mode keeps its metadata; cluster tests start it.
+#   nftables     Cluster fault tests cut links between brokers with nft drop rules.
 REQUIRED_DEBIAN_PACKAGES=(
   chromium
   prometheus
   kcat
   nats-server
   redis-server
+  etcd-server
+  nftables
 )
 
 fail() {

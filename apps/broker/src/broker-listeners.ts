@@ -146,7 +146,7 @@ export function registrationOf(
   };
   return {
     brokerId: config.nodeId,
-    rack: null,
+    rack: config.rack ?? null,
     listeners: {
       client: addressOf('client', listeners.client.port),
       internal: listeners.internal === undefined ? null : addressOf('internal', listeners.internal.port),

@@ -96,6 +96,36 @@ export const brokerConfigSchema = z.strictObject({
   dataDir: z.string().min(1).default('./data'),
   /** Reported in Metadata v2+; generated and persisted on first start when absent. */
   clusterId: z.string().min(1).optional(),
+  /** broker.rack: placement spreads a partition's replicas over racks when brokers name theirs. */
+  rack: z.string().min(1).max(255).optional(),
+  /**
+   * Cluster mode (docs/architecture.md §6.4): with etcd endpoints the metadata lives in etcd and
+   * several brokers form one cluster; without, the broker is standalone with its metadata in the data
+   * directory. `nodeId` must then be set explicitly, one per broker.
+   */
+  cluster: z
+    .strictObject({
+      /** The etcd members to reach (`http://host:port`); empty means standalone. */
+      etcdEndpoints: commaList(z.url({ protocol: /^https?$/ })).default([]),
+      /**
+       * The cluster's name: its keys live under `/weir/<name>/`, so one etcd can hold several
+       * clusters and a broker configured for one never reads another's.
+       */
+      name: z
+        .string()
+        .regex(/^[A-Za-z0-9._-]{1,64}$/, 'a cluster name is 1-64 letters, digits, ".", "_" or "-"')
+        .default('weir'),
+      /** The deadline of every etcd call. */
+      etcdRequestTimeoutMs: z.number().int().min(100).default(3000),
+      /**
+       * The TTL of the broker's etcd lease, its session: a broker that stops renewing it for this
+       * long is taken for dead and stops leading (Kafka's broker.session.timeout.ms).
+       */
+      sessionTtlSeconds: z.number().int().min(2).max(300).default(6),
+      /** The TTL of the controller election: how long a dead controller keeps the title. */
+      controllerTtlSeconds: z.number().int().min(2).max(300).default(5),
+    })
+    .prefault({}),
   listeners: z
     .strictObject({
       client: securedClientListenerSchema.prefault({}),

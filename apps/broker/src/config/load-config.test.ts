@@ -254,3 +254,33 @@ describe('loadConfig errors name the key, the source and the reason', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
+
+describe('cluster mode settings', () => {
+  it('needs an explicit nodeId once etcd endpoints are set', async () => {
+    const errors = await errorsOf(load({ env: { WEIR_CLUSTER__ETCD_ENDPOINTS: 'http://127.0.0.1:2379' } }));
+    expect(errors).toEqual([
+      expect.objectContaining({ key: 'nodeId', reason: expect.stringContaining('nodeId') }),
+    ]);
+  });
+
+  it('takes a list of endpoints with a node id, and stays standalone without endpoints', async () => {
+    const config = await configOf(
+      load({
+        env: {
+          WEIR_CLUSTER__ETCD_ENDPOINTS: 'http://127.0.0.1:2379,http://127.0.0.2:2379',
+          WEIR_NODE_ID: '2',
+        },
+      }),
+    );
+    expect(config.cluster.etcdEndpoints).toEqual(['http://127.0.0.1:2379', 'http://127.0.0.2:2379']);
+    expect(config.nodeId).toBe(2);
+    expect((await configOf(load())).cluster.etcdEndpoints).toEqual([]);
+  });
+
+  it('refuses an endpoint that is not an http URL, naming the key', async () => {
+    const errors = await errorsOf(
+      load({ env: { WEIR_CLUSTER__ETCD_ENDPOINTS: 'etcd:2379', WEIR_NODE_ID: '1' } }),
+    );
+    expect(errors[0]?.key).toMatch(/^cluster\.etcdEndpoints/);
+  });
+});

@@ -63,6 +63,14 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
       errors.push({ key: problem.key, source, reason: problem.reason });
     }
   }
+  if (result.success && result.data.cluster.etcdEndpoints.length > 0 && merged.input.nodeId === undefined) {
+    // Standalone defaults to node 0; in a cluster two brokers defaulting alike would collide.
+    errors.push({
+      key: 'nodeId',
+      source: 'default',
+      reason: 'cluster mode (cluster.etcdEndpoints is set) needs an explicit nodeId, unique per broker',
+    });
+  }
   if (errors.length > 0 || !result.success) return { ok: false, errors };
   return { ok: true, config: result.data };
 }
