@@ -17,6 +17,8 @@ export interface ReadinessSources {
   clientListener: { readonly port: number };
   /** Undefined when the internal listener is disabled; it then has no check. */
   internalListener: { readonly port: number } | undefined;
+  /** The etcd store in cluster mode (undefined standalone, which has no such check). */
+  cluster?: { health(): { ok: boolean; detail: string } } | undefined;
 }
 
 /**
@@ -36,6 +38,8 @@ export function brokerReadiness(sources: ReadinessSources): ReadinessCheck[] {
   const { storageReady, listening, internalListener } = sources;
   const notServing = sources.stopping ? 'shutting down' : 'not serving';
   return [
+    // Without etcd a cluster broker cannot learn placement or keep its session: it is not ready.
+    ...(sources.cluster === undefined ? [] : [{ name: 'etcd', ...sources.cluster.health() }]),
     { name: 'storage', ok: storageReady, detail: storageReady ? 'recovered' : 'recovering' },
     partitionsCheck(sources.replicas),
     coordinatorsCheck(sources.groupCoordinator),

@@ -12,6 +12,7 @@ import {
 } from './broker-listeners';
 import { brokerReadiness } from './broker-readiness';
 import type { BrokerServices } from './broker-services';
+import { PartitionController } from './cluster/partition-controller';
 import type { BrokerConfig } from './config/broker-config';
 import { ConfigManager } from './config-resources/config-manager';
 import { CoordinatorLocator } from './coordination/coordinator-locator';
@@ -25,7 +26,8 @@ import type { PartitionStats } from './http/partition-metrics';
 import { createStorageIo, type StorageIo } from './log/storage';
 import type { Logger } from './logger';
 import { ClusterView } from './metadata/cluster-view';
-import type { MetadataStore } from './metadata/metadata-store';
+import type { EtcdMetadataStore } from './metadata/etcd/etcd-metadata-store';
+import type { BrokerRegistration, MetadataStore } from './metadata/metadata-store';
 import { metadataStoreFor } from './metadata/metadata-store-for';
 import { OperatorViews } from './operator/operator-views';
 import { ProducerIdManager } from './producer-ids/producer-id-manager';
@@ -84,6 +86,12 @@ const systemClock = { nowMs: () => Date.now() };
 export class Broker {
   readonly #io: StorageIo;
   readonly #store: MetadataStore;
+  /** The etcd store in cluster mode (for its health); undefined when standalone. */
+  readonly #etcd: EtcdMetadataStore | undefined;
+  /** Cluster mode's controller work, done while this broker holds the election. */
+  readonly #controller: PartitionController | undefined;
+  #registration: BrokerRegistration | undefined;
+  #unfollowSession: (() => void) | undefined;
   readonly #view: ClusterView;
   readonly #replicas: ReplicaManager;
   readonly #topics: TopicManager;
@@ -117,8 +125,19 @@ export class Broker {
     this.#io = io;
     const dataDirectory = config.dataDir;
     const brokerId = config.nodeId;
-    this.#store = metadataStoreFor(config, io);
+    const chosen = metadataStoreFor(config, io, deps.logger);
+    this.#store = chosen.store;
+    this.#etcd = chosen.etcd;
     this.#view = new ClusterView(brokerId);
+    this.#controller =
+      chosen.etcd === undefined
+        ? undefined
+        : new PartitionController({
+            view: this.#view,
+            store: this.#store,
+            localBrokerId: brokerId,
+            logger: deps.logger.child({ component: 'controller' }),
+          });
     const logLogger = deps.logger.child({ component: 'log' });
     this.#replicas = new ReplicaManager({
       localBrokerId: brokerId,
@@ -261,7 +280,14 @@ export class Broker {
         partitionCount: config.topics.defaultPartitions,
       }),
       replicas: this.#replicas,
-      coordinators: new CoordinatorLocator(this.#view, () => this.#transactionLog.ensureCreated()),
+      coordinators: new CoordinatorLocator(this.#view, {
+        transaction: () => this.#transactionLog.ensureCreated(),
+        // In a cluster the group topic waits for its first lookup too, when the brokers are up to
+        // spread it over; a standalone broker creates it at its first start.
+        group: async () => {
+          await this.#groupStore.open(this.config.groups.offsetsTopicPartitions);
+        },
+      }),
       groups: this.#groupCoordinator,
       transactions: this.#transactionCoordinator,
       producerIds,
@@ -353,14 +379,23 @@ export class Broker {
     // broker's registration can say where it is; connections wait until the end of the start.
     await bindListeners(this.#listeners);
     await this.#internalToken?.resolve();
-    await this.#store.registerBroker(
+    this.#registration = await this.#store.registerBroker(
       registrationOf(this.config, this.#listeners, this.#sessionId, systemClock.nowMs()),
     );
+    // A lost session stops this broker serving partitions until it is registered again.
+    this.#unfollowSession = this.#store.onSession((event) => {
+      if (event.kind === 'registered') this.#registration = event.registration;
+      this.#replicas.setSessionFenced(event.kind === 'lost');
+    });
+    this.#controller?.start();
     await this.#ensureBootstrapAdmin();
     // Recovery, then every partition takes the role its assignment gives this broker; the
     // coordinators start loading the internal partitions it leads.
     const report = await this.#replicas.start();
-    const offsetsTopic = await this.#groupStore.open(this.config.groups.offsetsTopicPartitions);
+    const offsetsTopic =
+      this.#etcd === undefined
+        ? await this.#groupStore.open(this.config.groups.offsetsTopicPartitions)
+        : { created: false, partitionCount: this.#view.topic(OFFSETS_TOPIC)?.partitionCount ?? 0 };
     const transactionTopic = this.#transactionLog.open(this.config.transactions.stateTopicPartitions);
     // Transaction state loads before the listeners serve, so the produce path's membership check
     // knows every open transaction from the first request.
@@ -409,12 +444,15 @@ export class Broker {
       this.#listeners.client.stop(this.config.shutdownTimeoutMs / 2),
       this.#listeners.internal?.stop(this.config.shutdownTimeoutMs / 2),
     ]);
-    await this.#store.unregisterBroker(this.config.nodeId, this.#sessionId);
+    this.#controller?.stop();
+    this.#unfollowSession?.();
+    await this.#store.unregisterBroker(this.config.nodeId, this.#registration?.sessionId ?? this.#sessionId);
     // Group metadata is written in the background; those appends finish before the logs close.
     await this.#groupStore.drain();
     await this.#transactionLog.drain();
     await this.#replicas.stop();
     this.#unfollowStore?.();
+    await this.#store.close();
     this.#warnings.flush();
     this.deps.logger.info('broker stopped');
   }
@@ -430,6 +468,7 @@ export class Broker {
       transactionCoordinator: this.#transactionCoordinator,
       clientListener: this.#listeners.client,
       internalListener: this.#listeners.internal,
+      cluster: this.#etcd,
     });
   }
 

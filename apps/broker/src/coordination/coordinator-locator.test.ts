@@ -56,7 +56,7 @@ function twoBrokerView(): { view: ClusterView; apply: (...changes: PlacementChan
 describe('CoordinatorLocator (FindCoordinator)', () => {
   it("answers the leader of the key's partition, and follows the partition when it moves", async () => {
     const { view, apply } = twoBrokerView();
-    const locator = new CoordinatorLocator(view, async () => {});
+    const locator = new CoordinatorLocator(view, { transaction: async () => {}, group: async () => {} });
     const partition = partitionForKey('orders-app', PARTITIONS);
     expect(await locator.findCoordinator(0, 'orders-app', 'client')).toEqual({
       nodeId: 1,
@@ -82,7 +82,7 @@ describe('CoordinatorLocator (FindCoordinator)', () => {
 
   it('answers COORDINATOR_NOT_AVAILABLE while the partition has no live leader', async () => {
     const { view, apply } = twoBrokerView();
-    const locator = new CoordinatorLocator(view, async () => {});
+    const locator = new CoordinatorLocator(view, { transaction: async () => {}, group: async () => {} });
     const partition = partitionForKey('g', PARTITIONS);
     apply(assignment(OFFSETS_TOPIC, partition, -1, 1));
     await expect(locator.findCoordinator(0, 'g', 'client')).rejects.toMatchObject({
@@ -100,14 +100,17 @@ describe('CoordinatorLocator (FindCoordinator)', () => {
   it('creates __transaction_state on the first transactional lookup, and only then', async () => {
     const { view, apply } = twoBrokerView();
     let creations = 0;
-    const locator = new CoordinatorLocator(view, async () => {
-      creations += 1;
-      apply(
-        internalTopic(TRANSACTION_STATE_TOPIC),
-        ...Array.from({ length: PARTITIONS }, (_, partition) =>
-          assignment(TRANSACTION_STATE_TOPIC, partition, 2),
-        ),
-      );
+    const locator = new CoordinatorLocator(view, {
+      group: async () => {},
+      transaction: async () => {
+        creations += 1;
+        apply(
+          internalTopic(TRANSACTION_STATE_TOPIC),
+          ...Array.from({ length: PARTITIONS }, (_, partition) =>
+            assignment(TRANSACTION_STATE_TOPIC, partition, 2),
+          ),
+        );
+      },
     });
     expect(await locator.findCoordinator(1, 'tx', 'client')).toMatchObject({ nodeId: 2 });
     expect(await locator.findCoordinator(1, 'tx-2', 'client')).toMatchObject({ nodeId: 2 });

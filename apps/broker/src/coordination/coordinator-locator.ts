@@ -17,7 +17,8 @@ export const COORDINATOR_KEY_TYPES = { group: 0, transaction: 1 } as const;
 export class CoordinatorLocator {
   constructor(
     private readonly view: ClusterView,
-    private readonly ensureTransactionStateTopic: () => Promise<void>,
+    /** Creates an internal topic on its first lookup (a no-op when it exists). */
+    private readonly ensureTopic: { transaction: () => Promise<void>; group: () => Promise<void> },
   ) {}
 
   async findCoordinator(keyType: number, key: string, listener: ListenerName): Promise<BrokerEndpoint> {
@@ -25,8 +26,10 @@ export class CoordinatorLocator {
       throw new WeirError(ErrorCode.INVALID_REQUEST, { detail: `unknown coordinator key type ${keyType}` });
     }
     const topic = keyType === COORDINATOR_KEY_TYPES.group ? OFFSETS_TOPIC : TRANSACTION_STATE_TOPIC;
-    if (this.view.topic(topic) === undefined && keyType === COORDINATOR_KEY_TYPES.transaction) {
-      await this.ensureTransactionStateTopic();
+    if (this.view.topic(topic) === undefined) {
+      await (keyType === COORDINATOR_KEY_TYPES.transaction
+        ? this.ensureTopic.transaction()
+        : this.ensureTopic.group());
     }
     const record = this.view.topic(topic);
     if (record === undefined) {

@@ -94,7 +94,7 @@ describe('moving a __consumer_offsets partition between two coordinators', () =>
     );
     for (let partition = 0; partition < PARTITIONS; partition++)
       await coordinators.get(1)!.onBecomeLeader(partition, 0);
-    const locator = new CoordinatorLocator(view, async () => {});
+    const locator = new CoordinatorLocator(view, { transaction: async () => {}, group: async () => {} });
 
     // The client: a cached coordinator, found again after NOT_COORDINATOR.
     let cached: number | undefined;

@@ -114,7 +114,7 @@ export class LocalMetadataStore implements MetadataStore {
     return () => this.#listeners.delete(listener);
   }
 
-  async registerBroker(broker: BrokerRegistration): Promise<void> {
+  async registerBroker(broker: BrokerRegistration): Promise<BrokerRegistration> {
     if (broker.brokerId !== this.options.brokerId) {
       throw new WeirError(ErrorCode.INVALID_REQUEST, {
         detail: `broker ${broker.brokerId} cannot join the local catalogue of broker ${this.options.brokerId}`,
@@ -122,6 +122,16 @@ export class LocalMetadataStore implements MetadataStore {
     }
     this.#brokers.set(broker.brokerId, broker);
     this.#announce([{ kind: 'broker', brokerId: broker.brokerId, broker }]);
+    return broker;
+  }
+
+  onSession(): () => void {
+    // A local catalogue has no lease to lose.
+    return () => undefined;
+  }
+
+  async close(): Promise<void> {
+    // Nothing is held open between writes.
   }
 
   async unregisterBroker(brokerId: number, sessionId: string): Promise<void> {

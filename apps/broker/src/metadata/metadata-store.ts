@@ -148,11 +148,18 @@ export interface MetadataStore {
   /** Follows every placement change from now on; returns the unsubscribe function. */
   watch(listener: PlacementListener): () => void;
   /**
-   * Registers (or re-registers) a broker. In cluster mode the registration lives as long as the
-   * broker's lease; the local store keeps it in memory, since a broker that is not running is not
-   * live whatever a file says.
+   * Registers (or re-registers) a broker and returns the registration as stored. In cluster mode
+   * the registration lives as long as the broker's lease, whose id becomes its `sessionId`; the
+   * local store keeps it in memory, since a broker that is not running is not live whatever a file
+   * says.
    */
-  registerBroker(broker: BrokerRegistration): Promise<void>;
+  registerBroker(broker: BrokerRegistration): Promise<BrokerRegistration>;
+  /**
+   * Follows this broker's session: `lost` when its registration ended without a stop (its lease
+   * expired), `registered` when it is registered again under a new session. Returns the unsubscribe
+   * function. The local store's session never ends.
+   */
+  onSession(listener: (event: BrokerSessionEvent) => void): () => void;
   /** Ends a registration, if `sessionId` is still the registered one (a newer start keeps its own). */
   unregisterBroker(brokerId: number, sessionId: string): Promise<void>;
   /** Creates a topic with one assignment per partition (TOPIC_ALREADY_EXISTS if the name is taken). */
@@ -168,7 +175,7 @@ export interface MetadataStore {
    * read); the stored one gets the next version. Fails with INVALID_UPDATE_VERSION when another
    * write came first, and UNKNOWN_TOPIC_OR_PARTITION when the partition does not exist.
    */
-  compareAndSetAssignment(next: PartitionAssignment): Promise<PartitionAssignment>;
+  compareAndSetAssignment(next: PartitionAssignment, fence?: WriteFence): Promise<PartitionAssignment>;
   allocateProducerIdBlock(count: number): Promise<ProducerIdBlock>;
   listUsers(): readonly UserRecord[];
   getUser(name: string): UserRecord | undefined;
@@ -196,4 +203,18 @@ export interface MetadataStore {
   listClientQuotas(): readonly ClientQuotaRecord[];
   /** Applies the alterations together, in one durable change; the caller has validated them. */
   alterClientQuotas(alterations: readonly ClientQuotaAlteration[]): Promise<void>;
+  /** Ends the store's connections and sessions (after `unregisterBroker`). */
+  close(): Promise<void>;
 }
+
+/**
+ * Who a write must come from to count: `controller` writes succeed only while this broker holds the
+ * controller election (a paused old controller cannot write, docs/architecture.md §6.4); the local
+ * store is always its own controller.
+ */
+export type WriteFence = 'controller';
+
+/** A change of this broker's own session (see {@link MetadataStore.onSession}). */
+export type BrokerSessionEvent =
+  | { kind: 'lost'; sessionId: string }
+  | { kind: 'registered'; registration: BrokerRegistration };

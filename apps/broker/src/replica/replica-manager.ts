@@ -63,6 +63,8 @@ export class ReplicaManager {
   readonly #waits = { produce: new Purgatory(), fetch: new Purgatory() };
   readonly #applier: MetadataApplier;
   #unfollow: (() => void) | undefined;
+  /** True while this broker's cluster session is lost: it serves no partition until registered again. */
+  #sessionFenced = false;
 
   constructor(private readonly deps: ReplicaManagerDeps) {
     this.#logs = new LogManager(deps.logs);
@@ -334,6 +336,15 @@ export class ReplicaManager {
     return this.#logs.probeDiskSpace();
   }
 
+  /**
+   * Stops (true) or resumes (false) serving every partition here, for the time between a lost
+   * cluster session and the next registration (docs/architecture.md §6.4): every request that
+   * names a partition answers NOT_LEADER_OR_FOLLOWER meanwhile.
+   */
+  setSessionFenced(fenced: boolean): void {
+    this.#sessionFenced = fenced;
+  }
+
   /** How many fetches are parked on a partition now; for observability and tests that wait for a park. */
   parkedFetchCount(topic: string, partition: number): number {
     return this.#waits.fetch.watcherCount(partitionKey(topic, partition));
@@ -341,6 +352,11 @@ export class ReplicaManager {
 
   /** The partition a request names, or the error that says why it cannot be served here. */
   #partition(topic: string, partition: number): Partition {
+    if (this.#sessionFenced) {
+      throw new WeirError(ErrorCode.NOT_LEADER_OR_FOLLOWER, {
+        detail: `broker ${this.deps.localBrokerId} lost its cluster session and is registering again`,
+      });
+    }
     const local = this.#partitions.get(partitionKey(topic, partition));
     if (local !== undefined) return local;
     if (!this.deps.view.hasPartition(topic, partition)) {
