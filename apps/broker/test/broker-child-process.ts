@@ -12,11 +12,29 @@ export interface ChildBroker {
   exited: Promise<number | null>;
 }
 
-/** Starts a broker child with `config` (a broker config, data directory included). */
+export interface ChildBrokerOptions {
+  /** Also serve the config's health and metrics endpoints (`/ready`, `/metrics`). */
+  probes?: boolean;
+  /** What happens to the broker's log (stderr): dropped (the default) or piped to the parent. */
+  stderr?: 'ignore' | 'pipe';
+}
+
+/**
+ * Spawns a broker child with `config` (a broker config, data directory included) and returns at
+ * once, for callers that watch its start themselves (its `/ready`, its log). Its stdin is a pipe
+ * that must stay open: the child stops when it ends, so it also stops if the test process dies.
+ */
+export function spawnChildBroker(
+  config: Record<string, unknown>,
+  options: ChildBrokerOptions = {},
+): ChildProcess {
+  const args = ['--import', 'tsx', CHILD, JSON.stringify(config), ...(options.probes ? ['--probes'] : [])];
+  return spawn(process.execPath, args, { stdio: ['pipe', 'pipe', options.stderr ?? 'ignore'] });
+}
+
+/** Starts a broker child with `config` (a broker config, data directory included) and waits until it serves. */
 export async function startChildBroker(config: Record<string, unknown>): Promise<ChildBroker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(config)], {
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
+  const child = spawnChildBroker(config);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const lines = createInterface({ input: child.stdout! });
   const ready = new Promise<number>((resolve) => {

@@ -1,0 +1,36 @@
+import { createServer, type Server } from 'node:net';
+
+/**
+ * `count` distinct TCP ports the kernel just handed out as free on `host`, for servers that cannot
+ * take port 0 and report what they bound (etcd), or whose ports must survive a restart (a cluster
+ * broker is restarted on the ports it had). All of them are held at once before any is released,
+ * so they differ from each other; another process may still take one between the release and the
+ * server's bind, so callers retry with fresh ports when the server reports the address in use
+ * (`isAddressInUse`).
+ */
+export async function freePorts(host: string, count: number): Promise<number[]> {
+  const servers: Server[] = [];
+  try {
+    for (let i = 0; i < count; i++) servers.push(await listening(host));
+    return servers.map((server) => {
+      const address = server.address();
+      if (address === null || typeof address === 'string') throw new Error(`no TCP port bound on ${host}`);
+      return address.port;
+    });
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+}
+
+function listening(host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen({ host, port: 0, exclusive: true }, () => resolve(server));
+  });
+}
+
+/** Whether a server's output says it could not bind because the address was taken. */
+export function isAddressInUse(output: string): boolean {
+  return /EADDRINUSE|address already in use/i.test(output);
+}
