@@ -24,6 +24,8 @@ export class ControllerElection {
   /** The create revision of the key this broker holds; 0 when it is not the controller. */
   #heldRevision = 0;
   #campaigning = false;
+  /** Only a registered broker is a candidate: a controller must be a live broker. */
+  #candidate = false;
   #stopped = false;
 
   constructor(private readonly deps: ControllerElectionDeps) {}
@@ -47,9 +49,15 @@ export class ControllerElection {
     if (controllerId === -1) void this.campaign();
   }
 
+  /** Makes this broker a candidate (once it is registered) and tries to take the title. */
+  async stand(): Promise<void> {
+    this.#candidate = true;
+    await this.campaign();
+  }
+
   /** Tries once to take the title if nobody holds it. */
   async campaign(): Promise<void> {
-    if (this.#campaigning || this.#stopped || this.#heldRevision !== 0) return;
+    if (!this.#candidate || this.#campaigning || this.#stopped || this.#heldRevision !== 0) return;
     this.#campaigning = true;
     try {
       const { connection, brokerId, ttlSeconds, logger } = this.deps;

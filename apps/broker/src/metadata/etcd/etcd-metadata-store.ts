@@ -154,7 +154,7 @@ export class EtcdMetadataStore implements MetadataStore {
 
   async registerBroker(broker: BrokerRegistration): Promise<BrokerRegistration> {
     const registration = await this.#session.register(broker);
-    void this.#election.campaign();
+    void this.#election.stand();
     return registration;
   }
 
