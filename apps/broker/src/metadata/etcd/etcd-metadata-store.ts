@@ -89,6 +89,16 @@ export class EtcdMetadataStore implements MetadataStore {
       applied: (revision) => this.#applied(revision),
       logger: options.logger,
     });
+    // A lost lease is how a paused or unreachable etcd shows when its connection stays open.
+    this.#session.onEvent((event) => {
+      this.#health =
+        event.kind === 'lost'
+          ? {
+              ok: false,
+              detail: `broker session lost: etcd unreachable at ${this.#connection.endpoints.join(', ')}; registering again`,
+            }
+          : { ok: true, detail: `etcd at ${this.#connection.endpoints.join(', ')}` };
+    });
     this.#election = new ControllerElection({
       connection: this.#connection,
       brokerId: options.brokerId,
