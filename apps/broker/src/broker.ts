@@ -25,6 +25,7 @@ import type { BrokerMetrics } from './http/metrics';
 import type { PartitionStats } from './http/partition-metrics';
 import { createStorageIo, type StorageIo } from './log/storage';
 import type { Logger } from './logger';
+import { checkClusterMembership } from './metadata/cluster-membership-file';
 import { ClusterView } from './metadata/cluster-view';
 import type { EtcdMetadataStore } from './metadata/etcd/etcd-metadata-store';
 import type { BrokerRegistration, MetadataStore } from './metadata/metadata-store';
@@ -374,6 +375,13 @@ export class Broker {
     // A fresh data directory is created here, so a first start needs nothing prepared.
     await this.#io.makeDirectory(this.config.dataDir);
     await this.#store.load();
+    if (this.#etcd !== undefined) {
+      await checkClusterMembership(this.#io, this.config.dataDir, {
+        clusterName: this.config.cluster.name,
+        clusterId: this.#store.clusterId(),
+        nodeId: this.config.nodeId,
+      });
+    }
     this.#unfollowStore = this.#view.follow(this.#store);
     // The ports are taken now (a port in use fails the start before any recovery), so this
     // broker's registration can say where it is; connections wait until the end of the start.
