@@ -6,27 +6,18 @@
 // so it is never written anywhere or printed. Both are direct children, so Ctrl-C (SIGINT) or SIGTERM reaches them as is:
 // the broker finishes in-flight requests and writes its checkpoints before it exits.
 // Extra arguments go to the broker: `npm start -- --set log.flushMs=5`.
-import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+// `npm run cluster` (cluster.mjs) is the three-broker counterpart.
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { buildConsole, CONSOLE_URL, consoleCommand, freshInternalToken, root } from './console-process.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
 const brokerArgs = process.argv.slice(2);
 const internalListener = '127.0.0.1:9093';
-// The prefix keeps the token from ever reading as a number, which the broker's environment parsing
-// would turn it into (an all-digit hex string is possible, just unlikely).
-const internalToken = `weir-${randomBytes(32).toString('hex')}`;
+const internalToken = freshInternalToken();
 
-console.log('Building the console…');
-const build = spawnSync('npm', ['run', 'build', '--workspace=@weir/console'], {
-  cwd: root,
-  stdio: 'inherit',
-});
-if (build.status !== 0) {
-  console.error('The console build failed; see the output above.');
-  process.exit(build.status ?? 1);
-}
+buildConsole();
 
+const consoleStart = consoleCommand(internalListener, internalToken, { stdio: 'inherit' });
 const children = [
   {
     name: 'broker',
@@ -40,27 +31,9 @@ const children = [
       },
     ),
   },
-  {
-    name: 'console',
-    child: spawn(
-      process.execPath,
-      [join(root, 'node_modules/next/dist/bin/next'), 'start', '--hostname', '127.0.0.1', '--port', '3000'],
-      {
-        cwd: join(root, 'apps/console'),
-        stdio: 'inherit',
-        env: {
-          ...process.env,
-          NEXT_TELEMETRY_DISABLED: '1',
-          WEIR_CONSOLE_BROKER: internalListener,
-          WEIR_CONSOLE_INTERNAL_TOKEN: internalToken,
-        },
-      },
-    ),
-  },
+  { name: 'console', child: spawn(consoleStart.command, consoleStart.args, consoleStart.options) },
 ];
-console.log(
-  `Weir broker: 127.0.0.1:9092 · internal listener: ${internalListener} · console: http://127.0.0.1:3000`,
-);
+console.log(`Weir broker: 127.0.0.1:9092 · internal listener: ${internalListener} · console: ${CONSOLE_URL}`);
 
 let stopping = false;
 function stopAll(signal) {

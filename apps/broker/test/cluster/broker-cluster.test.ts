@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { type BrokerCluster, startBrokerCluster } from './broker-cluster';
 import { startEtcd } from './etcd-process';
+import { portsCollidingOnce } from './free-ports';
 
 const run = promisify(execFile);
 
@@ -101,6 +103,23 @@ describe('broker cluster fixture', { timeout: CLUSTER_TEST_TIMEOUT_MS }, () => {
     await cluster.stop();
     expect(pids.filter(isAlive)).toEqual([]);
     expect(cluster.brokers.filter((broker) => existsSync(broker.dataDir))).toEqual([]);
+  });
+
+  it('starts a broker on other ports when its client port was taken before it could bind it', async () => {
+    // Connections to the held port are dropped at once, so closing it never waits for them.
+    const holder = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+    const takenPort = (holder.address() as { port: number }).port;
+    const ports = portsCollidingOnce(takenPort);
+    const etcd = await startEtcd();
+    onTestFinished(() => etcd.stop());
+
+    const cluster = await startBrokerCluster({ etcd, brokers: 1, ports });
+    onTestFinished(() => cluster.stop());
+    expect(ports.calls).toBe(2);
+    expect(cluster.broker(1).ports.client).not.toBe(takenPort);
+    expect((await cluster.broker(1).readiness())?.status).toBe(200);
   });
 
   it('puts broker i on 127.0.0.(10+i) when asked, every listener and probe included', async () => {

@@ -10,7 +10,7 @@ import type { BrokerConfigInput } from '../../src/config/broker-config';
 import { spawnChildBroker } from '../broker-child-process';
 import { pollUntil } from '../group-fixtures';
 import type { EtcdCluster } from './etcd-process';
-import { freePorts, isAddressInUse } from './free-ports';
+import { freePorts, isAddressInUse, type PortSource } from './free-ports';
 import { describeExit, SupervisedProcess } from './supervised-process';
 
 /** Port collisions at a first start (another process took a port after `freePorts`) retried this often. */
@@ -42,6 +42,8 @@ export interface BrokerClusterOptions {
   racks?: Readonly<Record<number, string>>;
   /** Settings merged over the fixture's for every broker (e.g. shorter TTLs). */
   config?: BrokerConfigInput;
+  /** Where the ports come from; `freePorts` unless a test forces a collision. */
+  ports?: PortSource;
   /** Resolve once every broker answers `/ready` 200 (the default), or as soon as all are spawned. */
   waitReady?: boolean;
 }
@@ -300,7 +302,17 @@ export async function startBrokerCluster(options: BrokerClusterOptions): Promise
     const plans = Array.from({ length: count }, (_, i): BrokerPlan => {
       const nodeId = i + 1;
       const host = options.hosts === 'per-broker' ? `127.0.0.${10 + nodeId}` : '127.0.0.1';
-      return { nodeId, host, name, internalToken, etcd: options.etcd, racks: options.racks, directory };
+      const ports = options.ports ?? freePorts;
+      return {
+        nodeId,
+        host,
+        name,
+        internalToken,
+        etcd: options.etcd,
+        racks: options.racks,
+        directory,
+        ports,
+      };
     });
     for (const plan of plans) {
       const broker = await plannedBroker(plan, options.config ?? {});
@@ -338,11 +350,12 @@ interface BrokerPlan {
   etcd: EtcdCluster;
   racks: Readonly<Record<number, string>> | undefined;
   directory: TemporaryDirectory;
+  ports: PortSource;
 }
 
 /** A broker of the plan on four ports free right now (not started). */
 async function plannedBroker(plan: BrokerPlan, overrides: BrokerConfigInput): Promise<ClusterBroker> {
-  const [client, internal, health, metrics] = await freePorts(plan.host, 4);
+  const [client, internal, health, metrics] = await plan.ports(plan.host, 4);
   const ports = { client: client!, internal: internal!, health: health!, metrics: metrics! };
   const dataDir = join(plan.directory.path, `broker-${plan.nodeId}`);
   return new ClusterBroker(

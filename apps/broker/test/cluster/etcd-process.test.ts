@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { Etcd3 } from 'etcd3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { pollUntil } from '../group-fixtures';
 import { startEtcd } from './etcd-process';
+import { portsCollidingOnce } from './free-ports';
 
 /**
  * The judge: a real etcd3 client, a fresh one per question so no circuit breaker or connection
@@ -88,6 +90,22 @@ describe('etcd test fixture', () => {
     expect(isAlive(pid)).toBe(false);
     expect(member.isRunning).toBe(false);
     expect(existsSync(member.dataDir)).toBe(false);
+  });
+
+  it('starts on other ports when the ones it chose were taken before etcd could bind them', async () => {
+    // Connections to the held port are dropped at once, so closing it never waits for them.
+    const holder = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+    const takenPort = (holder.address() as { port: number }).port;
+    const ports = portsCollidingOnce(takenPort);
+
+    const etcd = await startEtcd({ ports });
+    onTestFinished(() => etcd.stop());
+    expect(ports.calls).toBe(2);
+    expect(etcd.member(0).clientUrl).not.toBe(`http://127.0.0.1:${takenPort}`);
+    await put(etcd.endpoints, 'weir/test/r', 'retried');
+    expect(await get(etcd.endpoints, 'weir/test/r')).toBe('retried');
   });
 
   it('three members form one cluster that keeps serving when its leader is killed, and the leader rejoins', async () => {

@@ -9,7 +9,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type TemporaryDirectory, temporaryDirectory } from '@weir/test-broker';
 import { pollUntil } from '../group-fixtures';
-import { freePorts, isAddressInUse } from './free-ports';
+import { freePorts, isAddressInUse, type PortSource } from './free-ports';
 import { describeExit, SupervisedProcess } from './supervised-process';
 
 /** The etcd binary; Debian installs it here. */
@@ -24,6 +24,8 @@ export interface EtcdOptions {
   members?: number;
   /** The loopback address members listen on. */
   host?: string;
+  /** Where the ports come from; `freePorts` unless a test forces a collision. */
+  ports?: PortSource;
 }
 
 /** One etcd member: its URLs, data directory and process, with the faults tests inject. */
@@ -199,7 +201,11 @@ export async function startEtcd(options: EtcdOptions = {}): Promise<EtcdCluster>
   const directory = await temporaryDirectory('weir-etcd-');
   try {
     for (let attempt = 1; ; attempt++) {
-      const members = await planMembers(host, count, directory.path);
+      const members = await planMembers(
+        await (options.ports ?? freePorts)(host, count * 2),
+        host,
+        directory.path,
+      );
       try {
         for (const member of members) {
           await mkdir(member.dataDir, { recursive: true });
@@ -220,8 +226,8 @@ export async function startEtcd(options: EtcdOptions = {}): Promise<EtcdCluster>
   }
 }
 
-async function planMembers(host: string, count: number, root: string): Promise<EtcdMember[]> {
-  const ports = await freePorts(host, count * 2);
+function planMembers(ports: number[], host: string, root: string): EtcdMember[] {
+  const count = ports.length / 2;
   const names = Array.from({ length: count }, (_, i) => `etcd-${i + 1}`);
   const peerUrls = names.map((_, i) => `http://${host}:${ports[2 * i + 1]}`);
   const initialCluster = names.map((name, i) => `${name}=${peerUrls[i]}`).join(',');

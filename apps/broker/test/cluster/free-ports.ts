@@ -30,7 +30,24 @@ function listening(host: string): Promise<Server> {
   });
 }
 
+/** Where fixtures get their ports: `freePorts`, or a stand-in that forces a collision in a test. */
+export type PortSource = (host: string, count: number) => Promise<number[]>;
+
 /** Whether a server's output says it could not bind because the address was taken. */
 export function isAddressInUse(output: string): boolean {
   return /EADDRINUSE|address already in use/i.test(output);
+}
+
+/**
+ * A port source whose first answer includes `takenPort` (a port the test holds) and whose later
+ * answers are free ports: a collision at the first start, for the tests of the fixtures' retry.
+ */
+export function portsCollidingOnce(takenPort: number): PortSource & { calls: number } {
+  const source = async (host: string, count: number) => {
+    source.calls += 1;
+    if (source.calls > 1) return freePorts(host, count);
+    return [takenPort, ...(await freePorts(host, count - 1))];
+  };
+  source.calls = 0;
+  return source;
 }
