@@ -24,11 +24,16 @@ export function placePartitions(
   request: PlacementRequest,
   liveBrokerIds: readonly number[],
   startIndex = 0,
+  /** Each live broker's rack (`broker.rack`); when any has one, replicas spread over racks too. */
+  racks: ReadonlyMap<number, string | null> = new Map(),
 ): NewPartitionAssignment[] {
+  const hasRacks = liveBrokerIds.some((id) => (racks.get(id) ?? null) !== null);
   const replicasOf =
-    request.kind === 'factor'
-      ? spread(count, firstPartition, request.replicationFactor, liveBrokerIds, startIndex)
-      : checkExplicit(request.replicas, count, liveBrokerIds);
+    request.kind === 'explicit'
+      ? checkExplicit(request.replicas, count, liveBrokerIds)
+      : hasRacks
+        ? spreadOverRacks(count, firstPartition, request.replicationFactor, liveBrokerIds, racks, startIndex)
+        : spread(count, firstPartition, request.replicationFactor, liveBrokerIds, startIndex);
   return replicasOf.map((replicas, index) => ({
     topic,
     partition: firstPartition + index,
@@ -73,6 +78,57 @@ function spread(
     for (let follower = 0; follower < replicationFactor - 1; follower++) {
       const offset = 1 + ((shift - 1 + follower) % (brokerCount - 1));
       replicas.push(brokers[(leaderIndex + offset) % brokerCount]!);
+    }
+    placed.push(replicas);
+  }
+  return placed;
+}
+
+/**
+ * Kafka's rack-aware spread (AdminUtils.assignReplicasToBrokersRackAware): the brokers are listed
+ * alternating between racks, leaders go round that list, and each follower is the next broker in
+ * the list from a shifting start whose rack holds no replica of the partition yet, until every rack
+ * has one; only then may a rack hold a second. A broker without a rack counts as a rack of its own.
+ */
+function spreadOverRacks(
+  count: number,
+  firstPartition: number,
+  replicationFactor: number,
+  liveBrokerIds: readonly number[],
+  racks: ReadonlyMap<number, string | null>,
+  startIndex: number,
+): number[][] {
+  checkReplicationFactor(replicationFactor, liveBrokerIds.length);
+  const rackOf = (id: number) => racks.get(id) ?? `(broker ${id})`;
+  const byRack = new Map<string, number[]>();
+  for (const id of [...liveBrokerIds].sort((left, right) => left - right)) {
+    const list = byRack.get(rackOf(id)) ?? [];
+    list.push(id);
+    byRack.set(rackOf(id), list);
+  }
+  const rackNames = [...byRack.keys()].sort();
+  const alternated: number[] = [];
+  for (let round = 0; alternated.length < liveBrokerIds.length; round++) {
+    for (const rack of rackNames) {
+      const id = byRack.get(rack)![round];
+      if (id !== undefined) alternated.push(id);
+    }
+  }
+  const brokerCount = alternated.length;
+  const placed: number[][] = [];
+  for (let index = 0; index < count; index++) {
+    const partition = firstPartition + index;
+    const leaderIndex = (startIndex + partition) % brokerCount;
+    const shift = 1 + (Math.floor((startIndex + partition) / brokerCount) % Math.max(1, brokerCount - 1));
+    const replicas = [alternated[leaderIndex]!];
+    const racksUsed = new Set([rackOf(replicas[0]!)]);
+    for (let step = 0; replicas.length < replicationFactor && step < brokerCount * 2; step++) {
+      const candidate = alternated[(leaderIndex + shift + step) % brokerCount]!;
+      if (replicas.includes(candidate)) continue;
+      const everyRackUsed = racksUsed.size === rackNames.length;
+      if (!everyRackUsed && racksUsed.has(rackOf(candidate))) continue;
+      replicas.push(candidate);
+      racksUsed.add(rackOf(candidate));
     }
     placed.push(replicas);
   }

@@ -201,14 +201,16 @@ export class TopicManager {
   }
 
   #place(name: string, first: number, count: number, placement: PlacementRequest | undefined) {
-    const live = this.view.brokers().map((broker) => broker.brokerId);
+    const brokers = this.view.brokers();
+    const live = brokers.map((broker) => broker.brokerId);
+    const racks = new Map(brokers.map((broker) => [broker.brokerId, broker.rack]));
     const request = placement ?? {
       kind: 'factor',
       replicationFactor: this.defaults.defaultReplicationFactor,
     };
     if (request.kind === 'factor') checkReplicationFactor(request.replicationFactor, live.length);
     // Leaders continue the round of the partitions before them (partition numbers, not a new start).
-    return placePartitions(name, first, count, request, live);
+    return placePartitions(name, first, count, request, live, 0, racks);
   }
 }
 
