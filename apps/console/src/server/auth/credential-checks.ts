@@ -94,6 +94,7 @@ export class CredentialChecks implements CredentialChecker {
   /** Per username: how long its last refused check took (about the broker's delay for it). */
   readonly #lastRefusalMs = new Map<string, number>();
   #open = 0;
+  #sent = 0;
   #nextAddress = 0;
   #closed = false;
 
@@ -104,6 +105,11 @@ export class CredentialChecks implements CredentialChecker {
   /** Connections open now (busy and idle), for tests and metrics. */
   get openConnections(): number {
     return this.#open;
+  }
+
+  /** Checks sent to the broker and not answered yet. */
+  get checksInFlight(): number {
+    return this.#sent;
   }
 
   async check(username: string, password: string): Promise<CredentialVerdict> {
@@ -152,6 +158,7 @@ export class CredentialChecks implements CredentialChecker {
   async #send(connection: Connection, username: string, password: string): Promise<CredentialVerdict> {
     const sentAtMs = this.options.now();
     let answer: Awaited<ReturnType<typeof sendCheck>>;
+    this.#sent++;
     try {
       answer = await sendCheck(connection, username, password, this.#limits.checkTimeoutMs);
     } catch (error) {
@@ -161,6 +168,8 @@ export class CredentialChecks implements CredentialChecker {
         return { kind: 'throttled', reason: 'broker-delay', retryAfterMs: this.#limits.checkTimeoutMs };
       }
       return { kind: 'unavailable', error: asError(error) };
+    } finally {
+      this.#sent--;
     }
     this.#release(connection, true);
     if (answer.errorCode === ErrorCode.NONE) {
