@@ -1,6 +1,6 @@
 import { Admin, Client, InternalAdmin } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { createBrokerClients } from '../src/server/admin-client';
 import { handleRestRequest } from '../src/server/api/http';
 import { createCaller } from '../src/server/api/root';
@@ -65,6 +65,8 @@ export interface SecureGatewayOptions {
   readonly now?: () => number;
   /** The token the console's credential checks present (the broker's own by default). */
   readonly consoleToken?: string;
+  /** The gateway's logger (silent by default). */
+  readonly logger?: Logger;
 }
 
 export async function startSecureGateway(options: SecureGatewayOptions = {}): Promise<SecureGateway> {
@@ -90,7 +92,7 @@ export async function startSecureGateway(options: SecureGatewayOptions = {}): Pr
       token: () => broker.internalToken,
       createInternalAdmin: (client) => new InternalAdmin(client),
     }),
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     now: Date.now,
     searchLimits: DEFAULT_SEARCH_LIMITS,
   };
