@@ -13,7 +13,6 @@ import { SECURE_ADMIN, type SecureGateway, startSecureGateway } from './secure-g
 
 const ORIGIN = 'http://console.test';
 const RECHECK_MS = 5_000;
-const READER = { username: 'reader', password: 'reader-sessions-secret-41af' };
 
 let gateway: SecureGateway;
 /** The console's clock: sessions and credential rechecks read it, so tests move it on. */
