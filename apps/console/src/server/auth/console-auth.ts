@@ -201,6 +201,7 @@ export class ConsoleAuth {
   /** Closes a user's connections when their last session ends. */
   #release(ended: Session): void {
     if (this.sessions.hasPrincipal(ended.principal)) return;
+    this.#readings.delete(ended.username);
     const clients = this.#clients.get(ended.principal);
     this.#clients.delete(ended.principal);
     void clients?.close();

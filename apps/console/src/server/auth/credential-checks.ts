@@ -1,4 +1,5 @@
-import { Connection, ErrorCode, WeirError, WeirVerifyCredentials } from '@weir/protocol';
+import { type Connection, ErrorCode, WeirError, WeirVerifyCredentials } from '@weir/protocol';
+import { asKafkaError } from '../api/error-shapes';
 
 /**
  * How many credential checks may run and wait at once. The broker answers a wrong password only
@@ -126,9 +127,9 @@ export class CredentialChecks implements CredentialChecker {
     running.push(startedAtMs);
     this.#perUser.set(username, running);
     try {
-      const connection = await this.#acquire();
-      if (!(connection instanceof Connection)) return this.#notConnected(connection);
-      return await this.#send(connection, username, password);
+      const acquired = await this.#acquire();
+      if (!('connection' in acquired)) return this.#notConnected(acquired.error);
+      return await this.#send(acquired.connection, username, password);
     } finally {
       running.splice(running.indexOf(startedAtMs), 1);
       if (running.length === 0) this.#perUser.delete(username);
@@ -138,9 +139,9 @@ export class CredentialChecks implements CredentialChecker {
   async probe(): Promise<CredentialVerdict | { readonly kind: 'reachable' }> {
     // Connections already open authenticated when they were opened; a busy console is not queued.
     if (this.#idle.length > 0 || this.#open >= this.#limits.maxConnections) return { kind: 'reachable' };
-    const connection = await this.#acquire();
-    if (!(connection instanceof Connection)) return this.#notConnected(connection);
-    this.#release(connection, true);
+    const acquired = await this.#acquire();
+    if (!('connection' in acquired)) return this.#notConnected(acquired.error);
+    this.#release(acquired.connection, true);
     return { kind: 'reachable' };
   }
 
@@ -164,7 +165,7 @@ export class CredentialChecks implements CredentialChecker {
     } catch (error) {
       // The connection is closed by a timeout or a network failure; it is not used again.
       this.#release(connection, false);
-      if (error instanceof WeirError && error.code === ErrorCode.REQUEST_TIMED_OUT) {
+      if (asKafkaError(error)?.originalCode === ErrorCode.REQUEST_TIMED_OUT) {
         return { kind: 'throttled', reason: 'broker-delay', retryAfterMs: this.#limits.checkTimeoutMs };
       }
       return { kind: 'unavailable', error: asError(error) };
@@ -199,20 +200,20 @@ export class CredentialChecks implements CredentialChecker {
   /**
    * A ready connection: an idle one, a new one while under the limit, else the next one released.
    * A connection that cannot be opened answers its error (tried once on each internal listener, as
-   * nothing was sent), undefined when the checks are closed.
+   * nothing was sent); none opens once the checks are closed.
    */
-  async #acquire(): Promise<Connection | Error | undefined> {
-    if (this.#closed) return undefined;
+  async #acquire(): Promise<{ readonly connection: Connection } | { readonly error: Error | undefined }> {
+    if (this.#closed) return { error: undefined };
     const idle = this.#idle.pop();
     if (idle !== undefined) {
       clearTimeout(idle.timer);
-      if (idle.connection.status.state === 'ready') return idle.connection;
+      if (idle.connection.status.state === 'ready') return { connection: idle.connection };
       this.#open--;
       return this.#acquire();
     }
     if (this.#open >= this.#limits.maxConnections) {
       const handed = await new Promise<Connection | undefined>((resolve) => this.#queue.push({ resolve }));
-      return handed ?? this.#acquire();
+      return handed === undefined ? this.#acquire() : { connection: handed };
     }
     this.#open++;
     let lastError: Error = new Error('no internal listener is configured');
@@ -228,7 +229,7 @@ export class CredentialChecks implements CredentialChecker {
       try {
         await connection.ready();
         this.options.onConsoleCredentials?.(true);
-        return connection;
+        return { connection };
       } catch (error) {
         connection.close();
         lastError = asError(error);
@@ -237,7 +238,7 @@ export class CredentialChecks implements CredentialChecker {
     }
     this.#open--;
     this.#wakeOne();
-    return lastError;
+    return { error: lastError };
   }
 
   #notConnected(outcome: Error | undefined): CredentialVerdict {
@@ -306,10 +307,10 @@ class ConsoleSetupError extends Error {
   }
 }
 
+/** Decided on the Kafka code's shape, not the class: Next.js may bundle the SDK more than once. */
 function isConsoleAuthFailure(error: unknown): boolean {
-  return (
-    error instanceof ConsoleSetupError || (error instanceof WeirError && CONSOLE_AUTH_CODES.has(error.code))
-  );
+  const code = asKafkaError(error)?.originalCode;
+  return error instanceof ConsoleSetupError || (code !== undefined && CONSOLE_AUTH_CODES.has(code));
 }
 
 function asError(error: unknown): Error {
