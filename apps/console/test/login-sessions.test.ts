@@ -196,6 +196,17 @@ describe('what the login routes accept (issue #15, items 7 and 8)', () => {
     // Read only up to the limit (16 KiB, within one 64 KiB chunk), not the 50 MB.
     expect(streamed.counter.pulledBytes).toBeLessThanOrEqual(64 * 1024);
   });
+
+  it('never reads the body of a request without a session on the other routes', async () => {
+    const body = countedBody(50 * 1024 * 1024);
+    const refused = await handleTrpcRequest(
+      post('/api/trpc/topics.create', body.stream, { 'content-type': 'application/json' }),
+      gateway.services,
+      gateway.auth,
+    );
+    expect(refused.status).toBe(401);
+    expect(body.counter.pulledBytes).toBe(0);
+  });
 });
 
 describe('a console whose own token the broker refuses (issue #15, item 11)', () => {
