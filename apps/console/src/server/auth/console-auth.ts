@@ -126,6 +126,8 @@ export class ConsoleAuth {
     this.#readings.delete(username);
     if (this.sessions.countOf(username) === 0) return;
     try {
+      // A reading already under way may have started before the change: read anew.
+      this.#reading.delete(username);
       this.#endStale(username, await this.#read(username));
     } catch {
       // The next request of each session asks again (the reading was dropped above).
@@ -173,15 +175,20 @@ export class ConsoleAuth {
   #read(username: string): Promise<CredentialReading> {
     const running = this.#reading.get(username);
     if (running !== undefined) return running;
-    const reading = (async () => {
+    // Declared first so the callbacks below can tell whether it is still the current reading.
+    let reading: Promise<CredentialReading> | undefined;
+    reading = (async () => {
       const fingerprints = await this.options.readFingerprints([username]);
       const result: CredentialReading = {
         atMs: this.options.now(),
         fingerprint: fingerprints.get(username) ?? null,
       };
-      this.#readings.set(username, result);
+      // A reading superseded meanwhile (see credentialsChanged) is not kept.
+      if (this.#reading.get(username) === reading) this.#readings.set(username, result);
       return result;
-    })().finally(() => this.#reading.delete(username));
+    })().finally(() => {
+      if (this.#reading.get(username) === reading) this.#reading.delete(username);
+    });
     this.#reading.set(username, reading);
     return reading;
   }
