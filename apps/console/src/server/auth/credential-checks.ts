@@ -137,9 +137,10 @@ export class CredentialChecks implements CredentialChecker {
   }
 
   async probe(): Promise<CredentialVerdict | { readonly kind: 'reachable' }> {
-    // Connections already open authenticated when they were opened; a busy console is not queued.
-    if (this.#idle.length > 0 || this.#open >= this.#limits.maxConnections) return { kind: 'reachable' };
-    const acquired = await this.#acquire();
+    // A new connection, since the broker may have changed its token since the open ones
+    // authenticated; but a console busy with every connection it may open is not queued.
+    if (this.#closed || this.#open >= this.#limits.maxConnections) return { kind: 'reachable' };
+    const acquired = await this.#openNew();
     if (!('connection' in acquired)) return this.#notConnected(acquired.error);
     this.#release(acquired.connection, true);
     return { kind: 'reachable' };
@@ -215,6 +216,11 @@ export class CredentialChecks implements CredentialChecker {
       const handed = await new Promise<Connection | undefined>((resolve) => this.#queue.push({ resolve }));
       return handed === undefined ? this.#acquire() : { connection: handed };
     }
+    return this.#openNew();
+  }
+
+  /** Opens one more connection (the caller has checked the limit), or answers why it could not. */
+  async #openNew(): Promise<{ readonly connection: Connection } | { readonly error: Error }> {
     this.#open++;
     let lastError: Error = new Error('no internal listener is configured');
     for (let attempt = 0; attempt < this.options.addressCount; attempt++) {
