@@ -615,7 +615,7 @@ export const ROWS: Row[] = [
     api: WeirListUsers,
     label: 'WeirListUsers',
     grants: [cluster('DESCRIBE')],
-    request: {},
+    request: { usernames: null },
     expect: { denied: CLUSTER },
   }),
   row({

@@ -46,13 +46,15 @@ describe('SASL users through InternalAdmin', { timeout: 60_000 }, () => {
       password: 'bob-pass-1',
       iterations: 4096,
     });
-    expect(await session.internal.listUsers()).toEqual([
+    const listed = await session.internal.listUsers();
+    expect(listed).toEqual([
       {
         name: 'admin',
         credentials: [
           { mechanism: 'SCRAM-SHA-256', iterations: 8192 },
           { mechanism: 'SCRAM-SHA-512', iterations: 8192 },
         ],
+        credentialFingerprint: expect.stringMatching(/^[\w-]{22}$/),
       },
       {
         name: 'bob',
@@ -60,11 +62,17 @@ describe('SASL users through InternalAdmin', { timeout: 60_000 }, () => {
           { mechanism: 'SCRAM-SHA-256', iterations: 8192 },
           { mechanism: 'SCRAM-SHA-512', iterations: 4096 },
         ],
+        credentialFingerprint: expect.stringMatching(/^[\w-]{22}$/),
       },
     ]);
+    const bobFingerprint = listed[1]!.credentialFingerprint;
+    expect(bobFingerprint).not.toBe(listed[0]!.credentialFingerprint);
+    // Asked by name (v1), only the users that exist are answered.
+    expect(await session.internal.listUsers(['bob', 'nobody'])).toEqual([listed[1]]);
     expect(await session.internal.verifyCredentials('bob', 'bob-pass-1')).toEqual({
       ok: true,
       principal: 'User:bob',
+      credentialFingerprint: bobFingerprint,
     });
     expect(await session.internal.verifyCredentials('bob', 'nope', '192.0.2.1')).toEqual({ ok: false });
     expect(await session.internal.verifyCredentials('nobody', 'nope')).toEqual({ ok: false });
@@ -86,10 +94,12 @@ describe('SASL users through InternalAdmin', { timeout: 60_000 }, () => {
     expect(
       await listTopicsAs(running, { mechanism: 'PLAIN', username: 'bob', password: 'bob-pass-2' }),
     ).toBeInstanceOf(Array);
+    const [changed] = await session.internal.listUsers(['bob']);
+    expect(changed?.credentialFingerprint).not.toBe(bobFingerprint);
     await session.internal.deleteUser('bob', 'SCRAM-SHA-512');
-    expect((await session.internal.listUsers()).find((user) => user.name === 'bob')?.credentials).toEqual([
-      { mechanism: 'SCRAM-SHA-256', iterations: 8192 },
-    ]);
+    const [reduced] = await session.internal.listUsers(['bob']);
+    expect(reduced?.credentials).toEqual([{ mechanism: 'SCRAM-SHA-256', iterations: 8192 }]);
+    expect(reduced?.credentialFingerprint).not.toBe(changed?.credentialFingerprint);
     await session.internal.deleteUser('bob');
     const refused = await listTopicsAs(running, {
       mechanism: 'SCRAM-SHA-256',

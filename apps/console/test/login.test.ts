@@ -165,7 +165,7 @@ describe('ACLs and users through the gateway', () => {
     expect(created.status).toBe(200);
     const { password } = (await created.json()) as { password: string };
     expect(password.length).toBeGreaterThanOrEqual(24);
-    expect((await gateway.auth.login('temp-user', password))?.username).toBe('temp-user');
+    expect((await gateway.sessionOf('temp-user', password)).username).toBe('temp-user');
     const users = await (await rest('GET', '/users', { headers: admin })).json();
     expect(users.users.map((user: { name: string }) => user.name)).toContain('temp-user');
 
@@ -198,7 +198,7 @@ describe('SessionStore', () => {
     const ended: string[] = [];
     const store = new SessionStore({
       now: () => now,
-      limits: { idleMs: 100, absoluteMs: 250, maxSessions: 2 },
+      limits: { idleMs: 100, absoluteMs: 250, maxSessions: 2, maxSessionsPerUser: 2 },
       onEnd: (session) => ended.push(session.username),
     });
     const first = store.create('a');

@@ -1,11 +1,15 @@
 import { Admin, Client, InternalAdmin } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { createBrokerClients } from '../src/server/admin-client';
 import { handleRestRequest } from '../src/server/api/http';
 import { createCaller } from '../src/server/api/root';
 import { createContextInner } from '../src/server/api/trpc';
-import { ConsoleAuth } from '../src/server/auth/console-auth';
+import type { ConsoleAuth } from '../src/server/auth/console-auth';
+import { createConsoleAuth } from '../src/server/auth/console-auth-factory';
+import type { ConsoleCredentialsStatus } from '../src/server/auth/console-credentials-status';
+import type { CredentialCheckLimits, CredentialChecks } from '../src/server/auth/credential-checks';
+import type { Session, SessionLimits } from '../src/server/auth/sessions';
 import type { GatewayServices } from '../src/server/gateway-services';
 import { DEFAULT_SEARCH_LIMITS } from '../src/server/services/message-search';
 
@@ -23,6 +27,11 @@ export interface SecureGateway {
   readonly internal: InternalAdmin;
   readonly admin: Admin;
   readonly auth: ConsoleAuth;
+  /** The credential checks behind `auth`, on connections of their own. */
+  readonly credentials: CredentialChecks;
+  readonly credentialsStatus: ConsoleCredentialsStatus;
+  /** Logs in through `auth`, failing unless a session opens. */
+  sessionOf(username: string, password: string): Promise<Session>;
   /** The gateway's own services, which run as the console (login mode runs requests as the user). */
   readonly services: GatewayServices;
   /** A tRPC caller acting as the user (logged in with the password). */
@@ -45,14 +54,29 @@ export interface SecureGateway {
 
 const ORIGIN = 'http://console.test';
 
-export async function startSecureGateway(): Promise<SecureGateway> {
+/** Settings a test may change; the defaults fail nothing slowly. */
+export interface SecureGatewayOptions {
+  /** The broker's `security.authFailureDelayMs` (0: wrong passwords are answered at once). */
+  readonly authFailureDelayMs?: number;
+  readonly credentialLimits?: Partial<CredentialCheckLimits>;
+  readonly sessionLimits?: Partial<SessionLimits>;
+  readonly credentialRecheckMs?: number;
+  /** The console's clock (sessions and credential rechecks). */
+  readonly now?: () => number;
+  /** The token the console's credential checks present (the broker's own by default). */
+  readonly consoleToken?: string;
+  /** The gateway's logger (silent by default). */
+  readonly logger?: Logger;
+}
+
+export async function startSecureGateway(options: SecureGatewayOptions = {}): Promise<SecureGateway> {
   const broker = await startBroker({
     listeners: { client: { securityProtocol: 'SASL_PLAINTEXT' } },
     security: {
       bootstrapAdmin: { ...SECURE_ADMIN },
       superUsers: [`User:${SECURE_ADMIN.username}`],
       allowEveryoneIfNoAclFound: false,
-      authFailureDelayMs: 0,
+      authFailureDelayMs: options.authFailureDelayMs ?? 0,
     },
     topics: { autoCreateEnable: false },
   });
@@ -68,15 +92,22 @@ export async function startSecureGateway(): Promise<SecureGateway> {
       token: () => broker.internalToken,
       createInternalAdmin: (client) => new InternalAdmin(client),
     }),
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     now: Date.now,
     searchLimits: DEFAULT_SEARCH_LIMITS,
   };
-  const auth = new ConsoleAuth({
+  const { auth, credentials, credentialsStatus } = createConsoleAuth({
     mode: 'login',
-    now: Date.now,
-    verifyCredentials: async (username, password) =>
-      (await internal.verifyCredentials(username, password)).ok,
+    now: options.now ?? Date.now,
+    bootstrap: [broker.internalBootstrap],
+    token: () => options.consoleToken ?? broker.internalToken,
+    shared: services.broker,
+    logger: services.logger,
+    ...(options.credentialLimits === undefined ? {} : { credentialLimits: options.credentialLimits }),
+    ...(options.sessionLimits === undefined ? {} : { sessionLimits: options.sessionLimits }),
+    ...(options.credentialRecheckMs === undefined
+      ? {}
+      : { credentialRecheckMs: options.credentialRecheckMs }),
     clientsFor: (principal) =>
       createBrokerClients({
         bootstrap: [broker.internalBootstrap],
@@ -86,10 +117,10 @@ export async function startSecureGateway(): Promise<SecureGateway> {
       }),
   });
 
-  async function sessionOf(username: string, password: string) {
-    const session = await auth.login(username, password);
-    if (session === undefined) throw new Error(`${username} could not log in`);
-    return session;
+  async function sessionOf(username: string, password: string): Promise<Session> {
+    const outcome = await auth.login(username, password);
+    if (outcome.kind !== 'session') throw new Error(`${username} could not log in: ${outcome.kind}`);
+    return outcome.session;
   }
 
   function rest(
@@ -111,6 +142,9 @@ export async function startSecureGateway(): Promise<SecureGateway> {
     internal,
     admin: new Admin(tokenClient),
     auth,
+    credentials,
+    credentialsStatus,
+    sessionOf,
     services,
     async callerAs(username, password) {
       const session = await sessionOf(username, password);

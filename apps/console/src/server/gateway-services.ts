@@ -16,6 +16,11 @@ export interface GatewayServices {
    * `allowedActions` offer only that; absent when the console runs without login.
    */
   readonly aclPolicy?: () => Promise<AclPolicyView>;
+  /**
+   * In login mode, called once the console has changed or deleted a user's credentials, so that
+   * user's sessions opened with the old ones end at once.
+   */
+  readonly credentialsChanged?: (username: string) => Promise<void>;
 }
 
 /** The process's services: clients configured from the environment. */

@@ -11,7 +11,7 @@ import {
 import { apiByKey } from './registry';
 
 describe("Weir's internal APIs", () => {
-  it('use keys 32000–32010, version 0 only, flexible', () => {
+  it('use keys 32000–32010, version 0 (and 1 for the user APIs the console reads fingerprints from), flexible', () => {
     expect(INTERNAL_APIS.map((api) => [api.apiKey, api.name])).toEqual([
       [32000, 'WeirDescribeBroker'],
       [32001, 'WeirListTopicSummaries'],
@@ -27,7 +27,8 @@ describe("Weir's internal APIs", () => {
     ]);
     for (const api of INTERNAL_APIS) {
       expect(api.apiKey).toBeGreaterThanOrEqual(WEIR_API_KEY_MIN);
-      expect([api.versions.min, api.versions.max]).toEqual([0, 0]);
+      const latest = api.name === 'WeirListUsers' || api.name === 'WeirVerifyCredentials' ? 1 : 0;
+      expect([api.versions.min, api.versions.max]).toEqual([0, latest]);
       expect(isFlexible(api, 0)).toBe(true);
       expect(apiByKey(api.apiKey)).toBe(api);
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   ErrorCode,
   isScramMechanism,
@@ -5,6 +6,7 @@ import {
   type ScramMechanism,
   WeirError,
 } from '@weir/protocol';
+import type { UserRecord } from '../../metadata/metadata-store';
 import type { AuthFailureThrottle } from '../../server/auth/auth-failure-throttle';
 import {
   credentialForPassword,
@@ -29,6 +31,14 @@ const SALTED_PASSWORD_BYTES: Readonly<Record<ScramMechanism, number>> = {
 export interface UserSummary {
   readonly name: string;
   readonly credentials: readonly { mechanism: ScramMechanism; iterations: number }[];
+  /** See {@link credentialFingerprint}. */
+  readonly credentialFingerprint: string;
+}
+
+/** What a right password earns: the principal, and the credentials it was checked against. */
+export interface VerifiedCredentials {
+  readonly principal: string;
+  readonly credentialFingerprint: string | null;
 }
 
 /** Adds or replaces one mechanism's credential; exactly one of `password` and the salted pair. */
@@ -59,14 +69,20 @@ export interface UserManagerDeps {
 export class UserManager {
   constructor(private readonly deps: UserManagerDeps) {}
 
-  listUsers(): UserSummary[] {
-    return [...this.deps.records.listUsers()]
+  /** Every user, or those of `usernames` that exist, sorted by name. */
+  listUsers(usernames?: readonly string[] | null): UserSummary[] {
+    const records =
+      usernames === undefined || usernames === null
+        ? [...this.deps.records.listUsers()]
+        : [...new Set(usernames)].flatMap((name) => this.deps.records.getUser(name) ?? []);
+    return records
       .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
       .map((user) => ({
         name: user.name,
         credentials: SCRAM_MECHANISMS.filter((mechanism) => user.credentials[mechanism] !== undefined).map(
           (mechanism) => ({ mechanism, iterations: user.credentials[mechanism]!.iterations }),
         ),
+        credentialFingerprint: credentialFingerprint(user),
       }));
   }
 
@@ -123,8 +139,14 @@ export class UserManager {
    * The principal when the password is the user's; otherwise SASL_AUTHENTICATION_FAILED after the
    * same growing delay as a failed SASL exchange from `source`.
    */
-  async verifyCredentials(username: string, password: string, source: string): Promise<string> {
-    if (await this.deps.users.verifyPassword(username, password)) return `User:${username}`;
+  async verifyCredentials(username: string, password: string, source: string): Promise<VerifiedCredentials> {
+    if (await this.deps.users.verifyPassword(username, password)) {
+      const user = this.deps.records.getUser(username);
+      return {
+        principal: `User:${username}`,
+        credentialFingerprint: user === undefined ? null : credentialFingerprint(user),
+      };
+    }
     await this.deps.throttle.failed(source);
     throw new WeirError(ErrorCode.SASL_AUTHENTICATION_FAILED, { detail: 'invalid username or password' });
   }
@@ -146,6 +168,22 @@ export class UserManager {
     if (!changed) return 'unchanged';
     return existing === undefined ? 'created' : 'updated';
   }
+}
+
+/**
+ * A digest of a user's stored credentials (every mechanism's salt, iterations and keys): a new
+ * password gets a new random salt, so any change gives a new fingerprint, and the digest reveals
+ * nothing a proof could be made from. Sessions opened with one fingerprint end once it changes.
+ */
+export function credentialFingerprint(user: UserRecord): string {
+  const hash = createHash('sha256').update(user.name);
+  for (const mechanism of Object.keys(user.credentials).sort()) {
+    const credential = user.credentials[mechanism]!;
+    hash.update(
+      `\u0000${mechanism}\u0000${credential.salt}\u0000${credential.iterations}\u0000${credential.storedKey}\u0000${credential.serverKey}`,
+    );
+  }
+  return hash.digest('base64url').slice(0, 22);
 }
 
 function scramMechanism(name: string): ScramMechanism {

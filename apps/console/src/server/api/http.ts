@@ -21,12 +21,12 @@ export const TRPC_BASE_PATH = '/api/trpc';
  * user), else the shared ones; a Response when it is refused (401 without a session, 403 without
  * the CSRF header on a change).
  */
-function servicesOf(
+async function servicesOf(
   request: Request,
   services: GatewayServices,
   auth: ConsoleAuth | undefined,
-): GatewayServices | Response {
-  const outcome = authenticateRequest(request, auth);
+): Promise<GatewayServices | Response> {
+  const outcome = await authenticateRequest(request, auth);
   if (!outcome.ok) return outcome.response;
   if (outcome.identity.kind === 'open' || auth === undefined) return services;
   return auth.servicesFor(outcome.identity.session, services);
@@ -37,7 +37,7 @@ export async function handleTrpcRequest(
   shared: GatewayServices,
   auth?: ConsoleAuth,
 ): Promise<Response> {
-  const services = servicesOf(request, shared, auth);
+  const services = await servicesOf(request, shared, auth);
   if (services instanceof Response) return services;
   return fetchRequestHandler({
     endpoint: TRPC_BASE_PATH,
@@ -60,7 +60,7 @@ export async function handleRestRequest(
   if (new URL(request.url).pathname.replace(/\/$/, '') === `${REST_BASE_PATH}/sessions`) {
     return handleRestSession(request, auth);
   }
-  const services = servicesOf(request, shared, auth);
+  const services = await servicesOf(request, shared, auth);
   if (services instanceof Response) return services;
   return createOpenApiFetchHandler({
     endpoint: REST_BASE_PATH,

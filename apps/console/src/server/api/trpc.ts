@@ -30,9 +30,15 @@ export async function createContext(): Promise<GatewayContext> {
   const auth = processConsoleAuth();
   if (auth.mode === 'none') return createContextInner({ services });
   const { cookies } = await import('next/headers');
-  const session = auth.sessions.touch((await cookies()).get(SESSION_COOKIE)?.value);
-  if (session === undefined) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Log in first.' });
-  return createContextInner({ services: auth.servicesFor(session, services) });
+  const resumed = await auth.resume((await cookies()).get(SESSION_COOKIE)?.value);
+  if (resumed.check === 'unverifiable') {
+    throw new TRPCError({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'The broker cannot confirm the session now.',
+    });
+  }
+  if (resumed.session === undefined) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Log in first.' });
+  return createContextInner({ services: auth.servicesFor(resumed.session, services) });
 }
 
 /** A field-level input problem, named by its dotted path. */

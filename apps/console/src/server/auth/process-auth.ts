@@ -2,24 +2,23 @@ import 'server-only';
 import { InternalAdmin } from '@weir/protocol';
 import { env } from '../../env';
 import { createBrokerClients, processBrokerClients, processBrokerConnection } from '../admin-client';
-import { ConsoleAuth } from './console-auth';
+import { gatewayLogger } from '../logger';
+import type { ConsoleAuth } from './console-auth';
+import { type ConsoleAuthParts, createConsoleAuth } from './console-auth-factory';
 
 // Kept on globalThis so that Next.js's dev-mode module reloads keep the sessions.
 const PROCESS_KEY = Symbol.for('weir.console.auth');
-type ProcessSlot = { [PROCESS_KEY]?: ConsoleAuth };
+type ProcessSlot = { [PROCESS_KEY]?: ConsoleAuthParts };
 
-/** The process's authentication: the mode from WEIR_CONSOLE_AUTH, sessions in memory. */
-export function processConsoleAuth(): ConsoleAuth {
+/** The process's authentication parts: the mode from WEIR_CONSOLE_AUTH, sessions in memory. */
+export function processConsoleAuthParts(): ConsoleAuthParts {
   const slot = globalThis as ProcessSlot;
-  slot[PROCESS_KEY] ??= new ConsoleAuth({
+  slot[PROCESS_KEY] ??= createConsoleAuth({
+    ...processBrokerConnection(),
     mode: env().auth,
     now: Date.now,
-    // The console's own (token or certificate) connection asks; the broker throttles failures per username.
-    verifyCredentials: async (username, password) => {
-      const internal = processBrokerClients().internal();
-      if (!(internal instanceof InternalAdmin)) throw new Error('the console needs the SDK InternalAdmin');
-      return (await internal.verifyCredentials(username, password)).ok;
-    },
+    shared: processBrokerClients(),
+    logger: gatewayLogger(),
     clientsFor: (principal) =>
       createBrokerClients({
         ...processBrokerConnection(),
@@ -29,4 +28,9 @@ export function processConsoleAuth(): ConsoleAuth {
       }),
   });
   return slot[PROCESS_KEY];
+}
+
+/** The process's authentication. */
+export function processConsoleAuth(): ConsoleAuth {
+  return processConsoleAuthParts().auth;
 }

@@ -5,9 +5,12 @@ import {
   type ConsoleAuth,
   clearedCookies,
   jsonError,
+  type LoginOutcome,
   sessionCookies,
   unauthorized,
 } from './console-auth';
+import { readJsonBody } from './login-body';
+import type { Session } from './sessions';
 
 /** The login form's fields, for the page and for `POST /api/v1/sessions`. */
 export const loginInput = z.object({
@@ -18,9 +21,11 @@ export const loginInput = z.object({
 const REFUSED = 'Wrong username or password.';
 
 async function readLogin(request: Request): Promise<z.infer<typeof loginInput> | Response> {
+  const read = await readJsonBody(request);
+  if (!read.ok) return read.response;
   let body: unknown;
   try {
-    body = await request.json();
+    body = JSON.parse(read.text);
   } catch {
     body = undefined;
   }
@@ -34,6 +39,43 @@ async function readLogin(request: Request): Promise<z.infer<typeof loginInput> |
     },
     { status: 400 },
   );
+}
+
+/**
+ * The answer to a login that opened no session. A throttled one is 429 with Retry-After; one the
+ * console could not check (the broker refused the console itself, or is unreachable) is 503 and
+ * never "wrong password", so the user is not sent hunting for a password that was right.
+ */
+function loginRefusal(outcome: Exclude<LoginOutcome, { kind: 'session' }>): Response {
+  if (outcome.kind === 'refused') return jsonError(401, 'UNAUTHORIZED', REFUSED);
+  if (outcome.kind === 'throttled') {
+    const retryAfterSeconds = Math.max(1, Math.ceil(outcome.retryAfterMs / 1000));
+    const message =
+      outcome.reason === 'console'
+        ? `The console is checking too many logins at once; try again in ${retryAfterSeconds} s.`
+        : `Too many login attempts for this user; try again in ${retryAfterSeconds} s.`;
+    return Response.json(
+      { message, code: 'TOO_MANY_REQUESTS', issues: [], retryAfterMs: retryAfterSeconds * 1000 },
+      { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } },
+    );
+  }
+  if (outcome.kind === 'console-refused') {
+    return jsonError(
+      503,
+      'SERVICE_UNAVAILABLE',
+      'The console cannot check logins: the broker refused the console’s own credentials. ' +
+        'Its operator must fix them (see /api/health).',
+    );
+  }
+  return jsonError(503, 'SERVICE_UNAVAILABLE', 'The console cannot reach the broker to check the login.');
+}
+
+/** Logs in, answering the session or the refusal. */
+async function logIn(request: Request, auth: ConsoleAuth): Promise<Session | Response> {
+  const login = await readLogin(request);
+  if (login instanceof Response) return login;
+  const outcome = await auth.login(login.username, login.password);
+  return outcome.kind === 'session' ? outcome.session : loginRefusal(outcome);
 }
 
 function loginModeOnly(auth: ConsoleAuth | undefined): auth is ConsoleAuth {
@@ -50,10 +92,8 @@ export async function handleBrowserSession(
 ): Promise<Response> {
   if (!loginModeOnly(auth)) return jsonError(404, 'NOT_FOUND', 'The console runs without login.');
   if (request.method === 'POST') {
-    const login = await readLogin(request);
-    if (login instanceof Response) return login;
-    const session = await auth.login(login.username, login.password);
-    if (session === undefined) return jsonError(401, 'UNAUTHORIZED', REFUSED);
+    const session = await logIn(request, auth);
+    if (session instanceof Response) return session;
     // The cookie lasts as long as the session could; idle expiry is the server's to enforce.
     const maxAge = Math.ceil((auth.sessions.absoluteExpiresAtMs(session) - session.createdAtMs) / 1000);
     const headers = new Headers();
@@ -62,7 +102,7 @@ export async function handleBrowserSession(
     }
     return Response.json({ username: session.username, csrfToken: session.csrfToken }, { headers });
   }
-  const outcome = authenticateRequest(request, auth);
+  const outcome = await authenticateRequest(request, auth);
   if (request.method === 'DELETE') {
     if (outcome.ok && outcome.identity.kind === 'session') auth.sessions.end(outcome.identity.session.id);
     const headers = new Headers();
@@ -84,18 +124,15 @@ export async function handleBrowserSession(
 export async function handleRestSession(request: Request, auth: ConsoleAuth | undefined): Promise<Response> {
   if (!loginModeOnly(auth)) return jsonError(404, 'NOT_FOUND', 'The console runs without login.');
   if (request.method === 'POST') {
-    const login = await readLogin(request);
-    if (login instanceof Response) return login;
-    const session = await auth.login(login.username, login.password);
-    if (session === undefined) return jsonError(401, 'UNAUTHORIZED', REFUSED);
+    const session = await logIn(request, auth);
+    if (session instanceof Response) return session;
     return Response.json(
       { token: session.id, username: session.username, expiresAtMs: auth.sessions.expiresAtMs(session) },
       { status: 201 },
     );
   }
   if (request.method === 'DELETE') {
-    const token = bearerToken(request);
-    const session = auth.sessions.touch(token);
+    const session = auth.sessions.touch(bearerToken(request));
     if (session === undefined) return unauthorized();
     auth.sessions.end(session.id);
     return new Response(null, { status: 204 });

@@ -15,6 +15,11 @@ export interface Session {
   readonly username: string;
   /** `User:<name>`, as the broker authorizes it. */
   readonly principal: string;
+  /**
+   * The user's credential fingerprint when the session was opened (WeirVerifyCredentials v1), null
+   * from a broker that does not report one: once the broker reports another, the session ends.
+   */
+  readonly credentialFingerprint: string | null;
   readonly createdAtMs: number;
   lastSeenMs: number;
 }
@@ -26,12 +31,18 @@ export interface SessionLimits {
   readonly idleMs: number;
   /** At most this many sessions live; the least recently used goes first. */
   readonly maxSessions: number;
+  /**
+   * At most this many sessions of one user live; a new one ends that user's least recently used,
+   * so logging in over and over cannot push other users' sessions out.
+   */
+  readonly maxSessionsPerUser: number;
 }
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   absoluteMs: 8 * 60 * 60_000,
   idleMs: 30 * 60_000,
   maxSessions: 1_000,
+  maxSessionsPerUser: 10,
 };
 
 /**
@@ -54,7 +65,7 @@ export class SessionStore {
     return this.options.limits ?? DEFAULT_SESSION_LIMITS;
   }
 
-  create(username: string): Session {
+  create(username: string, credentialFingerprint: string | null = null): Session {
     const now = this.options.now();
     this.#sweep(now);
     const session: Session = {
@@ -62,10 +73,16 @@ export class SessionStore {
       csrfToken: randomBytes(32).toString('base64url'),
       username,
       principal: `User:${username}`,
+      credentialFingerprint,
       createdAtMs: now,
       lastSeenMs: now,
     };
     this.#sessions.set(session.id, session);
+    // Map order is the LRU order, so the user's first sessions are its least recently used.
+    const own = [...this.#sessions.values()].filter((candidate) => candidate.username === username);
+    for (const evicted of own.slice(0, Math.max(0, own.length - this.#limits.maxSessionsPerUser))) {
+      this.end(evicted.id);
+    }
     while (this.#sessions.size > this.#limits.maxSessions) {
       const oldest = this.#sessions.keys().next().value;
       if (oldest === undefined) break;
@@ -102,6 +119,22 @@ export class SessionStore {
   /** When the session ends if unused: the earlier of its idle and absolute limits. */
   expiresAtMs(session: Session): number {
     return Math.min(session.lastSeenMs + this.#limits.idleMs, session.createdAtMs + this.#limits.absoluteMs);
+  }
+
+  /** Ends every session of `username` that `shouldEnd` picks; answers how many ended. */
+  endSessionsOf(username: string, shouldEnd: (session: Session) => boolean): number {
+    const ending = [...this.#sessions.values()].filter(
+      (session) => session.username === username && shouldEnd(session),
+    );
+    for (const session of ending) this.end(session.id);
+    return ending.length;
+  }
+
+  /** Live sessions of `username` (none expired is counted only until the next sweep). */
+  countOf(username: string): number {
+    let count = 0;
+    for (const session of this.#sessions.values()) if (session.username === username) count++;
+    return count;
   }
 
   /** Whether some live session is this principal's. */

@@ -12,6 +12,7 @@ export interface Viewer {
 export async function currentViewer(): Promise<Viewer> {
   const auth = processConsoleAuth();
   if (auth.mode === 'none') return { mode: 'none', username: null };
-  const session = auth.sessions.touch((await cookies()).get(SESSION_COOKIE)?.value);
+  // A session the broker cannot confirm now (unreachable) still shows its user; its requests fail.
+  const { session } = await auth.resume((await cookies()).get(SESSION_COOKIE)?.value);
   return { mode: 'login', username: session?.username ?? null };
 }

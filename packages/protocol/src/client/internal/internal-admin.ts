@@ -133,14 +133,19 @@ export class InternalAdmin implements InternalAdminApi, UserAdminApi, EffectiveP
     );
   }
 
-  async listUsers(): Promise<UserDescription[]> {
-    const response = await this.#call(WeirListUsers, {}, 'Listing users.');
+  async listUsers(usernames?: readonly string[]): Promise<UserDescription[]> {
+    const response = await this.#call(
+      WeirListUsers,
+      { usernames: usernames === undefined ? null : [...usernames] },
+      'Listing users.',
+    );
     return response.users.map((user) => ({
       name: user.name,
       credentials: user.credentials.map((credential) => ({
         mechanism: credential.mechanism as UserScramMechanism,
         iterations: credential.iterations,
       })),
+      credentialFingerprint: user.credentialFingerprint,
     }));
   }
 
@@ -182,7 +187,11 @@ export class InternalAdmin implements InternalAdminApi, UserAdminApi, EffectiveP
         { username, password, remoteAddress: remoteAddress ?? null },
         'Checking credentials.',
       );
-      return { ok: true, principal: response.principal ?? `User:${username}` };
+      return {
+        ok: true,
+        principal: response.principal ?? `User:${username}`,
+        credentialFingerprint: response.credentialFingerprint,
+      };
     } catch (error) {
       if (error instanceof WeirError && error.code === ErrorCode.SASL_AUTHENTICATION_FAILED)
         return { ok: false };

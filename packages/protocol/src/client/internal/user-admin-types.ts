@@ -7,6 +7,11 @@ export type UserScramMechanism = ScramMechanism;
 export interface UserDescription {
   readonly name: string;
   readonly credentials: readonly { mechanism: UserScramMechanism; iterations: number }[];
+  /**
+   * A digest of the user's stored credentials that changes whenever one is replaced or removed
+   * (empty from a broker older than WeirListUsers v1).
+   */
+  readonly credentialFingerprint: string;
 }
 
 export interface UpsertUserRequest {
@@ -18,12 +23,19 @@ export interface UpsertUserRequest {
 }
 
 /** The outcome of a credential check: the principal when the password is right. */
-export type CredentialCheck = { readonly ok: true; readonly principal: string } | { readonly ok: false };
+export type CredentialCheck =
+  | {
+      readonly ok: true;
+      readonly principal: string;
+      /** The user's {@link UserDescription.credentialFingerprint} (null from an older broker). */
+      readonly credentialFingerprint: string | null;
+    }
+  | { readonly ok: false };
 
 /** Managing SASL users over the internal listener (Weir keys 32006–32009). */
 export interface UserAdminApi {
-  /** Every user, sorted by name. */
-  listUsers(): Promise<UserDescription[]>;
+  /** Every user (or those of `usernames` that exist), sorted by name. */
+  listUsers(usernames?: readonly string[]): Promise<UserDescription[]>;
   /**
    * Creates the user or replaces its credential for one mechanism. The salted password is derived
    * here, so the password itself never goes over the wire.

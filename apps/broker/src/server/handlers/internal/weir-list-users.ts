@@ -5,15 +5,19 @@ import { defineHandler } from '../../handler';
 
 const RULES = API_ACL_RULES.WeirListUsers;
 
-/** WeirListUsers v0: the SASL users with their mechanisms and iterations, never salts or keys. */
+/**
+ * WeirListUsers v0–1: the SASL users (v1: only those named, when named) with their mechanisms and
+ * iterations and (v1) their credential fingerprints, never salts or keys.
+ */
 export const weirListUsersHandler = defineHandler({
   api: WeirListUsers,
-  versions: { min: 0, max: 0 },
-  async handle(_request, context, services) {
+  versions: { min: 0, max: 1 },
+  async handle(request, context, services) {
     if (!context.access.allows(RULES.cluster)) return { ...deniedError(RULES.cluster), users: [] };
-    const users = services.users.listUsers().map((user) => ({
+    const users = services.users.listUsers(request.usernames).map((user) => ({
       name: user.name,
       credentials: user.credentials.map((credential) => ({ ...credential })),
+      credentialFingerprint: user.credentialFingerprint,
     }));
     return { ...NO_ERROR, users };
   },

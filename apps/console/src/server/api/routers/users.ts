@@ -42,6 +42,8 @@ export function usersRouter(transport: Transport) {
         await ctx.services.broker
           .users()
           .upsertUser({ username: input.username, mechanism: input.mechanism, password });
+        // Creating an existing user replaces that mechanism's credential, as a new password does.
+        await ctx.services.credentialsChanged?.(input.username);
         return { asOfMs: ctx.services.now(), username: input.username, mechanism: input.mechanism, password };
       }),
 
@@ -59,7 +61,11 @@ export function usersRouter(transport: Transport) {
       userSetPasswordInputSchema,
     )
       .output(userSetPasswordResultSchema)
-      .mutation(({ ctx, input }) => setUserPassword(ctx.services.broker.users(), input, ctx.services.now)),
+      .mutation(async ({ ctx, input }) => {
+        const result = await setUserPassword(ctx.services.broker.users(), input, ctx.services.now);
+        await ctx.services.credentialsChanged?.(input.username);
+        return result;
+      }),
 
     delete: restProcedure(
       transport,
@@ -69,6 +75,7 @@ export function usersRouter(transport: Transport) {
       .output(userDeleteResultSchema)
       .mutation(async ({ ctx, input }) => {
         await ctx.services.broker.users().deleteUser(input.username);
+        await ctx.services.credentialsChanged?.(input.username);
         return { asOfMs: ctx.services.now(), username: input.username, deleted: true as const };
       }),
   });
