@@ -50,7 +50,7 @@ describe('users and ACLs in a cluster', { timeout: 180_000 }, () => {
       password: 'alice-pass-1',
     });
     await clientOf(first, ADMIN.username, ADMIN.password).createTopics([
-      { name: 'orders', numPartitions: 3 },
+      { name: 'orders', partitions: 3 },
     ]);
 
     // Broker 3 knows alice as soon as the watch brings her, and hides the topic she may not see.
