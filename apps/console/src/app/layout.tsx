@@ -20,12 +20,15 @@ export const metadata: Metadata = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const viewer = await currentViewer();
   const loggedOut = viewer.mode === 'login' && viewer.username === null;
-  const path = (await headers()).get('x-weir-path');
+  const requestHeaders = await headers();
+  const path = requestHeaders.get('x-weir-path');
+  // The proxy's script nonce (src/proxy.ts): the page's policy runs no inline script without it.
+  const nonce = requestHeaders.get('x-nonce') ?? undefined;
   if (loggedOut && path !== null && path !== '/login') redirect('/login');
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
-        <ThemeScript />
+        <ThemeScript nonce={nonce} />
       </head>
       <body className="antialiased">
         <Providers>
