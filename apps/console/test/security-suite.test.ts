@@ -182,6 +182,13 @@ describe('no-login mode: changes only from the console itself', () => {
     );
   });
 
+  it("says the console's own principal is a super user, which it is (no-login mode acts as it)", async () => {
+    const view = await gateway.caller.acls.effective({ principal: 'User:weir-internal' });
+    expect(view.superUser).toBe(true);
+    const users = await gateway.caller.acls.effective({ principal: 'User:someone' });
+    expect(users.superUser).toBe(false);
+  });
+
   it('still answers reads without the header', async () => {
     const response = await handleRestRequest(new Request(`${ORIGIN}/api/v1/topics`), gateway.services);
     expect(response.status).toBe(200);
