@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { currentViewer } from '../server/auth/viewer';
 import { ConsoleHeader } from './_components/console-header';
 import { ConsoleNavigation } from './_components/console-navigation';
+import { OpenModeNotice } from './_components/open-mode-notice';
 import { Providers } from './_components/providers';
 import './globals.css';
 
@@ -38,6 +39,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <AppShell
               header={<ConsoleHeader username={viewer.username} />}
               navigation={<ConsoleNavigation />}
+              notice={viewer.mode === 'none' ? <OpenModeNotice /> : null}
             >
               {children}
             </AppShell>

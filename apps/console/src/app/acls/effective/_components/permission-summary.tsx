@@ -1,4 +1,4 @@
-import { StatusBadge } from '@weir/ui';
+import { StatusBadge, showBidiControls } from '@weir/ui';
 import type { EffectivePermissionsView } from '../../../../server/api/schemas/effective-permissions';
 
 /**
@@ -11,7 +11,7 @@ export function PermissionSummary({ view }: { view: EffectivePermissionsView }) 
   ).length;
   return (
     <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="permission-summary">
-      <span className="font-mono">{view.principal}</span>
+      <span className="font-mono">{showBidiControls(view.principal)}</span>
       <span className="text-zinc-500 dark:text-zinc-400">
         from {view.host === '*' ? 'any host' : view.host}:
       </span>
