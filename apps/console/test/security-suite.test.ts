@@ -1,4 +1,7 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PermissionSummary } from '../src/app/acls/effective/_components/permission-summary';
 import { handleRestRequest, handleTrpcRequest } from '../src/server/api/http';
 import { handleBrowserSession } from '../src/server/auth/session-routes';
 import { type GatewayFixture, startGateway } from './gateway-fixture';
@@ -185,6 +188,10 @@ describe('no-login mode: changes only from the console itself', () => {
   it("says the console's own principal is a super user, which it is (no-login mode acts as it)", async () => {
     const view = await gateway.caller.acls.effective({ principal: 'User:weir-internal' });
     expect(view.superUser).toBe(true);
+    // The page says whose identity that is.
+    const summary = renderToStaticMarkup(createElement(PermissionSummary, { view }));
+    expect(summary).toContain('Super user');
+    expect(summary).toContain('the console&#x27;s own identity');
     const users = await gateway.caller.acls.effective({ principal: 'User:someone' });
     expect(users.superUser).toBe(false);
   });
