@@ -201,6 +201,19 @@ describe('effective permissions (WeirDescribeEffectivePermissions)', () => {
     expect(granted.principal).toBe(PRINCIPAL_OF.granted);
   });
 
+  it("the console's own principal is answered as the super user it is on the internal listener", async () => {
+    await secure.start();
+    // The bare token's principal: the console itself (and the other brokers).
+    const own = await internalAs().describeEffectivePermissions('User:weir-internal');
+    expect(own).toMatchObject({ principal: 'User:weir-internal', superUser: true });
+    const verdicts = own.resources.flatMap((resource) => resource.operations);
+    expect(verdicts.length).toBeGreaterThan(0);
+    expect(verdicts.filter((verdict) => !verdict.allowed || verdict.reason !== 'SUPER_USER')).toEqual([]);
+    // Users asked about through the same listener keep the client listener's policy.
+    const user = await internalAs().describeEffectivePermissions(PRINCIPAL_OF['no-acl']);
+    expect(user.superUser).toBe(false);
+  });
+
   it.each(['alice', 'User:', '', 'Group:x'])(
     'refuses the principal "%s" with INVALID_REQUEST',
     async (principal) => {

@@ -21,6 +21,21 @@ const envSchema = z.object({
   WEIR_CONSOLE_INTERNAL_TLS_CERT_FILE: z.string().min(1).optional(),
   WEIR_CONSOLE_INTERNAL_TLS_KEY_FILE: z.string().min(1).optional(),
   WEIR_CONSOLE_AUTH: z.enum(['none', 'login']).default('none'),
+  // Host names (or addresses) the console is reached under besides loopback and this machine's own
+  // addresses, comma-separated: a reverse proxy's public name, say.
+  WEIR_CONSOLE_ALLOWED_HOSTS: z
+    .string()
+    .trim()
+    .regex(
+      /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+)(\s*,\s*(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+))*$/,
+      'expected host names or addresses separated by commas, without ports (console.example.com,10.0.0.5)',
+    )
+    .optional(),
+  // Next.js records the address `next start` listens on here (http://host:port) before the first
+  // request; the console accepts its host name as one of its own.
+  __NEXT_PRIVATE_ORIGIN: z.string().optional(),
+  // Set by Next.js: `development` under `next dev`.
+  NODE_ENV: z.string().optional(),
   WEIR_CONSOLE_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -61,6 +76,15 @@ export interface ConsoleEnv {
    * broker's ACLs apply to each request.
    */
   readonly auth: ConsoleAuthMode;
+  /**
+   * Host names the console answers under besides the loopback names and this machine's addresses
+   * (lower case, without port): WEIR_CONSOLE_ALLOWED_HOSTS and the host `next start` listens on.
+   * A request whose Host header names anything else is refused, so a DNS-rebinding page cannot
+   * reach the console (docs/architecture.md §8).
+   */
+  readonly allowedHosts: readonly string[];
+  /** `next dev`: pages need 'unsafe-eval' in their script policy for fast refresh. */
+  readonly development: boolean;
 }
 
 export type ConsoleAuthMode = 'none' | 'login';
@@ -100,7 +124,22 @@ export function parseEnv(source: Readonly<Record<string, string | undefined>>): 
     internalTls,
     logLevel: values.WEIR_CONSOLE_LOG_LEVEL,
     auth: values.WEIR_CONSOLE_AUTH,
+    allowedHosts: allowedHosts(values.WEIR_CONSOLE_ALLOWED_HOSTS, values.__NEXT_PRIVATE_ORIGIN),
+    development: values.NODE_ENV === 'development',
   };
+}
+
+/** The configured host names, and the listen host when it is a name or a specific address. */
+function allowedHosts(configured: string | undefined, listenOrigin: string | undefined): string[] {
+  const hosts = (configured ?? '')
+    .split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter((host) => host !== '');
+  if (listenOrigin !== undefined && URL.canParse(listenOrigin)) {
+    const listenHost = new URL(listenOrigin).hostname.toLowerCase();
+    if (listenHost !== '' && !hosts.includes(listenHost)) hosts.push(listenHost);
+  }
+  return hosts;
 }
 
 /**

@@ -21,11 +21,12 @@ afterAll(async () => {
 
 const ORIGIN = 'http://console.test';
 
+/** A REST call as a script makes it: changes carry the CSRF header (any value without login). */
 function rest(method: string, path: string, body?: unknown): Promise<Response> {
-  const init: RequestInit = { method };
+  const init: RequestInit = { method, headers: { 'x-weir-csrf': '1' } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    init.headers = { 'content-type': 'application/json' };
+    init.headers = { 'content-type': 'application/json', 'x-weir-csrf': '1' };
   }
   return handleRestRequest(new Request(`${ORIGIN}/api/v1${path}`, init), gateway.services);
 }

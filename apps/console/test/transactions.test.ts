@@ -318,7 +318,7 @@ describe('REST /api/v1/transactions', () => {
     const noReason = await handleRestRequest(
       new Request(`http://console.test/api/v1/transactions/${COMMITTED_ID}/abort`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'x-weir-csrf': '1' },
         body: JSON.stringify({}),
       }),
       gateway.services,

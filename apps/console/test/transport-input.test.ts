@@ -31,8 +31,12 @@ afterAll(async () => {
 function rest(method: string, path: string, body?: unknown): Promise<Response> {
   const init: RequestInit =
     body === undefined
-      ? { method }
-      : { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+      ? { method, headers: { 'x-weir-csrf': '1' } }
+      : {
+          method,
+          body: JSON.stringify(body),
+          headers: { 'content-type': 'application/json', 'x-weir-csrf': '1' },
+        };
   return handleRestRequest(new Request(`${ORIGIN}/api/v1${path}`, init), gateway.services);
 }
 

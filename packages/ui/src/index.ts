@@ -46,3 +46,4 @@ export { TimeZoneProvider, useTimeZone } from './time-zone-provider';
 export { TimeZoneToggle } from './time-zone-toggle';
 export { Timestamp } from './timestamp';
 export { Toolbar } from './toolbar';
+export { hasBidiControls, showBidiControls } from './visible-text';

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { currentViewer } from '../server/auth/viewer';
 import { ConsoleHeader } from './_components/console-header';
 import { ConsoleNavigation } from './_components/console-navigation';
+import { OpenModeNotice } from './_components/open-mode-notice';
 import { Providers } from './_components/providers';
 import './globals.css';
 
@@ -20,12 +21,15 @@ export const metadata: Metadata = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const viewer = await currentViewer();
   const loggedOut = viewer.mode === 'login' && viewer.username === null;
-  const path = (await headers()).get('x-weir-path');
+  const requestHeaders = await headers();
+  const path = requestHeaders.get('x-weir-path');
+  // The proxy's script nonce (src/proxy.ts): the page's policy runs no inline script without it.
+  const nonce = requestHeaders.get('x-nonce') ?? undefined;
   if (loggedOut && path !== null && path !== '/login') redirect('/login');
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
-        <ThemeScript />
+        <ThemeScript nonce={nonce} />
       </head>
       <body className="antialiased">
         <Providers>
@@ -35,6 +39,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <AppShell
               header={<ConsoleHeader username={viewer.username} />}
               navigation={<ConsoleNavigation />}
+              notice={viewer.mode === 'none' ? <OpenModeNotice /> : null}
             >
               {children}
             </AppShell>

@@ -13,7 +13,8 @@ import type { Authorizer } from './authorizer';
  */
 export class RequestAccess {
   constructor(
-    private readonly authorizer: Authorizer,
+    /** The policy of the listener the request came in on (the internal one has its own super user). */
+    readonly authorizer: Authorizer,
     readonly principal: string,
     readonly host: string,
   ) {}

@@ -1,6 +1,6 @@
 'use client';
 
-import { Button } from '@weir/ui';
+import { Button, showBidiControls } from '@weir/ui';
 import { csrfHeaders } from '../../trpc/csrf';
 
 /** The logged-in user and a logout button (login mode only). */
@@ -11,7 +11,7 @@ export function SessionMenu({ username }: { username: string }) {
   }
   return (
     <span className="flex items-center gap-2 text-sm">
-      <span data-testid="session-user">{username}</span>
+      <span data-testid="session-user">{showBidiControls(username)}</span>
       <Button size="sm" onClick={() => void logout()}>
         Log out
       </Button>

@@ -4,6 +4,7 @@ import { createOpenApiFetchHandler } from 'trpc-to-openapi';
 import { authenticateRequest, type ConsoleAuth } from '../auth/console-auth';
 import { handleRestSession } from '../auth/session-routes';
 import type { GatewayServices } from '../gateway-services';
+import { refuseCrossSiteMutation } from '../security/cross-site-mutations';
 import { REST_BASE_PATH } from './openapi';
 import { appRouter, restRouter } from './root';
 import { createContextInner } from './trpc';
@@ -18,14 +19,16 @@ export const TRPC_BASE_PATH = '/api/trpc';
 
 /**
  * The services a request runs with: in login mode its session's (the broker clients acting for the
- * user), else the shared ones; a Response when it is refused (401 without a session, 403 without
- * the CSRF header on a change).
+ * user), else the shared ones; a Response when it is refused (403 for a change another site could
+ * have sent, in every mode; 401 without a session, 403 without the session's CSRF token on a change).
  */
 async function servicesOf(
   request: Request,
   services: GatewayServices,
   auth: ConsoleAuth | undefined,
 ): Promise<GatewayServices | Response> {
+  const crossSite = refuseCrossSiteMutation(request, auth?.mode ?? 'none');
+  if (crossSite !== undefined) return crossSite;
   const outcome = await authenticateRequest(request, auth);
   if (!outcome.ok) return outcome.response;
   if (outcome.identity.kind === 'open' || auth === undefined) return services;
@@ -58,7 +61,7 @@ export async function handleRestRequest(
   auth?: ConsoleAuth,
 ): Promise<Response> {
   if (new URL(request.url).pathname.replace(/\/$/, '') === `${REST_BASE_PATH}/sessions`) {
-    return handleRestSession(request, auth);
+    return refuseCrossSiteMutation(request, auth?.mode ?? 'none') ?? handleRestSession(request, auth);
   }
   const services = await servicesOf(request, shared, auth);
   if (services instanceof Response) return services;

@@ -77,6 +77,34 @@ function stringCarried(schema: AnySchema): AnySchema {
   });
 }
 
+/**
+ * A path parameter. The library hands path segments over as they are in the URL, still
+ * percent-encoded, so ids with spaces, `<`, `%` or `/` could not be addressed; they are decoded
+ * here, and a malformed escape is an issue on the parameter (a 400 that names it). The decoding
+ * wraps the field in a pipe, which the library leaves alone, so the field's own (coercing) copy
+ * still validates the decoded text.
+ */
+function pathCarried(name: string, schema: AnySchema): AnySchema {
+  const decoded = z.preprocess((value, context) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      context.addIssue({
+        code: 'custom',
+        message: `${name}: "${value.slice(0, 200)}" is not valid percent-encoding (write % as %25)`,
+        input: value,
+      });
+      return z.NEVER;
+    }
+  }, stringCarried(schema));
+  // A preprocess step accepts anything, `undefined` included, so zod marks the pipe as optional
+  // input and the OpenAPI document would lose the parameter's `required`. The value is whatever
+  // the decoded field requires, so the pipe takes the field's own answer.
+  Object.defineProperty(decoded._zod, 'optin', { value: schema._zod.optin, configurable: true });
+  return decoded;
+}
+
 /** A field of a JSON body: validated as it is, out of the library's reach. */
 function sealed(schema: AnySchema): AnySchema {
   return z.pipe(schema, z.unknown());
@@ -98,7 +126,7 @@ export function restInputSchema<S extends z.ZodObject>(schema: S, meta: OpenApiM
   const hasBody = BODY_METHODS.has(openapi.method);
   const shape: Record<string, AnySchema> = {};
   for (const [key, field] of Object.entries(schema.shape as Record<string, AnySchema>)) {
-    shape[key] = hasBody && !inPath.has(key) ? sealed(field) : stringCarried(field);
+    shape[key] = inPath.has(key) ? pathCarried(key, field) : hasBody ? sealed(field) : stringCarried(field);
   }
   return copy(schema, { ...schema.def, shape }) as S;
 }

@@ -12,8 +12,11 @@ const PRINCIPAL_FORM = /^User:.+$/s;
 
 /**
  * WeirDescribeEffectivePermissions v0: what one principal may do from one host, decided by the
- * client listener's authorizer (the policy real requests get; the internal listener's token super
- * user is not one of its super users). Asking needs DESCRIBE on the cluster, except about oneself:
+ * authorizer of the listener that serves it, the internal one (the policy the console's requests
+ * get). For every user that is the client listener's policy too; the internal token principal
+ * (`User:weir-internal`, the console itself and the other brokers) is a super user there and is
+ * reported as one (issue #15), although a SASL user of that name on the client listener is not.
+ * Asking needs DESCRIBE on the cluster, except about oneself:
  * a console user may always see its own rights. A principal not of the form `User:<name>` is
  * INVALID_REQUEST; an empty host means `*`. Groups or transactions still loading answer
  * COORDINATOR_LOAD_IN_PROGRESS, which clients retry, rather than a view missing some of them.
@@ -45,7 +48,7 @@ export const weirDescribeEffectivePermissionsHandler = defineHandler({
     const loading = [groups.errorCode, transactions.errorCode].find((code) => code !== ErrorCode.NONE);
     if (loading !== undefined) return failed({ errorCode: loading, errorMessage: null });
 
-    const { authorizer } = services.acls;
+    const { authorizer } = context.access;
     const resources = effectivePermissions(authorizer, request.principal, host, {
       topics: services.topicDescriptions.listTopics({ includeInternal: true }).map((topic) => topic.name),
       groups: groups.groups.map((group) => group.groupId),

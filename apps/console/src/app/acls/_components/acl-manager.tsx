@@ -8,6 +8,7 @@ import {
   type DataTableColumn,
   Input,
   Panel,
+  showBidiControls,
   Toolbar,
 } from '@weir/ui';
 import Link from 'next/link';
@@ -52,7 +53,12 @@ export function AclManager() {
   }
 
   const columns: readonly DataTableColumn<AclBindingView>[] = [
-    { id: 'principal', header: 'Principal', className: 'font-mono text-xs', cell: (acl) => acl.principal },
+    {
+      id: 'principal',
+      header: 'Principal',
+      className: 'font-mono text-xs',
+      cell: (acl) => showBidiControls(acl.principal),
+    },
     {
       id: 'resource',
       header: 'Resource',
@@ -61,7 +67,7 @@ export function AclManager() {
     },
     { id: 'operation', header: 'Operation', cell: (acl) => acl.operation },
     { id: 'permission', header: 'Permission', cell: (acl) => acl.permission },
-    { id: 'host', header: 'Host', cell: (acl) => acl.host },
+    { id: 'host', header: 'Host', cell: (acl) => showBidiControls(acl.host) },
     {
       id: 'actions',
       header: '',

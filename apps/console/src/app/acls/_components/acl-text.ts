@@ -1,3 +1,4 @@
+import { showBidiControls } from '@weir/ui';
 import type { AclBindingView } from '../../../server/api/schemas/acls';
 
 /** A stable key per ACL for React lists: every field, in order. */
@@ -13,9 +14,10 @@ export function aclKey(acl: AclBindingView): string {
   ].join('|');
 }
 
-/** The resource as people read it: a prefix ends in `*`. */
+/** The resource as people read it: a prefix ends in `*`, bidi controls show as markers. */
 export function aclResourceText(acl: Pick<AclBindingView, 'resourceType' | 'resourceName' | 'patternType'>) {
-  return `${acl.resourceType} ${acl.patternType === 'PREFIXED' ? `${acl.resourceName}*` : acl.resourceName}`;
+  const name = showBidiControls(acl.resourceName);
+  return `${acl.resourceType} ${acl.patternType === 'PREFIXED' ? `${name}*` : name}`;
 }
 
 /** The rule in words; also what typing confirms a deletion with. */

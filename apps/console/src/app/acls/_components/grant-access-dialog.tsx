@@ -1,7 +1,7 @@
 'use client';
 
 import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, ErrorState, LoadingState } from '@weir/ui';
+import { Button, Dialog, ErrorState, LoadingState, showBidiControls } from '@weir/ui';
 import { type ReactNode, useState } from 'react';
 import { type AclIntentInput, aclIntentSchema } from '../../../server/api/schemas/acl-intents';
 import { gatewayError } from '../../../trpc/errors';
@@ -92,8 +92,9 @@ export function GrantAccessDialog({ open, initialPrincipal, onClose }: GrantAcce
     body = (
       <div className="flex flex-col gap-3">
         <p>
-          These ACLs give <strong>{reviewing.principal}</strong> what it needs to {reviewing.kind}{' '}
-          <strong>{reviewing.topic}</strong>. Nothing changes until you create them.
+          These ACLs give <strong>{showBidiControls(reviewing.principal)}</strong> what it needs to{' '}
+          {reviewing.kind} <strong>{showBidiControls(reviewing.topic)}</strong>. Nothing changes until you
+          create them.
         </p>
         {preview.error ? (
           <ErrorState title="Could not preview the ACLs" message={gatewayError(preview.error).message} />

@@ -10,6 +10,7 @@ import {
   formatCount,
   ListPager,
   Select,
+  showBidiControls,
   Toolbar,
 } from '@weir/ui';
 import Link from 'next/link';
@@ -28,7 +29,11 @@ const columns: readonly DataTableColumn<GroupRow>[] = [
     id: 'name',
     header: 'Group',
     sortable: true,
-    cell: (group) => <RowLink href={`/groups/${encodeURIComponent(group.groupId)}`}>{group.groupId}</RowLink>,
+    cell: (group) => (
+      <RowLink href={`/groups/${encodeURIComponent(group.groupId)}`}>
+        {showBidiControls(group.groupId)}
+      </RowLink>
+    ),
   },
   { id: 'state', header: 'State', sortable: true, cell: (group) => <GroupStateBadge state={group.state} /> },
   {

@@ -1,4 +1,4 @@
-import { Badge, formatCount } from '@weir/ui';
+import { Badge, formatCount, showBidiControls } from '@weir/ui';
 import Link from 'next/link';
 
 type GroupLag = { groupId: string; lag: string };
@@ -18,7 +18,7 @@ export function GroupLagBadges({ groups }: { groups: readonly GroupLag[] }) {
             tone={group.lag === '0' ? 'success' : 'warning'}
             title={`Lag ${formatCount(group.lag)} records`}
           >
-            {group.groupId}
+            {showBidiControls(group.groupId)}
             <span className="tabular-nums opacity-80">{formatCount(group.lag)}</span>
           </Badge>
         </Link>

@@ -10,6 +10,7 @@ import {
   formatCount,
   ListPager,
   Select,
+  showBidiControls,
   Toolbar,
 } from '@weir/ui';
 import type { TransactionRow } from '../../../server/api/schemas/transactions';
@@ -36,7 +37,7 @@ const columns: readonly DataTableColumn<TransactionRow>[] = [
     sortable: true,
     cell: (row) => (
       <RowLink href={`/transactions/${encodeURIComponent(row.transactionalId)}`}>
-        {row.transactionalId}
+        {showBidiControls(row.transactionalId)}
       </RowLink>
     ),
   },

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Field, Input } from '@weir/ui';
+import { Field, Input, showBidiControls } from '@weir/ui';
 import { type FormEvent, useState } from 'react';
 import { typedPasswordSchema } from '../../../server/api/schemas/users';
 import { gatewayError } from '../../../trpc/errors';
@@ -71,14 +71,14 @@ export function ChangePasswordDialog({ username, onClose }: ChangePasswordDialog
       result={
         changed && newPassword !== null ? (
           <OneTimePassword password={newPassword}>
-            <strong>{changed.username}</strong> now authenticates with this password (
+            <strong>{showBidiControls(changed.username)}</strong> now authenticates with this password (
             {changed.mechanisms.join(', ')}); the old one no longer works.
           </OneTimePassword>
         ) : null
       }
     >
       <p className="text-sm">
-        A new password for <strong>{username}</strong>, on every mechanism it has.
+        A new password for <strong>{showBidiControls(username)}</strong>, on every mechanism it has.
       </p>
       <ChoiceGroup
         legend="Choose the new password"

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Field, Input, Select } from '@weir/ui';
+import { Field, Input, Select, showBidiControls } from '@weir/ui';
 import { type FormEvent, useState } from 'react';
 import { usernameSchema } from '../../../server/api/schemas/users';
 import { gatewayError } from '../../../trpc/errors';
@@ -54,8 +54,8 @@ export function CreateUserDialog({ open, onClose }: { open: boolean; onClose: ()
       result={
         created ? (
           <OneTimePassword password={created.password}>
-            <strong>{created.username}</strong> can now authenticate with {created.mechanism} and this
-            password.
+            <strong>{showBidiControls(created.username)}</strong> can now authenticate with{' '}
+            {created.mechanism} and this password.
           </OneTimePassword>
         ) : null
       }

@@ -1,7 +1,15 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, ConfirmByTypingDialog, DataTable, type DataTableColumn, Panel, Toolbar } from '@weir/ui';
+import {
+  Button,
+  ConfirmByTypingDialog,
+  DataTable,
+  type DataTableColumn,
+  Panel,
+  showBidiControls,
+  Toolbar,
+} from '@weir/ui';
 import Link from 'next/link';
 import { useState } from 'react';
 import { gatewayError } from '../../../trpc/errors';
@@ -29,7 +37,12 @@ export function UserManager() {
     }),
   );
   const columns: readonly DataTableColumn<UserRow>[] = [
-    { id: 'name', header: 'Username', className: 'font-mono text-xs', cell: (user) => user.name },
+    {
+      id: 'name',
+      header: 'Username',
+      className: 'font-mono text-xs',
+      cell: (user) => showBidiControls(user.name),
+    },
     {
       id: 'mechanisms',
       header: 'Credentials',

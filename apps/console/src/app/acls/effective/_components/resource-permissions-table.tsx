@@ -1,6 +1,6 @@
 'use client';
 
-import { Badge } from '@weir/ui';
+import { Badge, showBidiControls } from '@weir/ui';
 import { Fragment, useState } from 'react';
 import type { ResourcePermissionsView } from '../../../../server/api/schemas/effective-permissions';
 import { RowLink } from '../../../_components/row-link';
@@ -40,7 +40,8 @@ function ResourceBadge({ resource }: { resource: ResourcePermissionsView }) {
 
 function ResourceName({ resource }: { resource: ResourcePermissionsView }) {
   const href = resourceHref(resource);
-  const name = resource.patternType === 'PREFIXED' ? `${resource.resourceName}*` : resource.resourceName;
+  const shown = showBidiControls(resource.resourceName);
+  const name = resource.patternType === 'PREFIXED' ? `${shown}*` : shown;
   return (
     <span className="inline-flex items-center gap-1.5">
       {href ? <RowLink href={href}>{name}</RowLink> : <span className="font-mono text-xs">{name}</span>}

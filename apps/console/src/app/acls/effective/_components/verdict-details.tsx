@@ -1,3 +1,4 @@
+import { showBidiControls } from '@weir/ui';
 import type { OperationVerdictView } from '../../../../server/api/schemas/effective-permissions';
 import { aclKey, describeAcl } from '../../_components/acl-text';
 import { REASON_TEXT } from './permission-filters';
@@ -19,8 +20,8 @@ export function VerdictDetails({ resourceText, verdict }: VerdictDetailsProps) {
         <ul className="flex flex-col gap-0.5 font-mono">
           {verdict.acls.map((acl) => (
             <li key={aclKey(acl)}>
-              {describeAcl(acl)}
-              {acl.patternType === 'PREFIXED' ? '* (prefixed)' : ''} from {acl.host}
+              {showBidiControls(describeAcl(acl))}
+              {acl.patternType === 'PREFIXED' ? '* (prefixed)' : ''} from {showBidiControls(acl.host)}
             </li>
           ))}
         </ul>

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ActionButton, ConfirmByTypingDialog } from '@weir/ui';
+import { ActionButton, ConfirmByTypingDialog, showBidiControls } from '@weir/ui';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import type { ActionPermissionView } from '../../../../server/api/schemas/common';
@@ -40,8 +40,8 @@ export function DeleteGroupButton({ groupId, permission }: DeleteGroupButtonProp
         title="Delete consumer group"
         description={
           <>
-            This deletes <strong>{groupId}</strong> and its committed offsets. A consumer joining later starts
-            from its reset policy.
+            This deletes <strong>{showBidiControls(groupId)}</strong> and its committed offsets. A consumer
+            joining later starts from its reset policy.
           </>
         }
         confirmationText={groupId}

@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { Count, PageHeader } from '@weir/ui';
+import { Count, PageHeader, showBidiControls } from '@weir/ui';
 import Link from 'next/link';
 import { useTRPC } from '../../../../trpc/react';
 import { QueryAsOf } from '../../../_components/query-as-of';
@@ -24,7 +24,7 @@ export function GroupDetail({ groupId }: { groupId: string }) {
   return (
     <div className="flex flex-col gap-5">
       <PageHeader
-        title={groupId}
+        title={showBidiControls(groupId)}
         eyebrow={
           <Link href="/groups" className="hover:underline">
             Consumer groups

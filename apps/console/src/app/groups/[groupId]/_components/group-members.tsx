@@ -1,12 +1,17 @@
-import { Count, DataTable, type DataTableColumn, Panel } from '@weir/ui';
+import { Count, DataTable, type DataTableColumn, Panel, showBidiControls } from '@weir/ui';
 import type { GroupDetail } from '../../../../server/api/schemas/groups';
 
 type Member = GroupDetail['members'][number];
 
 const columns: readonly DataTableColumn<Member>[] = [
-  { id: 'member', header: 'Member id', className: 'font-mono text-xs', cell: (m) => m.memberId },
-  { id: 'client', header: 'Client id', cell: (m) => m.clientId },
-  { id: 'host', header: 'Host', className: 'font-mono text-xs', cell: (m) => m.clientHost },
+  {
+    id: 'member',
+    header: 'Member id',
+    className: 'font-mono text-xs',
+    cell: (m) => showBidiControls(m.memberId),
+  },
+  { id: 'client', header: 'Client id', cell: (m) => showBidiControls(m.clientId) },
+  { id: 'host', header: 'Host', className: 'font-mono text-xs', cell: (m) => showBidiControls(m.clientHost) },
   {
     id: 'assignment',
     header: 'Assignment',

@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Count, DataTable, type DataTableColumn, Timestamp } from '@weir/ui';
+import { Badge, Count, DataTable, type DataTableColumn, showBidiControls, Timestamp } from '@weir/ui';
 import Link from 'next/link';
 import type { TopicProducers as TopicProducersData } from '../../../../server/api/schemas/transactions';
 import { useTRPC } from '../../../../trpc/react';
@@ -35,7 +35,7 @@ const columns: readonly DataTableColumn<ProducerRow>[] = [
           href={`/transactions/${encodeURIComponent(row.transactionalId)}`}
           className="text-teal-700 hover:underline dark:text-teal-400"
         >
-          {row.transactionalId}
+          {showBidiControls(row.transactionalId)}
         </Link>
       ),
   },

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ActionButton, ConfirmByTypingDialog, Field, TextArea } from '@weir/ui';
+import { ActionButton, ConfirmByTypingDialog, Field, showBidiControls, TextArea } from '@weir/ui';
 import { useState } from 'react';
 import type { ActionPermissionView } from '../../../../server/api/schemas/common';
 import { gatewayError } from '../../../../trpc/errors';
@@ -42,9 +42,9 @@ export function AbortTransactionButton({ transactionalId, permission }: AbortTra
         title="Abort transaction"
         description={
           <>
-            This aborts the open transaction of <strong>{transactionalId}</strong>: ABORT markers are written
-            to its partitions, so its records are never read by read_committed consumers, and the producer's
-            epoch is bumped, which fences the producer still holding it.
+            This aborts the open transaction of <strong>{showBidiControls(transactionalId)}</strong>: ABORT
+            markers are written to its partitions, so its records are never read by read_committed consumers,
+            and the producer's epoch is bumped, which fences the producer still holding it.
           </>
         }
         confirmationText={transactionalId}

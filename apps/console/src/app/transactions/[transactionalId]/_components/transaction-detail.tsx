@@ -1,7 +1,16 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Count, DataTable, type DataTableColumn, PageHeader, Panel, Timestamp } from '@weir/ui';
+import {
+  Badge,
+  Count,
+  DataTable,
+  type DataTableColumn,
+  PageHeader,
+  Panel,
+  showBidiControls,
+  Timestamp,
+} from '@weir/ui';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { TransactionPartition } from '../../../../server/api/schemas/transactions';
@@ -74,7 +83,7 @@ export function TransactionDetail({ transactionalId }: { transactionalId: string
   return (
     <div className="flex flex-col gap-5">
       <PageHeader
-        title={transactionalId}
+        title={showBidiControls(transactionalId)}
         eyebrow={
           <Link href="/transactions" className="hover:underline">
             Transactions

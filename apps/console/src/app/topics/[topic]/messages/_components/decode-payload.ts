@@ -2,6 +2,8 @@
  * Turning a payload (base64 plus its UTF-8 text when valid) into what the viewer shows. Pure
  * functions, so the decoding rules are easy to test and reuse in the permalink page.
  */
+
+import { showBidiControls } from '@weir/ui';
 export type DecodeMode = 'text' | 'json' | 'hex';
 
 export type PayloadLike = { base64: string; text: string | null; sizeBytes: number; truncated: boolean };
@@ -56,5 +58,6 @@ export function previewPayload(payload: PayloadLike | null, maxChars = 120): str
   if (payload === null) return 'null';
   if (payload.text === null) return `<${payload.sizeBytes} bytes binary>`;
   const flat = payload.text.replace(/\s+/g, ' ');
-  return flat.length > maxChars ? `${flat.slice(0, maxChars)}…` : flat;
+  // Cut first, then mark: a marker is never cut in half, and bidi controls never reorder the row.
+  return showBidiControls(flat.length > maxChars ? `${flat.slice(0, maxChars)}…` : flat);
 }

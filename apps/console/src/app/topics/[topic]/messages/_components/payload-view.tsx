@@ -1,4 +1,4 @@
-import { Button, formatBytes, formatCount } from '@weir/ui';
+import { Button, formatBytes, formatCount, showBidiControls } from '@weir/ui';
 import { type DecodeMode, decodePayload, type PayloadLike, renderGuardBytes } from './decode-payload';
 
 type PayloadViewProps = {
@@ -59,7 +59,7 @@ export function PayloadView({
         <p className="mb-1 text-amber-700 text-xs dark:text-amber-400">{decoded.note}</p>
       ) : null}
       <pre className="max-h-96 overflow-auto whitespace-pre-wrap break-all rounded-md bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-950">
-        {decoded.text}
+        {showBidiControls(decoded.text)}
       </pre>
     </Section>
   );

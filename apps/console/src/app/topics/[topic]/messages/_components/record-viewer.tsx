@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { Badge, CopyButton, Select, Timestamp } from '@weir/ui';
+import { Badge, CopyButton, Select, showBidiControls, Timestamp } from '@weir/ui';
 import Link from 'next/link';
 import { useState } from 'react';
 import type { MessageRow } from '../../../../../server/api/schemas/messages';
@@ -108,7 +108,7 @@ export function RecordViewer({ topic, record, mode, onModeChange }: RecordViewer
                 // biome-ignore lint/suspicious/noArrayIndexKey: header keys may repeat; order is the identity.
                 <tr key={index}>
                   <th scope="row" className="py-0.5 pr-4 text-left font-mono font-medium">
-                    {header.key}
+                    {showBidiControls(header.key)}
                   </th>
                   <td className="font-mono">{previewPayload(header.value, 200)}</td>
                 </tr>
