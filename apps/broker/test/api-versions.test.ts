@@ -136,6 +136,8 @@ describe('ApiVersions', { timeout: 30_000 }, () => {
     const metadata = await connection.request(Metadata, 4, {
       topics: [{ name: 'kept' }],
       allowAutoTopicCreation: false,
+      includeClusterAuthorizedOperations: false,
+      includeTopicAuthorizedOperations: false,
     });
     expect(metadata.topics[0]!.errorCode).toBe(0);
     await connection.destroy();

@@ -137,8 +137,10 @@ describe('our responses decode with kafkajs', () => {
               offlineReplicas: [],
             },
           ],
+          topicAuthorizedOperations: -2147483648,
         },
       ],
+      clusterAuthorizedOperations: -2147483648,
     });
     const decoded = await decodeWithKafkajs('metadata', version, frame);
     expect(decoded.brokers).toEqual([expect.objectContaining({ nodeId: 1, host: '127.0.0.1', port: 9092 })]);
