@@ -31,6 +31,9 @@ describe('kafkajs requests decode with our codec', () => {
     expect(decoded.body).toEqual({
       topics: [{ name: 'orders' }, { name: 'payments' }],
       allowAutoTopicCreation: version < 4,
+      // Not on the wire before v8: the defaults.
+      includeClusterAuthorizedOperations: false,
+      includeTopicAuthorizedOperations: false,
     });
   });
 
