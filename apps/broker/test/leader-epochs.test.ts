@@ -31,18 +31,36 @@ import { fetchBody, produceValues, RawConnection, rawFrame, rawRequestHeader } f
  */
 
 const TOPIC = 'ledger';
+/** A topic whose leadership moves to another broker (7) at epoch 1, leaving a follower here. */
+const MOVED = 'moved';
+const ANOTHER_BROKER = 7;
 const OPTIONS = { topics: { autoCreateEnable: false }, shutdownTimeoutMs: 2_000 };
 
 let directory: TemporaryDirectory;
 let broker: RunningBroker;
 
-/** Moves the partition to `leaderEpoch` in the stopped broker's metadata, as an election would. */
-async function electAt(leaderEpoch: number): Promise<void> {
+/**
+ * Moves the partitions to new leader epochs (and `MOVED` to another leader) in the stopped broker's
+ * metadata, as an election would.
+ */
+async function electAt(leaderEpoch: number, moveAway = false): Promise<void> {
   await broker.stop();
   const store = new LocalMetadataStore(createStorageIo(), directory.path, { brokerId: 0 });
   await store.load();
-  const current = store.snapshot().assignments.find((entry) => entry.topic === TOPIC)!;
+  const assignments = store.snapshot().assignments;
+  const current = assignments.find((entry) => entry.topic === TOPIC)!;
   await store.compareAndSetAssignment({ ...current, leaderEpoch });
+  if (moveAway) {
+    const moved = assignments.find((entry) => entry.topic === MOVED)!;
+    const replicas = [0, ANOTHER_BROKER];
+    await store.compareAndSetAssignment({
+      ...moved,
+      leader: ANOTHER_BROKER,
+      leaderEpoch: 1,
+      replicas,
+      isr: replicas,
+    });
+  }
   broker = await startBroker(OPTIONS, directory.path);
 }
 
@@ -93,18 +111,25 @@ beforeAll(async () => {
   broker = await startBroker(OPTIONS, directory.path);
   await withConnection(async (connection) => {
     const created = await connection.request(CreateTopics, 4, {
-      topics: [{ name: TOPIC, numPartitions: 1, replicationFactor: 1, assignments: [], configs: [] }],
+      topics: [TOPIC, MOVED].map((name) => ({
+        name,
+        numPartitions: 1,
+        replicationFactor: 1,
+        assignments: [],
+        configs: [],
+      })),
       timeoutMs: 10_000,
       validateOnly: false,
     });
-    expect(created.topics[0]!.errorCode).toBe(0);
+    expect(created.topics.map((topic) => topic.errorCode)).toEqual([0, 0]);
     expect((await produceValues(connection, TOPIC, 0, ['a', 'b'])).errorCode).toBe(0); // 0..1 at epoch 0
+    expect((await produceValues(connection, MOVED, 0, ['x'])).errorCode).toBe(0);
   });
   await electAt(2);
   await withConnection(async (connection) => {
     expect((await produceValues(connection, TOPIC, 0, ['c', 'd'])).errorCode).toBe(0); // 2..3 at epoch 2
   });
-  await electAt(5);
+  await electAt(5, true);
   await withConnection(async (connection) => {
     expect((await produceValues(connection, TOPIC, 0, ['e'])).errorCode).toBe(0); // 4 at epoch 5
   });
@@ -260,6 +285,30 @@ describe('leader epochs on the wire', { timeout: 30_000 }, () => {
           endOffset: -1n,
         });
       }
+    });
+  });
+
+  it('answers NOT_LEADER_OR_FOLLOWER where this broker follows, unless asked as a debugging replica', async () => {
+    await withConnection(async (connection) => {
+      for (const version of [0, 1, 2]) {
+        // Below v3 the replica id is implicitly -2 (debugging): a follower's log answers.
+        const debugging = await connection.request(
+          OffsetForLeaderEpoch,
+          version,
+          offsetForLeaderEpoch([{ leaderEpoch: 0 }], MOVED),
+        );
+        expect(debugging.topics[0]!.partitions[0]).toMatchObject({ errorCode: 0, endOffset: 1n });
+      }
+      const consumer = await connection.request(
+        OffsetForLeaderEpoch,
+        3,
+        offsetForLeaderEpoch([{ leaderEpoch: 0 }], MOVED),
+      );
+      expect(consumer.topics[0]!.partitions[0]).toMatchObject({
+        errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER,
+        leaderEpoch: -1,
+        endOffset: -1n,
+      });
     });
   });
 
