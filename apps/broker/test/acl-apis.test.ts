@@ -196,6 +196,8 @@ describe('ACL APIs', () => {
     const response = await client.send('any', Metadata, {
       topics: [{ name: 'auto-one' }],
       allowAutoTopicCreation: true,
+      includeClusterAuthorizedOperations: false,
+      includeTopicAuthorizedOperations: false,
     });
     expect(response.topics.map((topic) => [topic.name, topic.errorCode])).toEqual([
       ['auto-one', ErrorCode.TOPIC_AUTHORIZATION_FAILED],

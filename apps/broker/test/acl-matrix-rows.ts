@@ -34,6 +34,7 @@ import {
   OffsetCommit,
   OffsetDelete,
   OffsetFetch,
+  OffsetForLeaderEpoch,
   Produce,
   type RequestOf,
   SyncGroup,
@@ -173,7 +174,17 @@ export const ROWS: Row[] = [
     request: {
       replicaId: -1,
       isolationLevel: 0,
-      topics: [{ name: 'data', partitions: [{ partitionIndex: 0, timestamp: -1n }] }],
+      topics: [{ name: 'data', partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -1n }] }],
+    },
+    expect: { denied: TOPIC },
+  }),
+  row({
+    api: OffsetForLeaderEpoch,
+    label: 'OffsetForLeaderEpoch',
+    grants: [grant('TOPIC', 'data', 'DESCRIBE')],
+    request: {
+      replicaId: -1,
+      topics: [{ topic: 'data', partitions: [{ partition: 0, currentLeaderEpoch: -1, leaderEpoch: 0 }] }],
     },
     expect: { denied: TOPIC },
   }),
@@ -181,14 +192,24 @@ export const ROWS: Row[] = [
     api: Metadata,
     label: 'Metadata (named topic)',
     grants: [grant('TOPIC', 'data', 'DESCRIBE')],
-    request: { topics: [{ name: 'data' }], allowAutoTopicCreation: false },
+    request: {
+      topics: [{ name: 'data' }],
+      allowAutoTopicCreation: false,
+      includeClusterAuthorizedOperations: false,
+      includeTopicAuthorizedOperations: false,
+    },
     expect: { denied: TOPIC },
   }),
   row({
     api: Metadata,
     label: 'Metadata (all topics)',
     grants: [grant('TOPIC', 'data', 'DESCRIBE')],
-    request: { topics: null, allowAutoTopicCreation: false },
+    request: {
+      topics: null,
+      allowAutoTopicCreation: false,
+      includeClusterAuthorizedOperations: false,
+      includeTopicAuthorizedOperations: false,
+    },
     expect: {
       shows: (response) => (response as { topics: { name: string }[] }).topics.some((t) => t.name === 'data'),
     },
@@ -197,7 +218,12 @@ export const ROWS: Row[] = [
     api: Metadata,
     label: 'Metadata (auto-create)',
     grants: [grant('TOPIC', 'auto-', 'DESCRIBE', 'PREFIXED'), grant('TOPIC', 'auto-', 'CREATE', 'PREFIXED')],
-    request: { topics: [{ name: 'auto-created' }], allowAutoTopicCreation: true },
+    request: {
+      topics: [{ name: 'auto-created' }],
+      allowAutoTopicCreation: true,
+      includeClusterAuthorizedOperations: false,
+      includeTopicAuthorizedOperations: false,
+    },
     expect: { denied: TOPIC },
   }),
   row({

@@ -57,7 +57,12 @@ function kafkaString(value: string): Buffer {
 }
 
 function metadataBody(topics: string[] | null, allowAutoTopicCreation: boolean): RequestOf<typeof Metadata> {
-  return { topics: topics === null ? null : topics.map((name) => ({ name })), allowAutoTopicCreation };
+  return {
+    topics: topics === null ? null : topics.map((name) => ({ name })),
+    allowAutoTopicCreation,
+    includeClusterAuthorizedOperations: false,
+    includeTopicAuthorizedOperations: false,
+  };
 }
 
 /** A copy of a batch with one byte of its records changed, so the CRC no longer matches. */

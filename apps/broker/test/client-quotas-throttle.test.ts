@@ -157,18 +157,34 @@ describe('client byte-rate quotas throttle real clients', () => {
     try {
       let throttleMs = 0;
       for (let sent = 0; sent < 1000 && throttleMs === 0; sent++) {
-        throttleMs = (await busy.request(Metadata, 6, { topics: null, allowAutoTopicCreation: false }))
-          .throttleTimeMs;
+        throttleMs = (
+          await busy.request(Metadata, 6, {
+            topics: null,
+            allowAutoTopicCreation: false,
+            includeClusterAuthorizedOperations: false,
+            includeTopicAuthorizedOperations: false,
+          })
+        ).throttleTimeMs;
       }
       expect(throttleMs).toBeGreaterThan(0);
       // Kafka bounds the request-time throttle at one sample (1 s here).
       expect(throttleMs).toBeLessThanOrEqual(1000);
       const sentMs = performance.now();
-      await busy.request(Metadata, 6, { topics: null, allowAutoTopicCreation: false });
+      await busy.request(Metadata, 6, {
+        topics: null,
+        allowAutoTopicCreation: false,
+        includeClusterAuthorizedOperations: false,
+        includeTopicAuthorizedOperations: false,
+      });
       // The muted connection reads the next request only once the throttle time is over.
       expect(performance.now() - sentMs).toBeGreaterThanOrEqual(throttleMs - 5);
       // Other clients are not throttled by it.
-      const other = await admin.request(Metadata, 6, { topics: null, allowAutoTopicCreation: false });
+      const other = await admin.request(Metadata, 6, {
+        topics: null,
+        allowAutoTopicCreation: false,
+        includeClusterAuthorizedOperations: false,
+        includeTopicAuthorizedOperations: false,
+      });
       expect(other.throttleTimeMs).toBe(0);
     } finally {
       await busy.close();

@@ -50,6 +50,8 @@ function templates(topic: string): Buffer[] {
       encodeRequestFrame(Metadata, version, version, 'fuzz', {
         topics: [{ name: topic }],
         allowAutoTopicCreation: false,
+        includeClusterAuthorizedOperations: false,
+        includeTopicAuthorizedOperations: false,
       }),
     );
   }

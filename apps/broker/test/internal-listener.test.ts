@@ -58,7 +58,12 @@ function countingTransport(): { transport: TransportFactory; opened: () => numbe
   };
 }
 
-const METADATA_ALL = { topics: null, allowAutoTopicCreation: false } as const;
+const METADATA_ALL = {
+  topics: null,
+  allowAutoTopicCreation: false,
+  includeClusterAuthorizedOperations: false,
+  includeTopicAuthorizedOperations: false,
+} as const;
 
 describe('the internal listener (SASL WEIR-TOKEN)', () => {
   let broker: RunningBroker;

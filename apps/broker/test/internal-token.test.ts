@@ -113,7 +113,12 @@ describe('the internal listener token', () => {
     expect(refused).toBeInstanceOf(WeirError);
     expect((refused as WeirError).code).toBe(ErrorCode.SASL_AUTHENTICATION_FAILED);
     const intruder = await RawConnection.open(broker.internalPort!);
-    await intruder.send(Metadata, 6, { topics: null, allowAutoTopicCreation: false });
+    await intruder.send(Metadata, 6, {
+      topics: null,
+      allowAutoTopicCreation: false,
+      includeClusterAuthorizedOperations: false,
+      includeTopicAuthorizedOperations: false,
+    });
     await intruder.closed();
     await stop();
 

@@ -186,6 +186,8 @@ describe('maxInFlightRequestsPerConnection', { timeout: 30_000 }, () => {
               frame: connection.frame(Metadata, 6, {
                 topics: [{ name: 'ordered' }],
                 allowAutoTopicCreation: false,
+                includeClusterAuthorizedOperations: false,
+                includeTopicAuthorizedOperations: false,
               }),
             },
     );

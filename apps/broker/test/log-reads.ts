@@ -1,4 +1,4 @@
-import { decodeRecordBatch } from '@weir/protocol';
+import { decodeRecordBatch, iterateBatches, readBatchHeader } from '@weir/protocol';
 import { expect } from 'vitest';
 import type { PartitionLog } from '../src/log/partition-log';
 
@@ -25,6 +25,21 @@ export function batchesOf(records: Buffer): ReadBatch[] {
     position += size;
   }
   return result;
+}
+
+/** The base offset and stamped partition leader epoch of every whole batch in `records`. */
+export function leaderEpochsOf(records: Buffer): { baseOffset: number; leaderEpoch: number }[] {
+  const stamped = [];
+  for (const item of iterateBatches(records)) {
+    if (item.kind !== 'batch') throw new Error(`not a whole batch at byte ${item.position}`);
+    const header = readBatchHeader(item.bytes);
+    if (!header.ok) throw header.error;
+    stamped.push({
+      baseOffset: Number(header.value.baseOffset),
+      leaderEpoch: header.value.partitionLeaderEpoch,
+    });
+  }
+  return stamped;
 }
 
 /**

@@ -63,7 +63,12 @@ describe('SASL_PLAINTEXT client listener', { timeout: 60_000 }, () => {
 
   it('closes a connection that sends anything but ApiVersions and SASL before authenticating', async () => {
     const connection = await RawConnection.open(running.port);
-    await connection.send(Metadata, 4, { topics: null, allowAutoTopicCreation: false });
+    await connection.send(Metadata, 4, {
+      topics: null,
+      allowAutoTopicCreation: false,
+      includeClusterAuthorizedOperations: false,
+      includeTopicAuthorizedOperations: false,
+    });
     await connection.closed();
   });
 
@@ -78,7 +83,12 @@ describe('SASL_PLAINTEXT client listener', { timeout: 60_000 }, () => {
         await connection.write(rawFrame(token));
         token = await client.next(await connection.nextFrame());
       }
-      const metadata = await connection.request(Metadata, 4, { topics: null, allowAutoTopicCreation: false });
+      const metadata = await connection.request(Metadata, 4, {
+        topics: null,
+        allowAutoTopicCreation: false,
+        includeClusterAuthorizedOperations: false,
+        includeTopicAuthorizedOperations: false,
+      });
       expect(metadata.brokers).toHaveLength(1);
       await connection.destroy();
     }

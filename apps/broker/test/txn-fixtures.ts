@@ -108,7 +108,9 @@ export class TxnWire {
     const answer = await this.client.request(ListOffsets, 2, {
       replicaId: -1,
       isolationLevel: committed ? 1 : 0,
-      topics: [{ name: topic, partitions: [{ partitionIndex: partition, timestamp: -1n }] }],
+      topics: [
+        { name: topic, partitions: [{ partitionIndex: partition, currentLeaderEpoch: -1, timestamp: -1n }] },
+      ],
     });
     return Number(answer.topics[0]!.partitions[0]!.offset);
   }

@@ -152,7 +152,9 @@ describe('transactions on the partition side', () => {
     const response = await connection.request(ListOffsets, 2, {
       replicaId: -1,
       isolationLevel: isolation,
-      topics: [{ name: TOPIC, partitions: [{ partitionIndex: partition, timestamp: -1n }] }],
+      topics: [
+        { name: TOPIC, partitions: [{ partitionIndex: partition, currentLeaderEpoch: -1, timestamp: -1n }] },
+      ],
     });
     const answer = response.topics[0]!.partitions[0]!;
     expect(answer.errorCode).toBe(0);

@@ -57,6 +57,7 @@ export { Metadata } from './messages/apis/metadata';
 export { OffsetCommit } from './messages/apis/offset-commit';
 export { OffsetDelete } from './messages/apis/offset-delete';
 export { OffsetFetch } from './messages/apis/offset-fetch';
+export { OffsetForLeaderEpoch } from './messages/apis/offset-for-leader-epoch';
 export { Produce } from './messages/apis/produce';
 export { SaslAuthenticate } from './messages/apis/sasl-authenticate';
 export { SaslHandshake } from './messages/apis/sasl-handshake';

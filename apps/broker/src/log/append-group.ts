@@ -9,6 +9,7 @@ import {
   WeirError,
 } from '@weir/protocol';
 import { type ControlMarker, readControlType } from './control-batch';
+import type { EpochEntry } from './leader-epoch-checkpoint';
 import type { LogConfig } from './log-config';
 import type { AppendOptions, AppendResult } from './partition-log-types';
 import { lastSequenceOf, NO_OPEN_TRANSACTION, type ProducerStateManager } from './producer-state';
@@ -33,6 +34,8 @@ export interface PreparedGroup {
   nextOffset: number;
   /** Transactions closed by ABORT markers in this group, in offset order, for the `.txnindex`. */
   aborted: AbortedTransaction[];
+  /** The leader epoch and base offset of every batch to write, for the leader-epoch cache. */
+  epochStarts: EpochEntry[];
 }
 
 interface GroupContext {
@@ -47,7 +50,7 @@ interface GroupContext {
  * Turns the appends queued while the previous write was in flight into one write: checks each
  * idempotent batch's sequence (a retry of a recent batch is answered with its original offsets and
  * not written again; a gap or a fenced epoch is refused), assigns offsets by rewriting each batch's
- * base offset and leader epoch in place, stamps the append time on LogAppendTime topics, and
+ * base offset and stamps the leader epoch it is written under in place, stamps the append time on LogAppendTime topics, and
  * records the batch in the producer state so the next batch in the same group is checked against
  * it. Transaction rules are checked here too, against the state as of the batch before: a
  * non-transactional batch from a producer with an open transaction is INVALID_TXN_STATE, and a
@@ -60,6 +63,7 @@ export function prepareGroup(group: readonly PendingAppend[], context: GroupCont
   const toWrite: BatchToWrite[] = [];
   const completions: PreparedGroup['completions'] = [];
   const aborted: AbortedTransaction[] = [];
+  const epochStarts: EpochEntry[] = [];
   for (const item of group) {
     const { header, batch, options } = item;
     const producerId = Number(header.producerId);
@@ -110,7 +114,9 @@ export function prepareGroup(group: readonly PendingAppend[], context: GroupCont
     const baseOffset = nextOffset;
     const lastOffset = baseOffset + header.lastOffsetDelta;
     setBatchBaseOffset(batch, BigInt(baseOffset));
-    setBatchPartitionLeaderEpoch(batch, options.leaderEpoch ?? -1);
+    const leaderEpoch = options.leaderEpoch ?? -1;
+    setBatchPartitionLeaderEpoch(batch, leaderEpoch);
+    epochStarts.push({ epoch: leaderEpoch, startOffset: baseOffset });
     let logAppendTimeMs = -1;
     let maxTimestampMs = header.maxTimestampMs;
     if (context.timestampType === 'LogAppendTime' && options.origin === 'client') {
@@ -142,7 +148,7 @@ export function prepareGroup(group: readonly PendingAppend[], context: GroupCont
     completions.push({ item, result: { baseOffset, lastOffset, logAppendTimeMs, duplicate: false } });
     nextOffset = lastOffset + 1;
   }
-  return { toWrite, completions, nextOffset, aborted };
+  return { toWrite, completions, nextOffset, aborted, epochStarts };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { basename, dirname } from 'node:path';
 import type { FileHandleCache } from './file-handle-cache';
 import { FlushedPointFile, readFlushedPoint } from './flushed-point';
+import { type EpochCacheLoad, openLeaderEpochCache } from './leader-epoch-loader';
 import type { LogConfig } from './log-config';
 import {
   DELETED_SUFFIX,
@@ -47,6 +48,8 @@ export interface LoadReport {
   replayedProducerBatches: number;
   /** Where the transaction indexes were rebuilt from the log, when they had to be. */
   transactionIndexRebuiltFrom: number | undefined;
+  /** Whether the leader-epoch checkpoint was read, or rebuilt from the batches (and why). */
+  leaderEpochs: EpochCacheLoad | undefined;
 }
 
 /**
@@ -101,7 +104,8 @@ function describeDirectory(directory: string): { topic: string; partition: strin
  *    fdatasync round, or the checkpoint if higher), which takes the partition offline;
  * 4. load the transaction indexes; from the first rescanned segment, or the first whose index is
  *    missing or damaged, empty them and let step 5 refill them;
- * 5. rebuild the producer state from the newest snapshot and the batch headers after it.
+ * 5. rebuild the producer state from the newest snapshot and the batch headers after it;
+ * 6. open the leader-epoch cache, cut to the log, or rebuilt from the batches (leader-epoch-loader.ts).
  */
 export async function openPartitionLog(
   options: OpenLogOptions,
@@ -129,6 +133,7 @@ export async function openPartitionLog(
     truncatedBytes: 0,
     replayedProducerBatches: 0,
     transactionIndexRebuiltFrom: undefined,
+    leaderEpochs: undefined,
   };
   const flushed = await readFlushedPoint(io, directory);
   if (flushed.kind === 'damaged') {
@@ -212,11 +217,15 @@ export async function openPartitionLog(
     }
   }
 
+  const epochs = await openLeaderEpochCache(context, segments, logStartOffset, logEndOffset, options.events);
+  report.leaderEpochs = epochs.load;
+
   const log = new PartitionLog(context, config, options.clock, producerState, options.events, {
     segments,
     logStartOffset,
     recoveryPoint,
     flushedPointFile,
+    leaderEpochs: epochs.cache,
   });
   return { log, report };
 }

@@ -1,4 +1,5 @@
 import type { FlushedPointFile } from './flushed-point';
+import type { LeaderEpochCache } from './leader-epoch-cache';
 import type { AppendOrigin } from './log-validator';
 import type { Segment } from './segment';
 import type { StoredRecords } from './segment-region';
@@ -18,7 +19,10 @@ export interface Clock {
 
 export interface AppendOptions {
   origin: AppendOrigin;
-  /** Written into the batch's partition leader epoch field; -1 until leader epochs exist. */
+  /**
+   * The leader epoch the batch is written under (the partition's, from its assignment), stamped
+   * into its partition leader epoch field and recorded in the leader-epoch cache; -1 when not given.
+   */
   leaderEpoch?: number;
   /**
    * For a transactional client batch admitted by the transaction coordinator: the guard taken
@@ -103,4 +107,6 @@ export interface PartitionLogState {
   recoveryPoint: number;
   /** Where each fdatasync round records how far the data is durable. */
   flushedPointFile: FlushedPointFile;
+  /** Where each leader epoch's first offset is, cut to the log already. */
+  leaderEpochs: LeaderEpochCache;
 }

@@ -9,6 +9,8 @@ import { AppendQueue, answerWrittenAppends } from './append-queue';
 import { DurabilityTracker } from './durability-tracker';
 import { rollBackFailedWrite } from './failed-write-rollback';
 import type { FlushedPoint, FlushedPointFile } from './flushed-point';
+import type { EpochEndOffset, LeaderEpochCache } from './leader-epoch-cache';
+import type { EpochEntry } from './leader-epoch-checkpoint';
 import type { LogConfig } from './log-config';
 import { DELETED_SUFFIX } from './log-files';
 import { type AppendOrigin, validateBatch } from './log-validator';
@@ -81,6 +83,8 @@ export class PartitionLog {
   readonly #durability: DurabilityTracker;
   readonly #listeners = new Set<(change: LogChange) => void>();
   readonly #verifications = new TransactionVerifications();
+  /** Each leader epoch's first offset (KIP-101), persisted before the batches it describes. */
+  readonly #epochs: LeaderEpochCache;
   #pendingSnapshot = false;
   #failedWriteBytes = 0;
 
@@ -100,6 +104,7 @@ export class PartitionLog {
     this.#logEndOffset = this.#activeSegment.nextOffset;
     this.#logEndPoint = this.#endPoint();
     this.#flushedPointFile = state.flushedPointFile;
+    this.#epochs = state.leaderEpochs;
     this.#firstUnstableOffset = producerState.firstUnstableOffset();
     this.#storage = new StorageGuard(
       this.topic,
@@ -287,7 +292,7 @@ export class PartitionLog {
     const nowMs = this.clock.nowMs();
     const endBefore = this.#logEndOffset;
     const segmentCountBefore = this.#segments.length;
-    const { toWrite, completions, nextOffset, aborted } = prepareGroup(group, {
+    const { toWrite, completions, nextOffset, aborted, epochStarts } = prepareGroup(group, {
       producerState: this.producerState,
       verifications: this.#verifications,
       timestampType: this.config.timestampType,
@@ -295,6 +300,9 @@ export class PartitionLog {
       nowMs,
     });
     try {
+      // Before the batches, as Kafka does: a crash in between leaves an entry past the log end,
+      // which the next open cuts, never a batch whose epoch the checkpoint does not know.
+      if (this.#assignEpochs(epochStarts)) await this.#epochs.persist();
       await writeWithRolls(toWrite, nowMs, {
         active: () => this.#activeSegment,
         config: this.config,
@@ -304,6 +312,9 @@ export class PartitionLog {
       // In the index before the markers are published, so no read can miss an aborted range.
       await indexAbortedTransactions(this.#segments, aborted);
     } catch (error) {
+      // Nothing from here on was written. The file may keep the entry; it is rewritten from these
+      // entries at the next change and cut to the log at the next open.
+      this.#epochs.truncateFromEnd(endBefore);
       const failure = this.#storage.asStorageError(error);
       const answer = this.#storage.failure(failure);
       if (failure.isOutOfSpace) {
@@ -331,6 +342,54 @@ export class PartitionLog {
     }
     if (this.#pendingSnapshot) await this.#writeProducerSnapshotAfterWrite();
     answerWrittenAppends(completions, this.#logStartOffset);
+  }
+
+  /**
+   * Records the epochs of the batches about to be written; true when a new epoch starts among
+   * them. An epoch older than the newest one here (metadata older than this log) is written as
+   * stamped but starts no entry, as in Kafka, and is worth a warning.
+   */
+  #assignEpochs(epochStarts: readonly EpochEntry[]): boolean {
+    let appended = false;
+    for (const { epoch, startOffset } of epochStarts) {
+      const outcome = this.#epochs.assign(epoch, startOffset);
+      if (outcome === 'appended') appended = true;
+      if (outcome === 'stale') {
+        this.events.warn('a batch was written under a leader epoch older than the log already has', {
+          topic: this.topic,
+          partition: this.partition,
+          leaderEpoch: epoch,
+          latestLeaderEpoch: this.#epochs.latestEpoch,
+          offset: startOffset,
+        });
+      }
+    }
+    return appended;
+  }
+
+  /**
+   * The end of leader epoch `epoch` by Kafka's rule (leader-epoch-cache.ts): where the next larger
+   * epoch starts, or the log end for the newest, with the largest known epoch at or below it.
+   */
+  endOffsetForEpoch(epoch: number): EpochEndOffset {
+    return this.#epochs.endOffsetFor(epoch, this.#logEndOffset);
+  }
+
+  /** The leader epoch that wrote `offset`, or -1 when the log knows none (ListOffsets v4+). */
+  epochForOffset(offset: number): number {
+    return this.#epochs.epochForOffset(offset);
+  }
+
+  /** Each leader epoch and its first offset, oldest first (operator views, tests). */
+  get leaderEpochs(): readonly EpochEntry[] {
+    return this.#epochs.entries;
+  }
+
+  /** The epoch cache follows the log start: entries below it fold into it. */
+  async #epochsFollowLogStart(): Promise<void> {
+    if (this.#epochs.truncateFromStart(this.#logStartOffset)) {
+      await this.#storage.run(() => this.#epochs.persist());
+    }
   }
 
   /**
@@ -576,6 +635,7 @@ export class PartitionLog {
       this.#logStartOffset = offset;
       this.events.onLogStartOffsetChanged();
       await this.applyRetention();
+      await this.#epochsFollowLogStart();
       this.#notify('log-start');
     }
     return this.#logStartOffset;
@@ -610,13 +670,15 @@ export class PartitionLog {
       this.events.scheduleDelete(segment, decision.reason ?? 'retention.ms');
     }
     await this.#storage.run(() => deleteSnapshotsBelow(this.context.io, this.context.directory, newStart));
+    await this.#epochsFollowLogStart();
     return decision.count;
   }
 
   /**
    * Removes every batch at or above `offset` (a follower truncating a divergent tail). Whole
    * batches only: the new log end is the base offset of the batch that contained `offset`. The
-   * producer state is rebuilt from the newest snapshot below the new end. No appends may arrive
+   * leader-epoch cache loses the epochs that started in the cut tail, and the producer state is
+   * rebuilt from the newest snapshot below the new end. No appends may arrive
    * meanwhile (the replica layer truncates only a partition it does not lead); the write that
    * answered the last one is let finish first.
    */
@@ -647,6 +709,8 @@ export class PartitionLog {
       this.#logEndPoint = this.#endPoint();
       this.#durability.truncateTo(this.#logEndOffset);
       if (this.#logStartOffset > this.#logEndOffset) this.#logStartOffset = this.#logEndOffset;
+      // Epochs that started in the cut tail are gone with it (a follower then refetches them).
+      if (this.#epochs.truncateFromEnd(this.#logEndOffset)) await this.#epochs.persist();
       // The transaction indexes were cut with the segments; what is left is already indexed.
       await rebuildProducerState(this.context, this.#segments, this.producerState, this.#logEndOffset);
       this.#firstUnstableOffset = this.producerState.firstUnstableOffset();

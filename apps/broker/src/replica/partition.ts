@@ -1,4 +1,5 @@
 import { ErrorCode, isTransactionalBatch, type RecordBatchHeader, WeirError } from '@weir/protocol';
+import type { EpochEndOffset } from '../log/leader-epoch-cache';
 import type { AppendOrigin } from '../log/log-validator';
 import type { PartitionLog } from '../log/partition-log';
 import type { AppendResult, LogChange, ReadResult } from '../log/partition-log-types';
@@ -191,6 +192,7 @@ export class Partition {
       ? this.#appendInTurn(batch, header, request, admit)
       : log.appendValidated(batch, header, {
           origin: request.origin,
+          leaderEpoch: epoch,
           ...(verifiedGuard === undefined ? {} : { verificationGuard: verifiedGuard }),
         });
     if (request.acks !== -1) return written;
@@ -219,6 +221,8 @@ export class Partition {
         // Leadership may have moved while the batch waited; check again before it is queued.
         return this.#leaderLog(request.expectedLeaderEpoch).appendValidated(batch, header, {
           origin: request.origin,
+          // The epoch when it is queued: appends queue in order, and epochs only rise.
+          leaderEpoch: this.#leaderEpoch,
           ...(verificationGuard === undefined ? {} : { verificationGuard }),
         });
       } finally {
@@ -331,6 +335,35 @@ export class Partition {
     return this.#offsetsOf(this.#leaderLog(undefined, currentLeaderEpoch));
   }
 
+  /**
+   * OffsetForLeaderEpoch: where leader epoch `requested` ends in this replica's log
+   * (leader-epoch-cache.ts), after the `current_leader_epoch` check. Only the leader answers unless
+   * `leaderOnly` is false (Kafka's debugging replica id), when a follower's log answers too. The
+   * leader's own epoch ends at the log end even before its first write, as in Kafka, which records
+   * an epoch when leadership starts rather than at its first batch.
+   */
+  endOffsetForLeaderEpoch(
+    requested: number,
+    currentLeaderEpoch: number,
+    leaderOnly: boolean,
+  ): EpochEndOffset {
+    const log = leaderOnly
+      ? this.#leaderLog(undefined, currentLeaderEpoch)
+      : this.#replicaLog(currentLeaderEpoch);
+    const written = log.endOffsetForEpoch(requested);
+    const current = this.#role === 'leader' && requested === this.#leaderEpoch;
+    if (current && written.epoch !== requested) return { epoch: requested, endOffset: log.logEndOffset };
+    return written;
+  }
+
+  /**
+   * The leader epoch a ListOffsets answer carries for `offset` (v4+): the partition's own epoch for
+   * the latest offset, else the epoch that wrote it (-1 for records of an older Weir).
+   */
+  leaderEpochOf(offset: number, latest: boolean): number {
+    return latest ? this.#leaderEpoch : this.#leaderLog().epochForOffset(offset);
+  }
+
   /** The first offset at or after `timestampMs` that a reader at this isolation level may see. */
   offsetForTimestamp(
     timestampMs: number,
@@ -392,6 +425,21 @@ export class Partition {
         },
       );
     }
+    const epochError = leaderEpochError(this.#leaderEpoch, currentLeaderEpoch);
+    if (epochError !== ErrorCode.NONE) {
+      throw new WeirError(epochError, {
+        detail: `${this.topic}-${this.partition} is at leader epoch ${this.#leaderEpoch}; the request says ${currentLeaderEpoch}`,
+      });
+    }
+    return log;
+  }
+
+  /** The log of any replica role (leader or follower) whose epoch agrees with the request's. */
+  #replicaLog(currentLeaderEpoch: number): PartitionLog {
+    if (this.#role === 'leader') return this.#leaderLog(undefined, currentLeaderEpoch);
+    const log = this.log;
+    if (log === undefined || log.isOffline) throw this.#offlineError();
+    if (this.#role !== 'follower') throw this.#notLeader();
     const epochError = leaderEpochError(this.#leaderEpoch, currentLeaderEpoch);
     if (epochError !== ErrorCode.NONE) {
       throw new WeirError(epochError, {

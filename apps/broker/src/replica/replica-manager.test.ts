@@ -92,6 +92,7 @@ describe('ReplicaManager', () => {
     expect(await fixture.replicas.listOffset({ topic: TOPIC, partition: 0, timestampMs: -1 })).toEqual({
       offset: 2,
       timestampMs: -1,
+      leaderEpoch: 0,
     });
     const [beyond] = await fixture.replicas.fetch(fetchRequest({}, -1), new AbortController().signal);
     expect(beyond!.highWatermark).toBe(2);

@@ -1,4 +1,5 @@
 import { ErrorCode, WeirError } from '@weir/protocol';
+import type { EpochEndOffset } from '../log/leader-epoch-cache';
 import {
   LogManager,
   type LogManagerOptions,
@@ -176,20 +177,43 @@ export class ReplicaManager {
     timestampMs: number;
     isolationLevel?: IsolationLevel;
     currentLeaderEpoch?: number;
-  }): Promise<{ offset: number; timestampMs: number }> {
+  }): Promise<{ offset: number; timestampMs: number; leaderEpoch: number }> {
     const partition = this.#partition(request.topic, request.partition);
     const offsets = partition.offsets(request.currentLeaderEpoch);
     const isolation = request.isolationLevel ?? 'read_uncommitted';
     const end = isolation === 'read_committed' ? offsets.lastStableOffset : offsets.highWatermark;
-    if (request.timestampMs === -2) return { offset: offsets.logStartOffset, timestampMs: -1 };
-    if (request.timestampMs === -1) return { offset: end, timestampMs: -1 };
+    const at = (offset: number, timestampMs: number, latest = false) => ({
+      offset,
+      timestampMs,
+      leaderEpoch: partition.leaderEpochOf(offset, latest),
+    });
+    if (request.timestampMs === -2) return at(offsets.logStartOffset, -1);
+    if (request.timestampMs === -1) return at(end, -1, true);
     if (request.timestampMs < 0) {
       throw new WeirError(ErrorCode.INVALID_REQUEST, {
         detail: `unsupported timestamp ${request.timestampMs}`,
       });
     }
     const found = await partition.offsetForTimestamp(request.timestampMs, isolation);
-    return found ? { offset: found.offset, timestampMs: found.timestampMs } : { offset: -1, timestampMs: -1 };
+    return found ? at(found.offset, found.timestampMs) : { offset: -1, timestampMs: -1, leaderEpoch: -1 };
+  }
+
+  /**
+   * OffsetForLeaderEpoch: where `leaderEpoch` ends in a partition's log here (see
+   * `Partition.endOffsetForLeaderEpoch`), after the `currentLeaderEpoch` check.
+   */
+  endOffsetForLeaderEpoch(request: {
+    topic: string;
+    partition: number;
+    leaderEpoch: number;
+    currentLeaderEpoch: number;
+    leaderOnly: boolean;
+  }): EpochEndOffset {
+    return this.#partition(request.topic, request.partition).endOffsetForLeaderEpoch(
+      request.leaderEpoch,
+      request.currentLeaderEpoch,
+      request.leaderOnly,
+    );
   }
 
   /** DeleteRecords: moves the log start offset; -1 means "up to the high watermark". */

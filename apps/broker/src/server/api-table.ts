@@ -45,6 +45,7 @@ import { metadataHandler } from './handlers/metadata';
 import { offsetCommitHandler } from './handlers/offset-commit';
 import { offsetDeleteHandler } from './handlers/offset-delete';
 import { offsetFetchHandler } from './handlers/offset-fetch';
+import { offsetForLeaderEpochHandler } from './handlers/offset-for-leader-epoch';
 import { produceHandler } from './handlers/produce';
 import { clientSaslAuthenticateHandler, saslAuthenticateHandler } from './handlers/sasl-authenticate';
 import { saslHandshakeHandler } from './handlers/sasl-handshake';
@@ -89,6 +90,7 @@ export const API_TABLE: readonly ApiTableRow[] = [
   { handler: fetchHandler, servedOn: KAFKA },
   { handler: listOffsetsHandler, servedOn: KAFKA },
   { handler: metadataHandler, servedOn: KAFKA },
+  { handler: offsetForLeaderEpochHandler, servedOn: KAFKA },
   { handler: createTopicsHandler, servedOn: KAFKA },
   { handler: deleteTopicsHandler, servedOn: KAFKA },
   { handler: deleteRecordsHandler, servedOn: KAFKA },

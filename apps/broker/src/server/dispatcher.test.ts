@@ -59,6 +59,7 @@ const listOffsetsHandler = defineHandler<typeof ListOffsets, PartitionOffsets>({
           errorCode: result.ok ? ErrorCode.NONE : context.errorOf(result).errorCode,
           timestamp: -1n,
           offset: result.ok ? BigInt(result.value) : -1n,
+          leaderEpoch: -1,
         };
       },
       (partition) => ({
@@ -66,6 +67,7 @@ const listOffsetsHandler = defineHandler<typeof ListOffsets, PartitionOffsets>({
         errorCode: 0,
         timestamp: -1n,
         offset: -1n,
+        leaderEpoch: -1,
       }),
     );
     return { throttleTimeMs: 0, topics };
@@ -165,7 +167,11 @@ describe('Dispatcher: a service failure that is not a WeirError', () => {
       topics: [
         {
           name: 'orders',
-          partitions: [0, 1, 2].map((partitionIndex) => ({ partitionIndex, timestamp: -1n })),
+          partitions: [0, 1, 2].map((partitionIndex) => ({
+            partitionIndex,
+            currentLeaderEpoch: -1,
+            timestamp: -1n,
+          })),
         },
       ],
     });

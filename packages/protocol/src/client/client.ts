@@ -353,6 +353,8 @@ export class Client {
       const body = await connection.send(Metadata, {
         topics: topics === null ? null : topics.map((name) => ({ name })),
         allowAutoTopicCreation,
+        includeClusterAuthorizedOperations: false,
+        includeTopicAuthorizedOperations: false,
       });
       return this.#absorb(snapshotFromResponse(body), topics === null);
     })().finally(() => this.#metadataRequests.delete(key));

@@ -64,7 +64,12 @@ export function listOffsets(
         topic = { name: query.topic, partitions: [] };
         body.topics.push(topic);
       }
-      topic.partitions.push({ partitionIndex: query.partition, timestamp: specTimestamp(query.spec) });
+      // -1: the SDK does not fence by leader epoch (KIP-320), as kafkajs does not.
+      topic.partitions.push({
+        partitionIndex: query.partition,
+        currentLeaderEpoch: -1,
+        timestamp: specTimestamp(query.spec),
+      });
     }
     const response = await client.send(leaderId, ListOffsets, body);
     const byTime = new Map(

@@ -10,6 +10,7 @@ import { ListOffsets } from './apis/list-offsets';
 import { OffsetCommit } from './apis/offset-commit';
 import { OffsetDelete } from './apis/offset-delete';
 import { OffsetFetch } from './apis/offset-fetch';
+import { OffsetForLeaderEpoch } from './apis/offset-for-leader-epoch';
 import { SaslAuthenticate } from './apis/sasl-authenticate';
 import { SaslHandshake } from './apis/sasl-handshake';
 import { SyncGroup } from './apis/sync-group';
@@ -17,6 +18,7 @@ import { SyncGroup } from './apis/sync-group';
 /** Consumer-group, offset, coordinator, ListOffsets and SASL APIs. */
 export const GROUP_APIS: readonly ApiSchema[] = [
   ListOffsets,
+  OffsetForLeaderEpoch,
   OffsetCommit,
   OffsetFetch,
   FindCoordinator,

@@ -11,8 +11,20 @@ import { Produce } from '../../src/messages/apis/produce';
 import { encodeResponseFrame } from '../../src/messages/message-codec';
 import { apiVersionsAnswer, closedPort, type FakeBroker, startFakeBroker } from './helpers';
 
-const METADATA_ALL = { topics: null, allowAutoTopicCreation: false };
-const EMPTY_METADATA = { throttleTimeMs: 0, brokers: [], clusterId: null, controllerId: -1, topics: [] };
+const METADATA_ALL = {
+  topics: null,
+  allowAutoTopicCreation: false,
+  includeClusterAuthorizedOperations: false,
+  includeTopicAuthorizedOperations: false,
+};
+const EMPTY_METADATA = {
+  throttleTimeMs: 0,
+  brokers: [],
+  clusterId: null,
+  controllerId: -1,
+  topics: [],
+  clusterAuthorizedOperations: -2147483648,
+};
 
 /** Serves ApiVersions (v0–3 with Metadata 1–6) and hands every other request to `other`. */
 function metadataOnlyBroker(other: Parameters<typeof startFakeBroker>[0] = () => {}): Promise<FakeBroker> {
@@ -211,7 +223,7 @@ describe('Connection against the broker', () => {
     await connection.ready();
     expect(connection.status.state).toBe('ready');
     expect(connection.versionFor(ApiVersions)).toBe(3);
-    expect(connection.versionFor(Metadata)).toBe(6);
+    expect(connection.versionFor(Metadata)).toBe(8);
     expect(connection.versionFor(Produce)).toBe(7);
     expect(connection.versionFor(Fetch)).toBe(11);
     connection.close();

@@ -85,6 +85,16 @@ export const API_ACL_RULES = {
   },
   Fetch: { topic: topic('READ') },
   ListOffsets: { topic: topic('DESCRIBE') },
+  /** A broker's principal (CLUSTER_ACTION) may ask about any topic, as followers do in Kafka. */
+  OffsetForLeaderEpoch: {
+    topic: {
+      anyOf: [
+        { resourceType: 'CLUSTER', operation: 'CLUSTER_ACTION' },
+        { resourceType: 'TOPIC', operation: 'DESCRIBE' },
+      ],
+      denied: ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+    },
+  },
   /** Unauthorized topics are left out of an all-topics answer and refused when named. */
   Metadata: { describe: topic('DESCRIBE'), autoCreate: CREATE_TOPIC },
 

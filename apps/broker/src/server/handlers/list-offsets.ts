@@ -6,13 +6,15 @@ import { defineHandler } from '../handler';
 const RULES = API_ACL_RULES.ListOffsets;
 
 /**
- * ListOffsets v1–3: earliest (-2), latest (-1) or the first offset at or after a timestamp. From
- * v2 the isolation level counts: read_committed's latest is the last stable offset. Topics the
- * principal may not describe get TOPIC_AUTHORIZATION_FAILED.
+ * ListOffsets v1–5: earliest (-2), latest (-1) or the first offset at or after a timestamp. From
+ * v2 the isolation level counts: read_committed's latest is the last stable offset. From v4 a
+ * partition's `current_leader_epoch` is checked (FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH; -1 is
+ * not checked) and the answer carries the leader epoch of the offset found. Topics the principal
+ * may not describe get TOPIC_AUTHORIZATION_FAILED.
  */
 export const listOffsetsHandler = defineHandler({
   api: ListOffsets,
-  versions: { min: 1, max: 3 },
+  versions: { min: 1, max: 5 },
   async handle(request, context, services) {
     const isolationLevel = request.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted';
     const topics = await answerTopicPartitions(
@@ -26,12 +28,15 @@ export const listOffsetsHandler = defineHandler({
             partition: partition.partitionIndex,
             timestampMs: Number(partition.timestamp),
             isolationLevel,
+            // -1 below v4 (the codec's default): not checked.
+            currentLeaderEpoch: partition.currentLeaderEpoch,
           });
           return {
             partitionIndex: partition.partitionIndex,
             errorCode: 0,
             timestamp: BigInt(found.timestampMs),
             offset: BigInt(found.offset),
+            leaderEpoch: found.leaderEpoch,
           };
         } catch (error) {
           return {
@@ -39,6 +44,7 @@ export const listOffsetsHandler = defineHandler({
             errorCode: context.failure(error).errorCode,
             timestamp: -1n,
             offset: -1n,
+            leaderEpoch: -1,
           };
         }
       },
@@ -47,6 +53,7 @@ export const listOffsetsHandler = defineHandler({
         errorCode: RULES.topic.denied,
         timestamp: -1n,
         offset: -1n,
+        leaderEpoch: -1,
       }),
     );
     return { throttleTimeMs: 0, topics };

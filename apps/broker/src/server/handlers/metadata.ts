@@ -1,20 +1,46 @@
-import { Metadata } from '@weir/protocol';
+import { CLUSTER_RESOURCE_NAME, Metadata } from '@weir/protocol';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import type { TopicDescription } from '../../topics/topic-descriptions';
 import { defineHandler } from '../handler';
 
 const RULES = API_ACL_RULES.Metadata;
 
+/** Kafka's "not requested" value for authorized operations (Metadata v8). */
+const OPERATIONS_NOT_REQUESTED = -2_147_483_648;
+
+/** The operations Kafka reports for a topic and for the cluster in Metadata v8. */
+const TOPIC_OPERATIONS = [
+  'READ',
+  'WRITE',
+  'CREATE',
+  'DELETE',
+  'ALTER',
+  'DESCRIBE',
+  'DESCRIBE_CONFIGS',
+  'ALTER_CONFIGS',
+] as const;
+const CLUSTER_OPERATIONS = [
+  'CREATE',
+  'CLUSTER_ACTION',
+  'DESCRIBE_CONFIGS',
+  'ALTER_CONFIGS',
+  'IDEMPOTENT_WRITE',
+  'ALTER',
+  'DESCRIBE',
+] as const;
+
 /**
- * Metadata v1–6: brokers, the controller, and topics with their partitions. A null topic list
- * means all topics (and never auto-creates); auto-creation also needs the request's consent,
- * which versions before 4 give implicitly. An all-topics answer leaves out the topics the
- * principal may not describe; a named one it may not describe is TOPIC_AUTHORIZATION_FAILED, and
- * so is one it would auto-create without CREATE (Kafka's rule; the name does not leak existence).
+ * Metadata v1–8: brokers, the controller, and topics with their partitions, each with its leader
+ * epoch (v7+, which clients send back as `current_leader_epoch`). A null topic list means all
+ * topics (and never auto-creates); auto-creation also needs the request's consent, which versions
+ * before 4 give implicitly. An all-topics answer leaves out the topics the principal may not
+ * describe; a named one it may not describe is TOPIC_AUTHORIZATION_FAILED, and so is one it would
+ * auto-create without CREATE (Kafka's rule; the name does not leak existence). v8 reports the
+ * principal's authorized operations on each topic and on the cluster when asked.
  */
 export const metadataHandler = defineHandler({
   api: Metadata,
-  versions: { min: 1, max: 6 },
+  versions: { min: 1, max: 8 },
   async handle(request, context, services) {
     const { access } = context;
     const cluster = services.cluster;
@@ -60,14 +86,20 @@ export const metadataHandler = defineHandler({
           errorCode: partition.errorCode,
           partitionIndex: partition.partition,
           leaderId: partition.leaderId,
-          // On the wire from v7 (not served yet: librdkafka would then validate epochs with
-          // OffsetForLeaderEpoch, docs/kafka-compat.md §6.5).
+          // On the wire from v7; librdkafka ≥ 2.1 then validates with OffsetForLeaderEpoch
+          // (docs/kafka-compat.md §6.5).
           leaderEpoch: partition.leaderEpoch,
           replicaNodes: partition.replicaNodes,
           isrNodes: partition.isrNodes,
           offlineReplicas: partition.offlineReplicas,
         })),
+        topicAuthorizedOperations: request.includeTopicAuthorizedOperations
+          ? access.authorizedOperations('TOPIC', topic.name, TOPIC_OPERATIONS)
+          : OPERATIONS_NOT_REQUESTED,
       })),
+      clusterAuthorizedOperations: request.includeClusterAuthorizedOperations
+        ? access.authorizedOperations('CLUSTER', CLUSTER_RESOURCE_NAME, CLUSTER_OPERATIONS)
+        : OPERATIONS_NOT_REQUESTED,
     };
   },
 });

@@ -31,6 +31,9 @@ describe('kafkajs requests decode with our codec', () => {
     expect(decoded.body).toEqual({
       topics: [{ name: 'orders' }, { name: 'payments' }],
       allowAutoTopicCreation: version < 4,
+      // Not on the wire before v8: the defaults.
+      includeClusterAuthorizedOperations: false,
+      includeTopicAuthorizedOperations: false,
     });
   });
 
@@ -137,8 +140,10 @@ describe('our responses decode with kafkajs', () => {
               offlineReplicas: [],
             },
           ],
+          topicAuthorizedOperations: -2147483648,
         },
       ],
+      clusterAuthorizedOperations: -2147483648,
     });
     const decoded = await decodeWithKafkajs('metadata', version, frame);
     expect(decoded.brokers).toEqual([expect.objectContaining({ nodeId: 1, host: '127.0.0.1', port: 9092 })]);

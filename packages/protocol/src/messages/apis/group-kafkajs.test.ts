@@ -47,11 +47,12 @@ describe('kafkajs group and offset requests decode with our codec', () => {
         {
           name: 'orders',
           partitions: [
-            { partitionIndex: 0, timestamp: -2n },
-            { partitionIndex: 3, timestamp: 1700000000123n },
+            // Below v4 no current leader epoch is sent: -1, not checked.
+            { partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -2n },
+            { partitionIndex: 3, currentLeaderEpoch: -1, timestamp: 1700000000123n },
           ],
         },
-        { name: 'payments', partitions: [{ partitionIndex: 1, timestamp: -1n }] },
+        { name: 'payments', partitions: [{ partitionIndex: 1, currentLeaderEpoch: -1, timestamp: -1n }] },
       ],
     });
   });

@@ -3,17 +3,21 @@ import { field, struct } from '../../schema/struct';
 import { array, bool, int16, int32, string } from '../../schema/types';
 
 /**
- * Metadata (key 3), versions 1–6. From v1 a null topic list means "all topics" and an empty one
- * means "none"; staying at or below v6 keeps leader epochs out of the protocol (docs/kafka-compat.md §6.5).
+ * Metadata (key 3), versions 1–8, all non-flexible (flexible from v9). From v1 a null topic list
+ * means "all topics" and an empty one means "none"; v7 adds each partition's leader epoch, which
+ * clients then send back as `current_leader_epoch` (docs/kafka-compat.md §6.5); v8 the authorized
+ * operations of each topic and of the cluster, when asked for.
  */
 export const Metadata = defineApi({
   apiKey: 3,
   name: 'Metadata',
-  versions: '1-6',
+  versions: '1-8',
   flexibleVersions: '9+',
   request: {
     topics: field(array(struct({ name: field(string) })), { nullable: '1+' }),
     allowAutoTopicCreation: field(bool, { versions: '4+', default: true }),
+    includeClusterAuthorizedOperations: field(bool, { versions: '8+', default: false }),
+    includeTopicAuthorizedOperations: field(bool, { versions: '8+', default: false }),
   },
   response: {
     throttleTimeMs: field(int32, { versions: '3+' }),
@@ -48,8 +52,10 @@ export const Metadata = defineApi({
               }),
             ),
           ),
+          topicAuthorizedOperations: field(int32, { versions: '8+', default: -2147483648 }),
         }),
       ),
     ),
+    clusterAuthorizedOperations: field(int32, { versions: '8+', default: -2147483648 }),
   },
 });
