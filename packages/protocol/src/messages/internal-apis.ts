@@ -10,6 +10,7 @@ import { WeirListUsers } from './apis/internal/weir-list-users';
 import { WeirScanRecords } from './apis/internal/weir-scan-records';
 import { WeirUpsertUser } from './apis/internal/weir-upsert-user';
 import { WeirVerifyCredentials } from './apis/internal/weir-verify-credentials';
+import { WeirVerifyTransactionMembership } from './apis/internal/weir-verify-transaction-membership';
 
 /** The first API key reserved for Weir's own APIs; Kafka's keys stay far below it. */
 export const WEIR_API_KEY_MIN = 32000;
@@ -31,6 +32,7 @@ export const INTERNAL_APIS: readonly ApiSchema[] = [
   WeirDeleteUser,
   WeirVerifyCredentials,
   WeirDescribeEffectivePermissions,
+  WeirVerifyTransactionMembership,
 ];
 
 for (const api of INTERNAL_APIS) {
