@@ -10,6 +10,7 @@ import type { AclManager } from './security/acl/acl-manager';
 import type { UserManager } from './security/users/user-manager';
 import type { TopicDescriptions } from './topics/topic-descriptions';
 import type { TopicManager } from './topics/topic-manager';
+import type { TransactionMarkerWriter } from './txn/transaction-contracts';
 import type { TransactionCoordinator } from './txn/transaction-coordinator';
 
 /**
@@ -31,6 +32,8 @@ export interface BrokerServices {
   coordinators: CoordinatorLocator;
   groups: GroupCoordinator;
   transactions: TransactionCoordinator;
+  /** Markers this broker appends as the leader of their partitions (WriteTxnMarkers from a coordinator). */
+  transactionMarkers: TransactionMarkerWriter;
   /** Producer ids of idempotent producers (transactional ones come from the coordinator). */
   producerIds: ProducerIdManager;
   /** DescribeConfigs and AlterConfigs for topics and brokers. */

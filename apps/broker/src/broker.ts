@@ -22,6 +22,7 @@ import type { GroupMetricsSnapshot } from './http/group-metrics';
 import type { ReadinessCheck } from './http/health-server';
 import type { BrokerMetrics } from './http/metrics';
 import type { PartitionStats } from './http/partition-metrics';
+import { InterBroker } from './interbroker/inter-broker';
 import { createStorageIo, type StorageIo } from './log/storage';
 import type { Logger } from './logger';
 import { ClusterView } from './metadata/cluster-view';
@@ -40,7 +41,7 @@ import { UserStore } from './security/users/user-store';
 import { AuthFailureThrottle } from './server/auth/auth-failure-throttle';
 import { AuthenticationsInProgress } from './server/auth/authentications-in-progress';
 import type { SaslAuthHooks } from './server/auth/sasl-connection-auth';
-import { INTERNAL_PRINCIPAL } from './server/auth/weir-token-mechanism';
+import { BROKER_PRINCIPAL, INTERNAL_PRINCIPAL } from './server/auth/weir-token-mechanism';
 import { HeldRequestBytes } from './server/held-request-bytes';
 import { TrafficRates } from './stats/traffic-rates';
 import { logConfigFor } from './topics/topic-configs';
@@ -70,6 +71,11 @@ export interface BrokerDeps {
   authScheduler?: GroupScheduler;
   /** The clock and timers of the warning rate limit; tests pass a fake to end its intervals. */
   warningScheduler?: GroupScheduler;
+  /**
+   * Routes the inter-broker calls (markers, membership checks) over the network even to this
+   * broker, through its own internal listener, so a standalone broker exercises the remote paths.
+   */
+  routeInterBrokerCallsToSelf?: boolean;
 }
 
 const systemClock = { nowMs: () => Date.now() };
@@ -95,6 +101,7 @@ export class Broker {
   readonly #groupCoordinator: GroupCoordinator;
   readonly #transactionLog: TransactionLog;
   readonly #transactionCoordinator: TransactionCoordinator;
+  readonly #interBroker: InterBroker;
   readonly #operator: OperatorViews;
   readonly services: BrokerServices;
   /** The last minute's traffic, for the overview the internal listener serves. */
@@ -141,7 +148,7 @@ export class Broker {
         retentionCheckIntervalMs: config.log.retentionCheckIntervalMs,
       },
       // The coordinator is built below; it is asked only once requests flow.
-      transactions: { membership: (query) => this.#transactionCoordinator.membership(query) },
+      transactions: { membership: (query) => this.#interBroker.membership.membership(query) },
       traffic: {
         bytesIn: (topic, bytes, records) => {
           deps.metrics.bytesInTotal.inc({ topic }, bytes);
@@ -187,6 +194,17 @@ export class Broker {
     const markers = new TransactionMarkers(this.#replicas, systemClock, (error) =>
       markerLogger.error({ err: error }, 'writing a transaction marker failed unexpectedly'),
     );
+    // Markers and membership questions go to the broker that leads the partition or coordinates
+    // the id, this one through its replica layer and coordinator, others over the network.
+    this.#interBroker = new InterBroker({
+      config,
+      view: this.#view,
+      internalToken: () => this.#internalToken?.current,
+      localMarkers: markers,
+      localMembership: { membership: (query) => this.#transactionCoordinator.membership(query) },
+      logger: deps.logger,
+      routeToSelfOverNetwork: deps.routeInterBrokerCallsToSelf ?? false,
+    });
     // One throttle for every way of checking a password, so switching between SASL listeners and
     // the console login does not reset an address's delay.
     const authThrottle = new AuthFailureThrottle(
@@ -222,7 +240,7 @@ export class Broker {
     // user as its principal, so the ordinary policy below applies to it.
     const internalAuthorizer = new Authorizer({
       ...authorization,
-      superUsers: [...config.security.superUsers, INTERNAL_PRINCIPAL],
+      superUsers: [...config.security.superUsers, INTERNAL_PRINCIPAL, BROKER_PRINCIPAL],
     });
     const producerIds = new ProducerIdManager(this.#store);
     const transactions = createBrokerTransactions({
@@ -230,7 +248,7 @@ export class Broker {
       topics: this.#topics,
       view: this.#view,
       logs: this.#replicas,
-      markers: deps.wrapTransactionMarkers?.(markers) ?? markers,
+      markers: deps.wrapTransactionMarkers?.(this.#interBroker.markers) ?? this.#interBroker.markers,
       groups: this.#groupCoordinator,
       producers: producerIds,
       scheduler: deps.transactionScheduler ?? systemGroupScheduler,
@@ -264,6 +282,7 @@ export class Broker {
       coordinators: new CoordinatorLocator(this.#view, () => this.#transactionLog.ensureCreated()),
       groups: this.#groupCoordinator,
       transactions: this.#transactionCoordinator,
+      transactionMarkers: markers,
       producerIds,
       configs: new ConfigManager(this.#topics, this.#view, config),
       users,
@@ -308,6 +327,7 @@ export class Broker {
       authHooks,
       internalAuthorizer,
       internalToken: () => this.#internalToken?.current,
+      clusterSecret: () => this.#interBroker.clusterSecret(),
       observation: {
         metrics: deps.metrics,
         logger: deps.logger,
@@ -353,6 +373,7 @@ export class Broker {
     // broker's registration can say where it is; connections wait until the end of the start.
     await bindListeners(this.#listeners);
     await this.#internalToken?.resolve();
+    await this.#interBroker.start();
     await this.#store.registerBroker(
       registrationOf(this.config, this.#listeners, this.#sessionId, systemClock.nowMs()),
     );
@@ -409,11 +430,13 @@ export class Broker {
       this.#listeners.client.stop(this.config.shutdownTimeoutMs / 2),
       this.#listeners.internal?.stop(this.config.shutdownTimeoutMs / 2),
     ]);
+    this.#interBroker.stopping();
     await this.#store.unregisterBroker(this.config.nodeId, this.#sessionId);
     // Group metadata is written in the background; those appends finish before the logs close.
     await this.#groupStore.drain();
     await this.#transactionLog.drain();
     await this.#replicas.stop();
+    this.#interBroker.close();
     this.#unfollowStore?.();
     this.#warnings.flush();
     this.deps.logger.info('broker stopped');

@@ -36,6 +36,7 @@ import { weirListUsersHandler } from './handlers/internal/weir-list-users';
 import { weirScanRecordsHandler } from './handlers/internal/weir-scan-records';
 import { weirUpsertUserHandler } from './handlers/internal/weir-upsert-user';
 import { weirVerifyCredentialsHandler } from './handlers/internal/weir-verify-credentials';
+import { weirVerifyTransactionMembershipHandler } from './handlers/internal/weir-verify-transaction-membership';
 import { joinGroupHandler } from './handlers/join-group';
 import { leaveGroupHandler } from './handlers/leave-group';
 import { listGroupsHandler } from './handlers/list-groups';
@@ -50,6 +51,7 @@ import { clientSaslAuthenticateHandler, saslAuthenticateHandler } from './handle
 import { saslHandshakeHandler } from './handlers/sasl-handshake';
 import { syncGroupHandler } from './handlers/sync-group';
 import { txnOffsetCommitHandler } from './handlers/txn-offset-commit';
+import { writeTxnMarkersHandler } from './handlers/write-txn-markers';
 
 /**
  * Where a handler is served:
@@ -136,6 +138,9 @@ export const API_TABLE: readonly ApiTableRow[] = [
   { handler: weirDeleteUserHandler, servedOn: INTERNAL_ONLY },
   { handler: weirVerifyCredentialsHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribeEffectivePermissionsHandler, servedOn: INTERNAL_ONLY },
+  // Broker to broker: the coordinator's markers and the produce path's membership question.
+  { handler: writeTxnMarkersHandler, servedOn: INTERNAL_ONLY },
+  { handler: weirVerifyTransactionMembershipHandler, servedOn: INTERNAL_ONLY },
 ];
 
 /** The handlers of the rows served on any of `listeners`. */
