@@ -1,0 +1,123 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  type RunningBroker,
+  startBroker,
+  type TemporaryDirectory,
+  temporaryDirectory,
+} from '@weir/test-broker';
+import { Kafka, logLevel } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from './group-fixtures';
+
+/** How many requests of `api` the broker has received, from its metrics. */
+async function requestCount(running: RunningBroker, api: string): Promise<number> {
+  const metric = await running.metrics.requestsTotal.get();
+  return metric.values
+    .filter((value) => value.labels.api === api)
+    .reduce((sum, value) => sum + value.value, 0);
+}
+
+/**
+ * A kafkajs transaction over three partitions on a broker that treats itself as a remote peer
+ * (`routeInterBrokerCallsToSelf`): the produce path asks the coordinator over the internal
+ * listener (WeirVerifyTransactionMembership) and the coordinator sends WriteTxnMarkers to the
+ * leaders there, both over real sockets, authenticated as the broker principal with the cluster
+ * secret. The 3-broker version of this test comes with the cluster harness.
+ */
+describe('transactions with markers and membership checks over the inter-broker path', () => {
+  let directory: TemporaryDirectory;
+  let running: RunningBroker;
+  let kafka: Kafka;
+
+  beforeAll(async () => {
+    directory = await temporaryDirectory('weir-cluster-secret-');
+    const secretFile = join(directory.path, 'cluster.secret');
+    await writeFile(secretFile, 'a-cluster-secret-for-the-loopback-test\n', { mode: 0o600 });
+    running = await startBroker(
+      {
+        topics: { autoCreateEnable: false },
+        groups: { initialRebalanceDelayMs: 0, offsetsTopicPartitions: 1 },
+        transactions: { stateTopicPartitions: 2 },
+        cluster: { interBrokerAuthentication: 'secret', secretFile },
+        // Only super users (the broker principal among them) may do anything: the markers and the
+        // membership checks pass because the secret makes the caller a broker.
+        security: { allowEveryoneIfNoAclFound: false, superUsers: ['User:ANONYMOUS'] },
+      },
+      undefined,
+      { routeInterBrokerCallsToSelf: true },
+    );
+    kafka = new Kafka({
+      clientId: 'inter-broker-txn',
+      brokers: [running.bootstrap],
+      logLevel: logLevel.NOTHING,
+    });
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: 'spread', numPartitions: 3 }] });
+    await admin.disconnect();
+  });
+  afterAll(async () => {
+    await running?.dispose();
+    await directory?.cleanup();
+  });
+
+  it('commits and aborts; read_committed sees the committed records only', async () => {
+    const markersBefore = await requestCount(running, 'WriteTxnMarkers');
+    const checksBefore = await requestCount(running, 'WeirVerifyTransactionMembership');
+    const producer = kafka.producer({
+      transactionalId: 'spread-tx',
+      idempotent: true,
+      maxInFlightRequests: 1,
+    });
+    await producer.connect();
+    try {
+      const committed = await producer.transaction();
+      await committed.send({
+        topic: 'spread',
+        messages: [0, 1, 2].map((partition) => ({ partition, value: `commit-${partition}` })),
+      });
+      await committed.commit();
+      const aborted = await producer.transaction();
+      await aborted.send({
+        topic: 'spread',
+        messages: [0, 1, 2].map((partition) => ({ partition, value: `abort-${partition}` })),
+      });
+      await aborted.abort();
+    } finally {
+      await producer.disconnect();
+    }
+    // One WriteTxnMarkers per transaction (one leader), one membership check per partition.
+    expect((await requestCount(running, 'WriteTxnMarkers')) - markersBefore).toBe(2);
+    expect((await requestCount(running, 'WeirVerifyTransactionMembership')) - checksBefore).toBe(6);
+
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      // Per partition: the committed record, its marker, the aborted record, its marker.
+      const offsets = await admin.fetchTopicOffsets('spread');
+      expect(offsets.map((row) => row.high)).toEqual(['4', '4', '4']);
+    } finally {
+      await admin.disconnect();
+    }
+    const consumer = kafka.consumer({
+      groupId: 'spread-reader',
+      readUncommitted: false,
+      maxWaitTimeInMs: 100,
+    });
+    const seen: string[] = [];
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topic: 'spread', fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ message }) => {
+          seen.push(message.value!.toString());
+        },
+      });
+      await pollUntil(() => seen.length >= 3 || undefined, 'the committed records');
+    } finally {
+      await consumer.disconnect();
+    }
+    expect(seen.sort()).toEqual(['commit-0', 'commit-1', 'commit-2']);
+  });
+});
