@@ -202,6 +202,11 @@ export class Broker {
       internalToken: () => this.#internalToken?.current,
       localMarkers: markers,
       localMembership: { membership: (query) => this.#transactionCoordinator.membership(query) },
+      localStaging: {
+        stageOffsets: (claim, groupId, topics) =>
+          this.#transactionCoordinator.stageOffsets(claim, groupId, topics),
+      },
+      localOffsets: this.#groupCoordinator,
       logger: deps.logger,
       routeToSelfOverNetwork: deps.routeInterBrokerCallsToSelf ?? false,
     });
@@ -249,7 +254,7 @@ export class Broker {
       view: this.#view,
       logs: this.#replicas,
       markers: deps.wrapTransactionMarkers?.(this.#interBroker.markers) ?? this.#interBroker.markers,
-      groups: this.#groupCoordinator,
+      offsets: this.#interBroker.offsets,
       producers: producerIds,
       scheduler: deps.transactionScheduler ?? systemGroupScheduler,
       logger: deps.logger.child({ component: 'transaction-coordinator' }),
@@ -282,6 +287,7 @@ export class Broker {
       coordinators: new CoordinatorLocator(this.#view, () => this.#transactionLog.ensureCreated()),
       groups: this.#groupCoordinator,
       transactions: this.#transactionCoordinator,
+      transactionOffsets: this.#interBroker.offsetStaging,
       transactionMarkers: markers,
       producerIds,
       configs: new ConfigManager(this.#topics, this.#view, config),

@@ -39,6 +39,7 @@ import {
   SyncGroup,
   TxnOffsetCommit,
   WeirAbortTransaction,
+  WeirApplyTxnOffsets,
   WeirDeleteUser,
   WeirDescribeBroker,
   WeirDescribeEffectivePermissions,
@@ -679,6 +680,18 @@ export const ROWS: Row[] = [
     label: 'WeirVerifyTransactionMembership',
     grants: [cluster('CLUSTER_ACTION')],
     request: { transactionalId: 'tx', producerId: 0n, producerEpoch: 0, topic: 'data', partition: 0 },
+    expect: { denied: CLUSTER },
+  }),
+  row({
+    api: WeirApplyTxnOffsets,
+    label: 'WeirApplyTxnOffsets',
+    grants: [cluster('CLUSTER_ACTION')],
+    request: {
+      groupId: 'matrix-txn-group',
+      producerId: 1n,
+      producerEpoch: 0,
+      offsets: [{ topic: 'data', partition: 0, offset: 1n, leaderEpoch: -1, metadata: null }],
+    },
     expect: { denied: CLUSTER },
   }),
   row({

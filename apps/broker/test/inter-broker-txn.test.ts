@@ -65,6 +65,8 @@ describe('transactions with markers and membership checks over the inter-broker 
   it('commits and aborts; read_committed sees the committed records only', async () => {
     const markersBefore = await requestCount(running, 'WriteTxnMarkers');
     const checksBefore = await requestCount(running, 'WeirVerifyTransactionMembership');
+    const offsetCommitsBefore = await requestCount(running, 'TxnOffsetCommit');
+    const appliedBefore = await requestCount(running, 'WeirApplyTxnOffsets');
     const producer = kafka.producer({
       transactionalId: 'spread-tx',
       idempotent: true,
@@ -78,6 +80,14 @@ describe('transactions with markers and membership checks over the inter-broker 
         messages: [0, 1, 2].map((partition) => ({ partition, value: `commit-${partition}` })),
       });
       await committed.commit();
+      const withOffsets = await producer.transaction();
+      await withOffsets.send({ topic: 'spread', messages: [{ partition: 0, value: 'commit-offsets' }] });
+      // TxnOffsetCommit goes to the group's coordinator, which forwards it to the transaction's.
+      await withOffsets.sendOffsets({
+        consumerGroupId: 'spread-offsets',
+        topics: [{ topic: 'spread', partitions: [{ partition: 1, offset: '7' }] }],
+      });
+      await withOffsets.commit();
       const aborted = await producer.transaction();
       await aborted.send({
         topic: 'spread',
@@ -87,16 +97,22 @@ describe('transactions with markers and membership checks over the inter-broker 
     } finally {
       await producer.disconnect();
     }
-    // One WriteTxnMarkers per transaction (one leader), one membership check per partition.
-    expect((await requestCount(running, 'WriteTxnMarkers')) - markersBefore).toBe(2);
-    expect((await requestCount(running, 'WeirVerifyTransactionMembership')) - checksBefore).toBe(6);
+    // One WriteTxnMarkers per transaction (one leader), one membership check per partition and
+    // batch, and the staged offsets forwarded once and applied once.
+    expect((await requestCount(running, 'WriteTxnMarkers')) - markersBefore).toBe(3);
+    expect((await requestCount(running, 'WeirVerifyTransactionMembership')) - checksBefore).toBe(7);
+    expect((await requestCount(running, 'TxnOffsetCommit')) - offsetCommitsBefore).toBe(2);
+    expect((await requestCount(running, 'WeirApplyTxnOffsets')) - appliedBefore).toBe(1);
 
     const admin = kafka.admin();
     await admin.connect();
     try {
-      // Per partition: the committed record, its marker, the aborted record, its marker.
+      // Per partition: the committed record, its marker, the aborted record, its marker; partition
+      // 0 also the record of the transaction with offsets and its marker.
       const offsets = await admin.fetchTopicOffsets('spread');
-      expect(offsets.map((row) => row.high)).toEqual(['4', '4', '4']);
+      expect(offsets.map((row) => row.high)).toEqual(['6', '4', '4']);
+      const [committed] = await admin.fetchOffsets({ groupId: 'spread-offsets', topics: ['spread'] });
+      expect(committed!.partitions.find((row) => row.partition === 1)?.offset).toBe('7');
     } finally {
       await admin.disconnect();
     }
@@ -114,10 +130,10 @@ describe('transactions with markers and membership checks over the inter-broker 
           seen.push(message.value!.toString());
         },
       });
-      await pollUntil(() => seen.length >= 3 || undefined, 'the committed records');
+      await pollUntil(() => seen.length >= 4 || undefined, 'the committed records');
     } finally {
       await consumer.disconnect();
     }
-    expect(seen.sort()).toEqual(['commit-0', 'commit-1', 'commit-2']);
+    expect(seen.sort()).toEqual(['commit-0', 'commit-1', 'commit-2', 'commit-offsets']);
   });
 });

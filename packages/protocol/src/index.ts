@@ -38,6 +38,7 @@ export { Heartbeat } from './messages/apis/heartbeat';
 export { IncrementalAlterConfigs } from './messages/apis/incremental-alter-configs';
 export { InitProducerId } from './messages/apis/init-producer-id';
 export { WeirAbortTransaction } from './messages/apis/internal/weir-abort-transaction';
+export { WeirApplyTxnOffsets } from './messages/apis/internal/weir-apply-txn-offsets';
 export { WeirDeleteUser } from './messages/apis/internal/weir-delete-user';
 export { WeirDescribeBroker } from './messages/apis/internal/weir-describe-broker';
 export { WeirDescribeEffectivePermissions } from './messages/apis/internal/weir-describe-effective-permissions';

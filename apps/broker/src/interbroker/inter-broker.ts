@@ -2,10 +2,14 @@ import { readFile } from 'node:fs/promises';
 import type { BrokerConfig } from '../config/broker-config';
 import type { Logger } from '../logger';
 import type { ClusterView } from '../metadata/cluster-view';
+import type { TransactionOffsetsSink } from '../txn/transaction-completion';
 import type { TransactionMarkerWriter, TransactionMembershipCheck } from '../txn/transaction-contracts';
+import type { TransactionCoordinator } from '../txn/transaction-coordinator';
 import { InterBrokerClient } from './inter-broker-client';
 import { type LoadedInterBrokerCredentials, loadInterBrokerCredentials } from './inter-broker-credentials';
 import { RoutedMembershipCheck } from './routed-membership-check';
+import { RoutedOffsetStaging } from './routed-offset-staging';
+import { RoutedOffsetsSink } from './routed-offsets-sink';
 import { RoutedTransactionMarkers } from './routed-transaction-markers';
 
 /** Connecting to a peer may take this long before the call fails as unreachable. */
@@ -22,6 +26,10 @@ export interface InterBrokerDeps {
   localMarkers: TransactionMarkerWriter;
   /** This broker's transaction coordinator. */
   localMembership: TransactionMembershipCheck;
+  /** This broker's transaction coordinator, staging TxnOffsetCommit offsets. */
+  localStaging: Pick<TransactionCoordinator, 'stageOffsets'>;
+  /** This broker's group coordinator, storing committed transactions' offsets. */
+  localOffsets: TransactionOffsetsSink;
   logger: Logger;
   /**
    * Tests: every broker, this one included, is reached through the network, so a standalone
@@ -32,13 +40,16 @@ export interface InterBrokerDeps {
 
 /**
  * The broker's side of inter-broker traffic (docs/architecture.md §6.4): the client of the other
- * brokers' internal listeners, and the two transaction paths that use it, the coordinator's
- * marker writer and the produce path's membership check, each routing per call to the broker the
- * cluster view names. A standalone broker routes everything to itself, so it opens no connection.
+ * brokers' internal listeners, and the transaction paths that use it: the coordinator's marker
+ * writer, the produce path's membership check, and a transaction's offsets (staged at the
+ * transaction coordinator, applied at the group coordinator), each routed per call to the broker
+ * the cluster view names. A standalone broker routes everything to itself, so it opens no connection.
  */
 export class InterBroker {
   readonly markers: TransactionMarkerWriter;
   readonly membership: TransactionMembershipCheck;
+  readonly offsets: TransactionOffsetsSink;
+  readonly offsetStaging: RoutedOffsetStaging;
   readonly #deps: InterBrokerDeps;
   readonly #client: InterBrokerClient;
   #credentials: LoadedInterBrokerCredentials | undefined;
@@ -86,6 +97,13 @@ export class InterBroker {
       isRemote,
       onUnreachable: (brokerId, error) =>
         log.debug({ brokerId, err: error }, 'the transaction coordinator could not be asked'),
+    });
+    this.offsets = new RoutedOffsetsSink({ view, local: deps.localOffsets, peers: this.#client, isRemote });
+    this.offsetStaging = new RoutedOffsetStaging({
+      view,
+      local: deps.localStaging,
+      peers: this.#client,
+      isRemote,
     });
   }
 

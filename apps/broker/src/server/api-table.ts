@@ -26,6 +26,7 @@ import { heartbeatHandler } from './handlers/heartbeat';
 import { incrementalAlterConfigsHandler } from './handlers/incremental-alter-configs';
 import { initProducerIdHandler } from './handlers/init-producer-id';
 import { weirAbortTransactionHandler } from './handlers/internal/weir-abort-transaction';
+import { weirApplyTxnOffsetsHandler } from './handlers/internal/weir-apply-txn-offsets';
 import { weirDeleteUserHandler } from './handlers/internal/weir-delete-user';
 import { weirDescribeBrokerHandler } from './handlers/internal/weir-describe-broker';
 import { weirDescribeEffectivePermissionsHandler } from './handlers/internal/weir-describe-effective-permissions';
@@ -141,6 +142,7 @@ export const API_TABLE: readonly ApiTableRow[] = [
   // Broker to broker: the coordinator's markers and the produce path's membership question.
   { handler: writeTxnMarkersHandler, servedOn: INTERNAL_ONLY },
   { handler: weirVerifyTransactionMembershipHandler, servedOn: INTERNAL_ONLY },
+  { handler: weirApplyTxnOffsetsHandler, servedOn: INTERNAL_ONLY },
 ];
 
 /** The handlers of the rows served on any of `listeners`. */

@@ -11,7 +11,7 @@ import {
 import { apiByKey } from './registry';
 
 describe("Weir's internal APIs", () => {
-  it('use keys 32000–32011, version 0 only, flexible', () => {
+  it('use keys 32000–32012, version 0 only, flexible', () => {
     expect(INTERNAL_APIS.map((api) => [api.apiKey, api.name])).toEqual([
       [32000, 'WeirDescribeBroker'],
       [32001, 'WeirListTopicSummaries'],
@@ -25,6 +25,7 @@ describe("Weir's internal APIs", () => {
       [32009, 'WeirVerifyCredentials'],
       [32010, 'WeirDescribeEffectivePermissions'],
       [32011, 'WeirVerifyTransactionMembership'],
+      [32012, 'WeirApplyTxnOffsets'],
     ]);
     for (const api of INTERNAL_APIS) {
       expect(api.apiKey).toBeGreaterThanOrEqual(WEIR_API_KEY_MIN);

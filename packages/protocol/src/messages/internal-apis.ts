@@ -1,5 +1,6 @@
 import type { ApiSchema } from '../schema/api';
 import { WeirAbortTransaction } from './apis/internal/weir-abort-transaction';
+import { WeirApplyTxnOffsets } from './apis/internal/weir-apply-txn-offsets';
 import { WeirDeleteUser } from './apis/internal/weir-delete-user';
 import { WeirDescribeBroker } from './apis/internal/weir-describe-broker';
 import { WeirDescribeEffectivePermissions } from './apis/internal/weir-describe-effective-permissions';
@@ -33,6 +34,7 @@ export const INTERNAL_APIS: readonly ApiSchema[] = [
   WeirVerifyCredentials,
   WeirDescribeEffectivePermissions,
   WeirVerifyTransactionMembership,
+  WeirApplyTxnOffsets,
 ];
 
 for (const api of INTERNAL_APIS) {

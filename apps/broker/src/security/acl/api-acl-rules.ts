@@ -147,6 +147,8 @@ export const API_ACL_RULES = {
   WeirDescribeEffectivePermissions: { cluster: cluster('DESCRIBE') },
   /** A partition leader asking the transaction coordinator, broker to broker (as WriteTxnMarkers). */
   WeirVerifyTransactionMembership: { cluster: cluster('CLUSTER_ACTION') },
+  /** A transaction coordinator handing committed offsets to the group's coordinator. */
+  WeirApplyTxnOffsets: { cluster: cluster('CLUSTER_ACTION') },
 } as const satisfies Record<string, Record<string, AclRule>>;
 
 /**
