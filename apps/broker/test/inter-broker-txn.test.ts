@@ -9,6 +9,7 @@ import {
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollUntil } from './group-fixtures';
+import { makeTlsFiles, type TlsFiles } from './tls-fixtures';
 
 /** How many requests of `api` the broker has received, from its metrics. */
 async function requestCount(running: RunningBroker, api: string): Promise<number> {
@@ -135,5 +136,65 @@ describe('transactions with markers and membership checks over the inter-broker 
       await consumer.disconnect();
     }
     expect(seen.sort()).toEqual(['commit-0', 'commit-1', 'commit-2', 'commit-offsets']);
+  });
+});
+
+/**
+ * The same path with mutual TLS between brokers: the broker dials its own internal listener over
+ * TLS, presenting the listener's certificate, which the listener trusts by its principal.
+ */
+describe('inter-broker calls authenticated by certificate', () => {
+  let files: TlsFiles;
+  let running: RunningBroker;
+
+  beforeAll(async () => {
+    files = await makeTlsFiles();
+    running = await startBroker(
+      {
+        topics: { autoCreateEnable: false },
+        transactions: { stateTopicPartitions: 1 },
+        cluster: { interBrokerAuthentication: 'certificate' },
+        listeners: {
+          internal: {
+            tls: {
+              certFile: files.server.cert,
+              keyFile: files.server.key,
+              caFile: files.ca,
+              clientAuth: 'requested',
+            },
+            // `weir certs dev --hosts 127.0.0.1,…` names the server certificate after its first host.
+            trustedCertificatePrincipals: ['User:CN=127.0.0.1'],
+          },
+        },
+      },
+      undefined,
+      { routeInterBrokerCallsToSelf: true },
+    );
+    await running.broker.services.topics.createTopic({ name: 'mtls', partitionCount: 1, configs: {} });
+  });
+  afterAll(async () => {
+    await running?.dispose();
+    await files?.cleanup();
+  });
+
+  it('commits a kafkajs transaction with its markers sent over mutual TLS', async () => {
+    const markersBefore = await requestCount(running, 'WriteTxnMarkers');
+    const kafka = new Kafka({
+      clientId: 'inter-broker-mtls',
+      brokers: [running.bootstrap],
+      logLevel: logLevel.NOTHING,
+    });
+    const producer = kafka.producer({ transactionalId: 'mtls-tx', idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    try {
+      const transaction = await producer.transaction();
+      await transaction.send({ topic: 'mtls', messages: [{ value: 'over-tls' }] });
+      await transaction.commit();
+    } finally {
+      await producer.disconnect();
+    }
+    expect((await requestCount(running, 'WriteTxnMarkers')) - markersBefore).toBe(1);
+    const logEnd = running.broker.partitionStats().find((stats) => stats.topic === 'mtls')?.logEndOffset;
+    expect(Number(logEnd)).toBe(2);
   });
 });
