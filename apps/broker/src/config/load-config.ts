@@ -7,7 +7,7 @@ import { listConfigKeys, listConfigSections } from './config-keys';
 import { type ConfigOverride, findOverride, getIn, mergeOverrides } from './config-layers';
 import { CONFIG_FILE_ENV_VAR, type Environment, envOverrides } from './env-overrides';
 import { type ConfigFlags, flagOverrides } from './flag-overrides';
-import { checkInterBrokerFiles } from './inter-broker-files';
+import { checkInterBrokerAuthentication } from './inter-broker-checks';
 import { checkListenerTlsFiles } from './listener-tls-files';
 import { CONFIG_FILE_KEY, parseConfigYaml } from './parse-config-yaml';
 import { isSecretKey, REDACTED, redactConfig } from './redact-config';
@@ -62,7 +62,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
     const readFile = options.readFile ?? readUtf8;
     const fileProblems = [
       ...(await checkListenerTlsFiles(result.data, readFile)),
-      ...(await checkInterBrokerFiles(result.data, readFile)),
+      ...(await checkInterBrokerAuthentication(result.data, readFile)),
     ];
     for (const problem of fileProblems) {
       const source = findOverride(merged.provenance, problem.key)?.source ?? 'default';

@@ -112,6 +112,17 @@ export class InterBroker {
    * the secret from then on. Call before the listeners serve.
    */
   async start(): Promise<void> {
+    const { config, logger } = this.#deps;
+    if (
+      config.cluster.etcdEndpoints.length > 0 &&
+      config.cluster.interBrokerAuthentication === 'token' &&
+      config.listeners.internal.token === undefined
+    ) {
+      // A generated token differs per broker, so no other broker can present this one.
+      logger.warn(
+        'cluster mode authenticates brokers with the internal listener token, but none is configured: set the same listeners.internal.token on every broker, or use cluster.interBrokerAuthentication secret or certificate',
+      );
+    }
     this.#credentials = await loadInterBrokerCredentials(
       this.#deps.config,
       this.#deps.internalToken,

@@ -11,7 +11,7 @@ import type { TlsFileError } from './listener-tls-files';
  * listener's certificate) as the broker will at start, so a missing or short secret file stops the
  * broker at configuration time (exit 2) with the setting's name, not at its first inter-broker call.
  */
-export async function checkInterBrokerFiles(
+export async function checkInterBrokerAuthentication(
   config: BrokerConfig,
   readFile: ReadTextFile,
 ): Promise<TlsFileError[]> {
