@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ErrorCode, isRetriable } from '@weir/protocol';
 import {
   type RunningBroker,
   startBroker,
@@ -9,7 +10,9 @@ import {
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollUntil } from './group-fixtures';
+import { RawClient } from './raw-client';
 import { makeTlsFiles, type TlsFiles } from './tls-fixtures';
+import { TxnWire } from './txn-fixtures';
 
 /** How many requests of `api` the broker has received, from its metrics. */
 async function requestCount(running: RunningBroker, api: string): Promise<number> {
@@ -196,5 +199,48 @@ describe('inter-broker calls authenticated by certificate', () => {
     expect((await requestCount(running, 'WriteTxnMarkers')) - markersBefore).toBe(1);
     const logEnd = running.broker.partitionStats().find((stats) => stats.topic === 'mtls')?.logEndOffset;
     expect(Number(logEnd)).toBe(2);
+  });
+});
+
+/**
+ * A coordinator and leaders that cannot be reached: the broker routes every inter-broker call over
+ * the network to itself, but its internal listener is off, so no call can be made. Producers get
+ * the retriable codes and the broker keeps serving.
+ */
+describe('inter-broker calls that cannot be made', () => {
+  let running: RunningBroker;
+  let client: RawClient;
+  let wire: TxnWire;
+
+  beforeAll(async () => {
+    running = await startBroker(
+      {
+        transactions: { stateTopicPartitions: 1 },
+        cluster: { interBrokerRequestTimeoutMs: 300 },
+        listeners: { internal: { enabled: false } },
+      },
+      undefined,
+      { routeInterBrokerCallsToSelf: true },
+    );
+    await running.broker.services.topics.createTopic({ name: 'unreached', partitionCount: 1, configs: {} });
+    client = await RawClient.connect(running.bootstrap);
+    wire = new TxnWire(client);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await running?.dispose();
+  });
+
+  it('answers a transactional produce NOT_ENOUGH_REPLICAS and EndTxn CONCURRENT_TRANSACTIONS, and serves on', async () => {
+    const claim = await wire.claim('unreached-tx');
+    expect(await wire.addPartitions(claim, 'unreached', [0])).toEqual([ErrorCode.NONE]);
+    const produced = await wire.produce(claim, 'unreached', 0, ['x'], 0);
+    expect(produced).toBe(ErrorCode.NOT_ENOUGH_REPLICAS);
+    expect(isRetriable(produced)).toBe(true);
+    // The commit is decided, but its marker cannot reach the partition's leader yet.
+    const ended = await wire.end(claim, true);
+    expect(ended).toBe(ErrorCode.CONCURRENT_TRANSACTIONS);
+    expect(isRetriable(ended)).toBe(true);
+    expect(await wire.latest('unreached', 0, false)).toBe(0);
   });
 });
