@@ -273,6 +273,37 @@ describe('inter-broker calls to live and dead peers', () => {
     }
   });
 
+  it("dials from the broker's own address when one is given", async () => {
+    const callers: string[] = [];
+    const server = createServer((socket) => {
+      callers.push(socket.remoteAddress ?? '');
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = server.address();
+      if (address === null || typeof address === 'string') throw new Error('no port');
+      apply(brokerChange(3, address.port));
+      const client = new InterBrokerClient({
+        endpointOf: (brokerId) => view.endpoint(brokerId, 'internal'),
+        credentials: () => ({ sasl: { mechanism: 'WEIR-TOKEN', token: SECRET }, tls: undefined }),
+        clientId: 'weir-broker-9',
+        requestTimeoutMs: 5000,
+        connectTimeoutMs: 2000,
+        localAddress: '127.0.0.9',
+        nowMs: () => performance.now(),
+      });
+      clients.push(client);
+      // The stand-in peer hangs up at once: the call fails, but not before it saw the caller.
+      expect((await weirFailure(client.send(3, WriteTxnMarkers, abortMarker(6n, [0])))).code).toBe(
+        ErrorCode.NETWORK_EXCEPTION,
+      );
+      expect(callers).toEqual(['127.0.0.9']);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('reconnects to a peer that comes back, once its backoff has passed', async () => {
     const client = newClient();
     expect((await client.send(LIVE, WriteTxnMarkers, abortMarker(5n, [0]))).markers).toHaveLength(1);

@@ -22,6 +22,11 @@ export interface InterBrokerClientOptions {
   /** The deadline of every call, the connection's SASL exchange included. */
   requestTimeoutMs: number;
   connectTimeoutMs: number;
+  /**
+   * The address connections come from: the broker's own internal listener address, so rules that
+   * cut one broker off from another (tests' fault injection, firewalls) see who is calling.
+   */
+  localAddress?: string;
   nowMs(): number;
   /** Told once per failed connection attempt (the caller rate-limits its logging). */
   onConnectFailed?(brokerId: number, address: string, error: WeirError): void;
@@ -107,6 +112,7 @@ export class InterBrokerClient {
       requestTimeoutMs: this.#options.requestTimeoutMs,
       sasl,
       ...(tls === undefined ? {} : { tls }),
+      ...(this.#options.localAddress === undefined ? {} : { localAddress: this.#options.localAddress }),
     });
     link.connection = connection;
     const opened = link;

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import type { BrokerConfig } from '../config/broker-config';
 import type { Logger } from '../logger';
 import type { ClusterView } from '../metadata/cluster-view';
@@ -71,6 +72,7 @@ export class InterBroker {
       clientId: `weir-broker-${config.nodeId}`,
       requestTimeoutMs: config.cluster.interBrokerRequestTimeoutMs,
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      ...localAddressOf(config.listeners.internal.host),
       nowMs,
       onConnectFailed: (brokerId, address, error) =>
         log.warn(
@@ -145,4 +147,10 @@ export class InterBroker {
     this.#stopping = true;
     this.#client.close();
   }
+}
+
+/** The internal listener's host as the source of outgoing connections: a specific IP address only. */
+function localAddressOf(host: string): { localAddress?: string } {
+  const wildcard = host === '0.0.0.0' || host === '::';
+  return isIP(host) === 0 || wildcard ? {} : { localAddress: host };
 }
