@@ -102,7 +102,8 @@ describe('transactions with markers and membership checks over the inter-broker 
       await producer.disconnect();
     }
     // One WriteTxnMarkers per transaction (one leader), one membership check per partition and
-    // batch, and the staged offsets forwarded once and applied once.
+    // transaction (later batches of a verified transaction are not asked about), and the staged
+    // offsets forwarded once and applied once.
     expect((await requestCount(running, 'WriteTxnMarkers')) - markersBefore).toBe(3);
     expect((await requestCount(running, 'WeirVerifyTransactionMembership')) - checksBefore).toBe(7);
     expect((await requestCount(running, 'TxnOffsetCommit')) - offsetCommitsBefore).toBe(2);
