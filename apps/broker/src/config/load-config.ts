@@ -60,11 +60,13 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
     errors.push(...result.error.issues.flatMap((issue) => describeIssue(issue, merged)));
   } else {
     const readFile = options.readFile ?? readUtf8;
-    const fileProblems = [
-      ...(await checkListenerTlsFiles(result.data, readFile)),
-      ...(await checkInterBrokerAuthentication(result.data, readFile)),
-    ];
-    for (const problem of fileProblems) {
+    const tlsProblems = await checkListenerTlsFiles(result.data, readFile);
+    // The inter-broker check reads some of the same TLS files; each file is reported once.
+    const reported = new Set(tlsProblems.map((problem) => problem.key));
+    const interBrokerProblems = (await checkInterBrokerAuthentication(result.data, readFile)).filter(
+      (problem) => !reported.has(problem.key),
+    );
+    for (const problem of [...tlsProblems, ...interBrokerProblems]) {
       const source = findOverride(merged.provenance, problem.key)?.source ?? 'default';
       errors.push({ key: problem.key, source, reason: problem.reason });
     }
