@@ -44,6 +44,8 @@ export interface BrokerListenersOptions {
   internalAuthorizer: Authorizer;
   /** The token the internal listener accepts, read at each authentication. */
   internalToken: () => string | undefined;
+  /** The cluster secret it also accepts, as the broker principal (cluster.secretFile). */
+  clusterSecret: () => string | undefined;
   observation: ListenerObservation;
 }
 
@@ -100,7 +102,7 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
     authorizer: options.internalAuthorizer,
   });
   const authenticator = saslAuthenticator(
-    [weirTokenMechanism(options.internalToken, internal.trustedCertificatePrincipals)],
+    [weirTokenMechanism(options.internalToken, internal.trustedCertificatePrincipals, options.clusterSecret)],
     authHooks,
   );
   const internalListener = new Listener(

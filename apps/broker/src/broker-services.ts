@@ -1,6 +1,7 @@
 import type { ConfigManager } from './config-resources/config-manager';
 import type { CoordinatorLocator } from './coordination/coordinator-locator';
 import type { GroupCoordinator } from './group/group-coordinator';
+import type { RoutedOffsetStaging } from './interbroker/routed-offset-staging';
 import type { ClusterView } from './metadata/cluster-view';
 import type { OperatorViews } from './operator/operator-views';
 import type { ProducerIdManager } from './producer-ids/producer-id-manager';
@@ -10,6 +11,7 @@ import type { AclManager } from './security/acl/acl-manager';
 import type { UserManager } from './security/users/user-manager';
 import type { TopicDescriptions } from './topics/topic-descriptions';
 import type { TopicManager } from './topics/topic-manager';
+import type { TransactionMarkerWriter } from './txn/transaction-contracts';
 import type { TransactionCoordinator } from './txn/transaction-coordinator';
 
 /**
@@ -31,6 +33,10 @@ export interface BrokerServices {
   coordinators: CoordinatorLocator;
   groups: GroupCoordinator;
   transactions: TransactionCoordinator;
+  /** TxnOffsetCommit: staged at the transactional id's coordinator, here or on another broker. */
+  transactionOffsets: RoutedOffsetStaging;
+  /** Markers this broker appends as the leader of their partitions (WriteTxnMarkers from a coordinator). */
+  transactionMarkers: TransactionMarkerWriter;
   /** Producer ids of idempotent producers (transactional ones come from the coordinator). */
   producerIds: ProducerIdManager;
   /** DescribeConfigs and AlterConfigs for topics and brokers. */

@@ -23,6 +23,7 @@ import type { GroupMetricsSnapshot } from './http/group-metrics';
 import type { ReadinessCheck } from './http/health-server';
 import type { BrokerMetrics } from './http/metrics';
 import type { PartitionStats } from './http/partition-metrics';
+import { InterBroker } from './interbroker/inter-broker';
 import { createStorageIo, type StorageIo } from './log/storage';
 import type { Logger } from './logger';
 import { checkClusterMembership } from './metadata/cluster-membership-file';
@@ -43,7 +44,7 @@ import { UserStore } from './security/users/user-store';
 import { AuthFailureThrottle } from './server/auth/auth-failure-throttle';
 import { AuthenticationsInProgress } from './server/auth/authentications-in-progress';
 import type { SaslAuthHooks } from './server/auth/sasl-connection-auth';
-import { INTERNAL_PRINCIPAL } from './server/auth/weir-token-mechanism';
+import { BROKER_PRINCIPAL, INTERNAL_PRINCIPAL } from './server/auth/weir-token-mechanism';
 import { HeldRequestBytes } from './server/held-request-bytes';
 import { TrafficRates } from './stats/traffic-rates';
 import { logConfigFor } from './topics/topic-configs';
@@ -73,6 +74,11 @@ export interface BrokerDeps {
   authScheduler?: GroupScheduler;
   /** The clock and timers of the warning rate limit; tests pass a fake to end its intervals. */
   warningScheduler?: GroupScheduler;
+  /**
+   * Routes the inter-broker calls (markers, membership checks) over the network even to this
+   * broker, through its own internal listener, so a standalone broker exercises the remote paths.
+   */
+  routeInterBrokerCallsToSelf?: boolean;
 }
 
 const systemClock = { nowMs: () => Date.now() };
@@ -104,6 +110,7 @@ export class Broker {
   readonly #groupCoordinator: GroupCoordinator;
   readonly #transactionLog: TransactionLog;
   readonly #transactionCoordinator: TransactionCoordinator;
+  readonly #interBroker: InterBroker;
   readonly #operator: OperatorViews;
   readonly services: BrokerServices;
   /** The last minute's traffic, for the overview the internal listener serves. */
@@ -161,7 +168,7 @@ export class Broker {
         retentionCheckIntervalMs: config.log.retentionCheckIntervalMs,
       },
       // The coordinator is built below; it is asked only once requests flow.
-      transactions: { membership: (query) => this.#transactionCoordinator.membership(query) },
+      transactions: { membership: (query) => this.#interBroker.membership.membership(query) },
       traffic: {
         bytesIn: (topic, bytes, records) => {
           deps.metrics.bytesInTotal.inc({ topic }, bytes);
@@ -207,6 +214,22 @@ export class Broker {
     const markers = new TransactionMarkers(this.#replicas, systemClock, (error) =>
       markerLogger.error({ err: error }, 'writing a transaction marker failed unexpectedly'),
     );
+    // Markers and membership questions go to the broker that leads the partition or coordinates
+    // the id, this one through its replica layer and coordinator, others over the network.
+    this.#interBroker = new InterBroker({
+      config,
+      view: this.#view,
+      internalToken: () => this.#internalToken?.current,
+      localMarkers: markers,
+      localMembership: { membership: (query) => this.#transactionCoordinator.membership(query) },
+      localStaging: {
+        stageOffsets: (claim, groupId, topics) =>
+          this.#transactionCoordinator.stageOffsets(claim, groupId, topics),
+      },
+      localOffsets: this.#groupCoordinator,
+      logger: deps.logger,
+      routeToSelfOverNetwork: deps.routeInterBrokerCallsToSelf ?? false,
+    });
     // One throttle for every way of checking a password, so switching between SASL listeners and
     // the console login does not reset an address's delay.
     const authThrottle = new AuthFailureThrottle(
@@ -242,7 +265,7 @@ export class Broker {
     // user as its principal, so the ordinary policy below applies to it.
     const internalAuthorizer = new Authorizer({
       ...authorization,
-      superUsers: [...config.security.superUsers, INTERNAL_PRINCIPAL],
+      superUsers: [...config.security.superUsers, INTERNAL_PRINCIPAL, BROKER_PRINCIPAL],
     });
     const producerIds = new ProducerIdManager(this.#store);
     const transactions = createBrokerTransactions({
@@ -250,8 +273,8 @@ export class Broker {
       topics: this.#topics,
       view: this.#view,
       logs: this.#replicas,
-      markers: deps.wrapTransactionMarkers?.(markers) ?? markers,
-      groups: this.#groupCoordinator,
+      markers: deps.wrapTransactionMarkers?.(this.#interBroker.markers) ?? this.#interBroker.markers,
+      offsets: this.#interBroker.offsets,
       producers: producerIds,
       scheduler: deps.transactionScheduler ?? systemGroupScheduler,
       logger: deps.logger.child({ component: 'transaction-coordinator' }),
@@ -291,6 +314,8 @@ export class Broker {
       }),
       groups: this.#groupCoordinator,
       transactions: this.#transactionCoordinator,
+      transactionOffsets: this.#interBroker.offsetStaging,
+      transactionMarkers: markers,
       producerIds,
       configs: new ConfigManager(this.#topics, this.#view, config),
       users,
@@ -335,6 +360,7 @@ export class Broker {
       authHooks,
       internalAuthorizer,
       internalToken: () => this.#internalToken?.current,
+      clusterSecret: () => this.#interBroker.clusterSecret(),
       observation: {
         metrics: deps.metrics,
         logger: deps.logger,
@@ -387,6 +413,7 @@ export class Broker {
     // broker's registration can say where it is; connections wait until the end of the start.
     await bindListeners(this.#listeners);
     await this.#internalToken?.resolve();
+    await this.#interBroker.start();
     this.#registration = await this.#store.registerBroker(
       registrationOf(this.config, this.#listeners, this.#sessionId, systemClock.nowMs()),
     );
@@ -452,6 +479,7 @@ export class Broker {
       this.#listeners.client.stop(this.config.shutdownTimeoutMs / 2),
       this.#listeners.internal?.stop(this.config.shutdownTimeoutMs / 2),
     ]);
+    this.#interBroker.stopping();
     this.#controller?.stop();
     this.#unfollowSession?.();
     await this.#store.unregisterBroker(this.config.nodeId, this.#registration?.sessionId ?? this.#sessionId);
@@ -459,6 +487,7 @@ export class Broker {
     await this.#groupStore.drain();
     await this.#transactionLog.drain();
     await this.#replicas.stop();
+    this.#interBroker.close();
     this.#unfollowStore?.();
     await this.#store.close();
     this.#warnings.flush();

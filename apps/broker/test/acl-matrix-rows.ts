@@ -40,6 +40,7 @@ import {
   SyncGroup,
   TxnOffsetCommit,
   WeirAbortTransaction,
+  WeirApplyTxnOffsets,
   WeirDeleteUser,
   WeirDescribeBroker,
   WeirDescribeEffectivePermissions,
@@ -50,6 +51,8 @@ import {
   WeirScanRecords,
   WeirUpsertUser,
   WeirVerifyCredentials,
+  WeirVerifyTransactionMembership,
+  WriteTxnMarkers,
 } from '@weir/protocol';
 import { batch, cluster, grant } from './acl-fixtures';
 
@@ -678,6 +681,43 @@ export const ROWS: Row[] = [
     grants: [cluster('DESCRIBE')],
     // About someone else: asking about oneself needs nothing, so it could not be denied.
     request: { principal: 'User:someone-else', host: '*' },
+    expect: { denied: CLUSTER },
+  }),
+  row({
+    api: WriteTxnMarkers,
+    label: 'WriteTxnMarkers',
+    grants: [cluster('CLUSTER_ACTION')],
+    // An ABORT marker for a producer with nothing open: written when allowed, which the log accepts.
+    request: {
+      markers: [
+        {
+          producerId: 987_654n,
+          producerEpoch: 0,
+          transactionResult: false,
+          topics: [{ name: 'data', partitionIndexes: [0] }],
+          coordinatorEpoch: 0,
+        },
+      ],
+    },
+    expect: { denied: CLUSTER },
+  }),
+  row({
+    api: WeirVerifyTransactionMembership,
+    label: 'WeirVerifyTransactionMembership',
+    grants: [cluster('CLUSTER_ACTION')],
+    request: { transactionalId: 'tx', producerId: 0n, producerEpoch: 0, topic: 'data', partition: 0 },
+    expect: { denied: CLUSTER },
+  }),
+  row({
+    api: WeirApplyTxnOffsets,
+    label: 'WeirApplyTxnOffsets',
+    grants: [cluster('CLUSTER_ACTION')],
+    request: {
+      groupId: 'matrix-txn-group',
+      producerId: 1n,
+      producerEpoch: 0,
+      offsets: [{ topic: 'data', partition: 0, offset: 1n, leaderEpoch: -1, metadata: null }],
+    },
     expect: { denied: CLUSTER },
   }),
   row({

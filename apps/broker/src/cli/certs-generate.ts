@@ -59,7 +59,9 @@ export function issueServerCertificate(
     [{ shortName: 'CN', value: hosts[0]! }],
     [
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
+      // clientAuth too: a broker presents the same certificate to the other brokers' internal
+      // listeners (cluster.interBrokerAuthentication certificate), as Kafka brokers do.
+      { name: 'extKeyUsage', serverAuth: true, clientAuth: true },
       { name: 'subjectAltName', altNames },
     ],
   );

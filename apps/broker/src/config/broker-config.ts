@@ -124,6 +124,27 @@ export const brokerConfigSchema = z.strictObject({
       sessionTtlSeconds: z.number().int().min(2).max(300).default(6),
       /** The TTL of the controller election: how long a dead controller keeps the title. */
       controllerTtlSeconds: z.number().int().min(2).max(300).default(5),
+      /**
+       * How brokers authenticate to each other's internal listener (interbroker/inter-broker-credentials.ts;
+       * Kafka's sasl.mechanism.inter.broker.protocol): `token`, the internal listener's token, which must
+       * then be the same on every broker; `secret`, the cluster secret in `secretFile`; `certificate`,
+       * mutual TLS with the internal listener's own certificate, which the peers trust through
+       * `listeners.internal.trustedCertificatePrincipals`.
+       */
+      interBrokerAuthentication: z.enum(['token', 'secret', 'certificate']).default('token'),
+      /** The file holding the cluster secret every broker shares (`secret` authentication). */
+      secretFile: z.string().min(1).optional(),
+      /** The deadline of every call to another broker (Kafka's request.timeout.ms between brokers). */
+      interBrokerRequestTimeoutMs: z.number().int().min(100).default(10_000),
+    })
+    .superRefine((cluster, ctx) => {
+      if (cluster.interBrokerAuthentication === 'secret' && cluster.secretFile === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['secretFile'],
+          message: 'required when interBrokerAuthentication is secret',
+        });
+      }
     })
     .prefault({}),
   listeners: z

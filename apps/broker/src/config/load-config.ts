@@ -7,6 +7,7 @@ import { listConfigKeys, listConfigSections } from './config-keys';
 import { type ConfigOverride, findOverride, getIn, mergeOverrides } from './config-layers';
 import { CONFIG_FILE_ENV_VAR, type Environment, envOverrides } from './env-overrides';
 import { type ConfigFlags, flagOverrides } from './flag-overrides';
+import { checkInterBrokerAuthentication } from './inter-broker-checks';
 import { checkListenerTlsFiles } from './listener-tls-files';
 import { CONFIG_FILE_KEY, parseConfigYaml } from './parse-config-yaml';
 import { isSecretKey, REDACTED, redactConfig } from './redact-config';
@@ -58,7 +59,14 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
   if (!result.success) {
     errors.push(...result.error.issues.flatMap((issue) => describeIssue(issue, merged)));
   } else {
-    for (const problem of await checkListenerTlsFiles(result.data, options.readFile ?? readUtf8)) {
+    const readFile = options.readFile ?? readUtf8;
+    const tlsProblems = await checkListenerTlsFiles(result.data, readFile);
+    // The inter-broker check reads some of the same TLS files; each file is reported once.
+    const reported = new Set(tlsProblems.map((problem) => problem.key));
+    const interBrokerProblems = (await checkInterBrokerAuthentication(result.data, readFile)).filter(
+      (problem) => !reported.has(problem.key),
+    );
+    for (const problem of [...tlsProblems, ...interBrokerProblems]) {
       const source = findOverride(merged.provenance, problem.key)?.source ?? 'default';
       errors.push({ key: problem.key, source, reason: problem.reason });
     }

@@ -6,6 +6,7 @@ import {
   ListTransactions,
   SaslAuthenticate,
   SaslHandshake,
+  WriteTxnMarkers,
 } from '@weir/protocol';
 import { describe, expect, it } from 'vitest';
 import { clientListenerHandlers, internalListenerHandlers } from './api-table';
@@ -19,9 +20,14 @@ function ranges(handlers: readonly ApiHandler[]): Map<string, string> {
   );
 }
 
-const INTERNAL_ONLY = [...INTERNAL_APIS, DescribeTransactions, ListTransactions, DescribeProducers].map(
-  (api) => api.name,
-);
+/** WriteTxnMarkers is broker to broker: clients never send it, so the client listener does not serve it. */
+const INTERNAL_ONLY = [
+  ...INTERNAL_APIS,
+  DescribeTransactions,
+  ListTransactions,
+  DescribeProducers,
+  WriteTxnMarkers,
+].map((api) => api.name);
 const SASL = [SaslHandshake.name, SaslAuthenticate.name];
 
 describe('the API table', () => {

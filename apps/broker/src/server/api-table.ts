@@ -26,6 +26,7 @@ import { heartbeatHandler } from './handlers/heartbeat';
 import { incrementalAlterConfigsHandler } from './handlers/incremental-alter-configs';
 import { initProducerIdHandler } from './handlers/init-producer-id';
 import { weirAbortTransactionHandler } from './handlers/internal/weir-abort-transaction';
+import { weirApplyTxnOffsetsHandler } from './handlers/internal/weir-apply-txn-offsets';
 import { weirDeleteUserHandler } from './handlers/internal/weir-delete-user';
 import { weirDescribeBrokerHandler } from './handlers/internal/weir-describe-broker';
 import { weirDescribeEffectivePermissionsHandler } from './handlers/internal/weir-describe-effective-permissions';
@@ -36,6 +37,7 @@ import { weirListUsersHandler } from './handlers/internal/weir-list-users';
 import { weirScanRecordsHandler } from './handlers/internal/weir-scan-records';
 import { weirUpsertUserHandler } from './handlers/internal/weir-upsert-user';
 import { weirVerifyCredentialsHandler } from './handlers/internal/weir-verify-credentials';
+import { weirVerifyTransactionMembershipHandler } from './handlers/internal/weir-verify-transaction-membership';
 import { joinGroupHandler } from './handlers/join-group';
 import { leaveGroupHandler } from './handlers/leave-group';
 import { listGroupsHandler } from './handlers/list-groups';
@@ -51,6 +53,7 @@ import { clientSaslAuthenticateHandler, saslAuthenticateHandler } from './handle
 import { saslHandshakeHandler } from './handlers/sasl-handshake';
 import { syncGroupHandler } from './handlers/sync-group';
 import { txnOffsetCommitHandler } from './handlers/txn-offset-commit';
+import { writeTxnMarkersHandler } from './handlers/write-txn-markers';
 
 /**
  * Where a handler is served:
@@ -138,6 +141,10 @@ export const API_TABLE: readonly ApiTableRow[] = [
   { handler: weirDeleteUserHandler, servedOn: INTERNAL_ONLY },
   { handler: weirVerifyCredentialsHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribeEffectivePermissionsHandler, servedOn: INTERNAL_ONLY },
+  // Broker to broker: the coordinator's markers and the produce path's membership question.
+  { handler: writeTxnMarkersHandler, servedOn: INTERNAL_ONLY },
+  { handler: weirVerifyTransactionMembershipHandler, servedOn: INTERNAL_ONLY },
+  { handler: weirApplyTxnOffsetsHandler, servedOn: INTERNAL_ONLY },
 ];
 
 /** The handlers of the rows served on any of `listeners`. */

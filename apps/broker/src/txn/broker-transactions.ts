@@ -1,12 +1,12 @@
 import type { BrokerConfig } from '../config/broker-config';
 import type { CoordinatorLogger } from '../coordination/coordinator-shards';
-import type { GroupCoordinator } from '../group/group-coordinator';
 import type { GroupScheduler } from '../group/group-scheduler';
 import type { BrokerMetrics } from '../http/metrics';
 import type { ClusterView } from '../metadata/cluster-view';
 import type { ProducerIdManager } from '../producer-ids/producer-id-manager';
 import type { CoordinatorLogAccess } from '../topics/internal-topic-records';
 import type { TopicManager } from '../topics/topic-manager';
+import type { TransactionOffsetsSink } from './transaction-completion';
 import type { TransactionMarkerWriter } from './transaction-contracts';
 import { TransactionCoordinator } from './transaction-coordinator';
 import { TransactionLog } from './transaction-log';
@@ -22,7 +22,8 @@ export interface BrokerTransactionsDeps {
   /** Where the coordinator's shards write and replay their partitions. */
   logs: CoordinatorLogAccess;
   markers: TransactionMarkerWriter;
-  groups: GroupCoordinator;
+  /** Where a committed transaction's offsets go: the group's coordinator, here or on another broker. */
+  offsets: TransactionOffsetsSink;
   producers: ProducerIdManager;
   scheduler: GroupScheduler;
   logger: CoordinatorLogger;
@@ -53,7 +54,7 @@ export function createBrokerTransactions(deps: BrokerTransactionsDeps): {
     scheduler: deps.scheduler,
     logger: deps.logger,
     markers: deps.markers,
-    offsets: deps.groups,
+    offsets: deps.offsets,
     catalog: { hasPartition: (topic, partition) => view.hasPartition(topic, partition) },
     observer: {
       openTransactionsChanged: (open) => metrics.transactionsOpen.set(open),

@@ -41,6 +41,8 @@ export interface ConnectionOptions {
   readonly sasl?: SaslOptions;
   /** Speak TLS (security.protocol SSL or SASL_SSL), handed to the transport. Default: plain TCP. */
   readonly tls?: TlsOptions;
+  /** Connect from this local address, handed to the transport. Default: the system's choice. */
+  readonly localAddress?: string;
 }
 
 /** Per-request settings of {@link Connection.send}. */
@@ -87,6 +89,7 @@ export class Connection {
   readonly #requestTimeoutMs: number;
   readonly #sasl: SaslOptions | undefined;
   readonly #tls: TlsOptions | undefined;
+  readonly #localAddress: string | undefined;
   readonly #decoder: FrameDecoder;
   readonly #inFlight = new Map<number, PendingRequest>();
   readonly #listeners = new Set<ConnectionStatusListener>();
@@ -110,6 +113,7 @@ export class Connection {
     this.#requestTimeoutMs = positive('requestTimeoutMs', options.requestTimeoutMs ?? 30_000);
     this.#sasl = options.sasl;
     this.#tls = options.tls;
+    this.#localAddress = options.localAddress;
     this.#decoder = new FrameDecoder({ maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES });
     this.#socketClosed = new Promise((resolve) => {
       this.#markSocketClosed = resolve;
@@ -230,6 +234,7 @@ export class Connection {
         port: this.#port,
         connectTimeoutMs: this.#connectTimeoutMs,
         ...(this.#tls === undefined ? {} : { tls: this.#tls }),
+        ...(this.#localAddress === undefined ? {} : { localAddress: this.#localAddress }),
         handlers: {
           onData: (chunk) => this.#onData(chunk),
           onClose: (error) => this.#onSocketClosed(error),

@@ -19,6 +19,7 @@ import { IncrementalAlterConfigs } from './apis/incremental-alter-configs';
 import { InitProducerId } from './apis/init-producer-id';
 import { ListTransactions } from './apis/list-transactions';
 import { TxnOffsetCommit } from './apis/txn-offset-commit';
+import { WriteTxnMarkers } from './apis/write-txn-markers';
 
 /** Topic administration, configuration, ACL and transaction APIs. */
 export const ADMIN_APIS: readonly ApiSchema[] = [
@@ -29,6 +30,7 @@ export const ADMIN_APIS: readonly ApiSchema[] = [
   AddPartitionsToTxn,
   AddOffsetsToTxn,
   EndTxn,
+  WriteTxnMarkers,
   TxnOffsetCommit,
   DescribeAcls,
   CreateAcls,

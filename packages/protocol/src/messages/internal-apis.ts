@@ -1,5 +1,6 @@
 import type { ApiSchema } from '../schema/api';
 import { WeirAbortTransaction } from './apis/internal/weir-abort-transaction';
+import { WeirApplyTxnOffsets } from './apis/internal/weir-apply-txn-offsets';
 import { WeirDeleteUser } from './apis/internal/weir-delete-user';
 import { WeirDescribeBroker } from './apis/internal/weir-describe-broker';
 import { WeirDescribeEffectivePermissions } from './apis/internal/weir-describe-effective-permissions';
@@ -10,6 +11,7 @@ import { WeirListUsers } from './apis/internal/weir-list-users';
 import { WeirScanRecords } from './apis/internal/weir-scan-records';
 import { WeirUpsertUser } from './apis/internal/weir-upsert-user';
 import { WeirVerifyCredentials } from './apis/internal/weir-verify-credentials';
+import { WeirVerifyTransactionMembership } from './apis/internal/weir-verify-transaction-membership';
 
 /** The first API key reserved for Weir's own APIs; Kafka's keys stay far below it. */
 export const WEIR_API_KEY_MIN = 32000;
@@ -31,6 +33,8 @@ export const INTERNAL_APIS: readonly ApiSchema[] = [
   WeirDeleteUser,
   WeirVerifyCredentials,
   WeirDescribeEffectivePermissions,
+  WeirVerifyTransactionMembership,
+  WeirApplyTxnOffsets,
 ];
 
 for (const api of INTERNAL_APIS) {

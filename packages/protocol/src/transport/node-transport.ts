@@ -54,10 +54,16 @@ export const nodeTransport: TransportFactory = (options: TransportConnectOptions
   new Promise<Transport>((resolve, reject) => {
     const remoteAddress = `${options.host}:${options.port}`;
     const tls = options.tls;
+    const local = options.localAddress === undefined ? {} : { localAddress: options.localAddress };
     const socket =
       tls === undefined
-        ? connect({ host: options.host, port: options.port, noDelay: true })
-        : connectTls({ host: options.host, port: options.port, ...tlsConnectOptions(options.host, tls) });
+        ? connect({ host: options.host, port: options.port, noDelay: true, ...local })
+        : connectTls({
+            host: options.host,
+            port: options.port,
+            ...local,
+            ...tlsConnectOptions(options.host, tls),
+          });
     socket.setNoDelay(true);
     const timer = setTimeout(() => {
       socket.destroy();

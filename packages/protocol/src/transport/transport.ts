@@ -40,6 +40,8 @@ export interface TransportConnectOptions {
   readonly tls?: TlsOptions;
   /** Give up on establishing the stream after this long. */
   readonly connectTimeoutMs: number;
+  /** The local address to connect from (a broker dials its peers from its own address); any when absent. */
+  readonly localAddress?: string;
   readonly handlers: TransportHandlers;
 }
 

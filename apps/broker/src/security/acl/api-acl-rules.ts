@@ -133,6 +133,8 @@ export const API_ACL_RULES = {
   DescribeTransactions: { transactionalId: transactionalId('DESCRIBE'), topic: topic('DESCRIBE') },
   ListTransactions: { transactionalId: transactionalId('DESCRIBE') },
   DescribeProducers: { topic: topic('READ') },
+  /** Broker to broker only: Kafka's CLUSTER_ACTION, which the broker principal has as a super user. */
+  WriteTxnMarkers: { cluster: cluster('CLUSTER_ACTION') },
 
   // ACLs.
   DescribeAcls: { cluster: cluster('DESCRIBE') },
@@ -153,6 +155,10 @@ export const API_ACL_RULES = {
   WeirVerifyCredentials: { cluster: cluster('ALTER') },
   /** Another principal's rights; the handler answers a principal about itself without this. */
   WeirDescribeEffectivePermissions: { cluster: cluster('DESCRIBE') },
+  /** A partition leader asking the transaction coordinator, broker to broker (as WriteTxnMarkers). */
+  WeirVerifyTransactionMembership: { cluster: cluster('CLUSTER_ACTION') },
+  /** A transaction coordinator handing committed offsets to the group's coordinator. */
+  WeirApplyTxnOffsets: { cluster: cluster('CLUSTER_ACTION') },
 } as const satisfies Record<string, Record<string, AclRule>>;
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INTERNAL_PRINCIPAL, weirTokenMechanism } from './weir-token-mechanism';
+import { BROKER_PRINCIPAL, INTERNAL_PRINCIPAL, weirTokenMechanism } from './weir-token-mechanism';
 
 const TOKEN = 'the-right-token-0123456789';
 
@@ -85,5 +85,36 @@ describe('WEIR-TOKEN with a trusted client certificate in place of the token', (
     expect((await untrusting.start({ certificatePrincipal: TRUSTED }).step(Buffer.alloc(0))).kind).toBe(
       'rejected',
     );
+  });
+});
+
+describe('WEIR-TOKEN with a cluster secret', () => {
+  const SECRET = 'the-cluster-secret-0123456789';
+  const withSecret = (sent: string, secret: string | null = SECRET) =>
+    weirTokenMechanism(
+      () => TOKEN,
+      [],
+      () => secret ?? undefined,
+    )
+      .start()
+      .step(Buffer.from(sent, 'utf8'));
+
+  it('authenticates the secret as the broker principal and the token as before', async () => {
+    expect(await withSecret(SECRET)).toMatchObject({ kind: 'authenticated', principal: BROKER_PRINCIPAL });
+    expect(await withSecret(TOKEN)).toMatchObject({ kind: 'authenticated', principal: INTERNAL_PRINCIPAL });
+  });
+
+  it.each([
+    ['a wrong secret', 'not-the-cluster-secret-000'],
+    ['the secret acting for a user', `User:alice\0${SECRET}`],
+    ['acting as the broker principal', `${BROKER_PRINCIPAL}\0${TOKEN}`],
+  ])('refuses %s', async (_, sent) => {
+    const result = await withSecret(sent);
+    expect(result.kind).toBe('rejected');
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+  });
+
+  it('accepts no secret when none is configured', async () => {
+    expect((await withSecret(SECRET, null)).kind).toBe('rejected');
   });
 });

@@ -6,6 +6,12 @@ export const WEIR_TOKEN_MECHANISM = 'WEIR-TOKEN';
 /** Who a connection that presented the internal listener's token acts as. */
 export const INTERNAL_PRINCIPAL = 'User:weir-internal';
 
+/**
+ * Who a connection that presented the cluster secret (`cluster.secretFile`) acts as: another broker
+ * of the cluster, a super user on the internal listener like {@link INTERNAL_PRINCIPAL}.
+ */
+export const BROKER_PRINCIPAL = 'User:weir-broker';
+
 const REFUSED = `Authentication failed during authentication due to invalid credentials with SASL mechanism ${WEIR_TOKEN_MECHANISM}`;
 
 /**
@@ -24,11 +30,16 @@ const REFUSED = `Authentication failed during authentication due to invalid cred
  *
  * @param expectedToken the token in force, read at each attempt because a generated one is only
  *   known once the broker has started (undefined refuses every token).
+ * The cluster secret, when one is configured, is a second token: it authenticates another broker as
+ * {@link BROKER_PRINCIPAL}, bare only (a broker never acts for a user).
+ *
  * @param trustedCertificatePrincipals `listeners.internal.trustedCertificatePrincipals`
+ * @param clusterSecret the cluster secret in force (undefined: none is accepted)
  */
 export function weirTokenMechanism(
   expectedToken: () => string | undefined,
   trustedCertificatePrincipals: readonly string[] = [],
+  clusterSecret: () => string | undefined = () => undefined,
 ): SaslMechanism {
   const trusted = new Set(trustedCertificatePrincipals);
   return {
@@ -37,6 +48,9 @@ export function weirTokenMechanism(
       step: async (authBytes: Buffer): Promise<SaslStepResult> => {
         const separator = authBytes.indexOf(0);
         const token = separator < 0 ? authBytes : authBytes.subarray(separator + 1);
+        if (separator < 0 && matches(token, clusterSecret())) {
+          return { kind: 'authenticated', principal: BROKER_PRINCIPAL, finalBytes: Buffer.alloc(0) };
+        }
         const certified =
           token.length === 0 &&
           peer.certificatePrincipal !== undefined &&
@@ -66,6 +80,7 @@ function isActingPrincipal(authzid: string): boolean {
     authzid.startsWith('User:') &&
     authzid.length > 'User:'.length &&
     authzid !== INTERNAL_PRINCIPAL &&
+    authzid !== BROKER_PRINCIPAL &&
     // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
     !/[\u0000-\u001f\u007f]/.test(authzid)
   );

@@ -9,7 +9,8 @@ const RULES = API_ACL_RULES.TxnOffsetCommit;
  * The offsets are staged in the transaction and become the group's committed offsets only when
  * it commits; an abort drops them. Needs WRITE on the transactional id and READ on the group
  * (else every partition gets that denial) and READ on each topic (else its partitions get
- * TOPIC_AUTHORIZATION_FAILED and stage nothing).
+ * TOPIC_AUTHORIZATION_FAILED and stage nothing). The offsets go to the transactional id's
+ * coordinator, forwarded there when that is another broker (interbroker/routed-offset-staging.ts).
  */
 export const txnOffsetCommitHandler = defineHandler({
   api: TxnOffsetCommit,
@@ -28,7 +29,7 @@ export const txnOffsetCommitHandler = defineHandler({
     const staged =
       allowed.length === 0
         ? []
-        : await services.transactions.stageOffsets(
+        : await services.transactionOffsets.stageOffsets(
             {
               transactionalId: request.transactionalId,
               producerId: request.producerId,
@@ -44,6 +45,7 @@ export const txnOffsetCommitHandler = defineHandler({
                 metadata: partition.committedMetadata,
               })),
             })),
+            context.listenerName,
           );
     const refusedCode = refusedRequest ?? RULES.topic.denied;
     const refused = denied.map((topic) => ({
