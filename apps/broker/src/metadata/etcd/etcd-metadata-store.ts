@@ -71,7 +71,7 @@ export class EtcdMetadataStore implements MetadataStore {
   readonly #session: BrokerSession;
   readonly #election: ControllerElection;
   #stopWatch: (() => Promise<void>) | undefined;
-  #health: EtcdStoreHealth = { ok: false, detail: 'connecting to etcd' };
+  #health: EtcdStoreHealth;
   #closed = false;
 
   constructor(private readonly options: EtcdMetadataStoreOptions) {
@@ -80,6 +80,7 @@ export class EtcdMetadataStore implements MetadataStore {
       prefix: `/weir/${options.clusterName}/`,
       requestTimeoutMs: options.requestTimeoutMs,
     });
+    this.#health = { ok: false, detail: `connecting to etcd at ${options.endpoints.join(', ')}` };
     this.#image = new EtcdImage((key, error) =>
       options.logger.error({ key, err: error }, 'ignoring a metadata key in etcd that cannot be read'),
     );
