@@ -49,9 +49,7 @@ describe('users and ACLs in a cluster', { timeout: 180_000 }, () => {
       mechanism: 'SCRAM-SHA-256',
       password: 'alice-pass-1',
     });
-    await clientOf(first, ADMIN.username, ADMIN.password).createTopics([
-      { name: 'orders', partitions: 3 },
-    ]);
+    await clientOf(first, ADMIN.username, ADMIN.password).createTopics([{ name: 'orders', partitions: 3 }]);
 
     // Broker 3 knows alice as soon as the watch brings her, and hides the topic she may not see.
     const alice = clientOf(third, 'alice', 'alice-pass-1');
