@@ -26,6 +26,8 @@ function loop(socket: Socket): void {
         : encodeRequestFrame(Metadata, 1, correlationId, 'metadata-looper', {
             topics: null,
             allowAutoTopicCreation: false,
+            includeClusterAuthorizedOperations: false,
+            includeTopicAuthorizedOperations: false,
           });
     socket.write(frame);
   };

@@ -33,7 +33,12 @@ export async function metadataLoop(port: number, connections: number): Promise<B
       await connection.request(
         Metadata,
         4,
-        { topics: null, allowAutoTopicCreation: false },
+        {
+          topics: null,
+          allowAutoTopicCreation: false,
+          includeClusterAuthorizedOperations: false,
+          includeTopicAuthorizedOperations: false,
+        },
         LOAD_REQUEST_TIMEOUT_MS,
       );
       sent += 2;

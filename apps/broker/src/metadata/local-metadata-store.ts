@@ -26,6 +26,7 @@ import type {
   TopicRecord,
   UserRecord,
 } from './metadata-store';
+import { userWithoutMechanisms } from './user-records';
 
 const METADATA_FILE = 'metadata.json';
 
@@ -256,20 +257,10 @@ export class LocalMetadataStore implements MetadataStore {
   deleteUser(name: string, mechanisms?: readonly string[]): Promise<void> {
     return this.#mutate((state) => {
       const user = state.users.find((candidate) => candidate.name === name);
-      const missing =
-        user === undefined ? [] : (mechanisms ?? []).filter((m) => !Object.hasOwn(user.credentials, m));
-      if (user === undefined || missing.length > 0) {
-        throw new WeirError(ErrorCode.RESOURCE_NOT_FOUND, {
-          detail:
-            user === undefined
-              ? `user "${name}" does not exist`
-              : `user "${name}" has no ${missing.join(', ')} credential`,
-        });
-      }
-      for (const mechanism of mechanisms ?? Object.keys(user.credentials)) delete user.credentials[mechanism];
-      if (Object.keys(user.credentials).length === 0) {
-        state.users = state.users.filter((candidate) => candidate !== user);
-      }
+      const next = userWithoutMechanisms(name, user, mechanisms);
+      state.users = state.users.flatMap((candidate) =>
+        candidate !== user ? [candidate] : next ? [next] : [],
+      );
       return [];
     });
   }

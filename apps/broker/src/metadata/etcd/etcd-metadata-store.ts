@@ -16,6 +16,7 @@ import type {
   UserRecord,
   WriteFence,
 } from '../metadata-store';
+import { userWithoutMechanisms } from '../user-records';
 import { BrokerSession } from './broker-session';
 import { ControllerElection } from './controller-election';
 import { type EtcdCompare, EtcdConnection, type EtcdWrite } from './etcd-connection';
@@ -289,21 +290,9 @@ export class EtcdMetadataStore implements MetadataStore {
   }
 
   async deleteUser(name: string, mechanisms?: readonly string[]): Promise<void> {
-    await this.#updateKey(userKey(name), (current: UserRecord | undefined) => {
-      const missing =
-        current === undefined ? [] : (mechanisms ?? []).filter((m) => !Object.hasOwn(current.credentials, m));
-      if (current === undefined || missing.length > 0) {
-        throw new WeirError(ErrorCode.RESOURCE_NOT_FOUND, {
-          detail:
-            current === undefined
-              ? `user "${name}" does not exist`
-              : `user "${name}" has no ${missing.join(', ')} credential`,
-        });
-      }
-      const credentials = { ...current.credentials };
-      for (const mechanism of mechanisms ?? Object.keys(credentials)) delete credentials[mechanism];
-      return Object.keys(credentials).length === 0 ? undefined : { name, credentials };
-    });
+    await this.#updateKey(userKey(name), (current: UserRecord | undefined) =>
+      userWithoutMechanisms(name, current, mechanisms),
+    );
   }
 
   listAcls(): readonly AclBinding[] {
