@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode, WeirError } from '@weir/protocol';
 import type { ClusterView } from '../metadata/cluster-view';
 import type { MetadataStore, TopicRecord } from '../metadata/metadata-store';
-import { checkReplicationFactor, type PlacementRequest, placePartitions } from './replica-placement';
+import {
+  checkReplicationFactor,
+  checkServedReplicationFactor,
+  type PlacementRequest,
+  placePartitions,
+} from './replica-placement';
 import { topicConfigsProblem } from './topic-configs';
 import { collidingTopic, INTERNAL_TOPICS, topicNameProblem } from './topic-name';
 
@@ -209,6 +214,9 @@ export class TopicManager {
       replicationFactor: this.defaults.defaultReplicationFactor,
     };
     if (request.kind === 'factor') checkReplicationFactor(request.replicationFactor, live.length);
+    checkServedReplicationFactor(
+      request.kind === 'factor' ? request.replicationFactor : (request.replicas[0]?.length ?? 1),
+    );
     // Leaders continue the round of the partitions before them (partition numbers, not a new start).
     return placePartitions(name, first, count, request, live, 0, racks);
   }

@@ -73,6 +73,21 @@ describe('cluster mode: three brokers on one etcd', { timeout: CLUSTER_TEST_TIME
     expect(new Set(read.map((line) => line.split(' ')[0])).size).toBe(6);
   });
 
+  it('refuses a replication factor above 1 until followers replicate, even with three brokers live', async () => {
+    const admin = kafkaOf(cluster).admin();
+    await admin.connect();
+    try {
+      await expect(
+        admin.createTopics({ topics: [{ topic: 'replicated', numPartitions: 1, replicationFactor: 3 }] }),
+      ).rejects.toMatchObject({ errors: [expect.objectContaining({ type: 'INVALID_REPLICATION_FACTOR' })] });
+    } finally {
+      await admin.disconnect();
+    }
+    expect((await kcatMetadata(cluster.broker(1).bootstrap)).topics.map((t) => t.topic)).not.toContain(
+      'replicated',
+    );
+  });
+
   it('takes a killed broker’s partitions offline while the rest keep serving, and brings them back at a higher epoch', async () => {
     const victim = cluster.broker(2);
     const before = await kcatReadAll(cluster.broker(1).bootstrap, 'spread');
