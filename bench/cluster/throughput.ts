@@ -1,0 +1,137 @@
+import {
+  CHILD_TIMEOUT_MS,
+  PARTITION_COUNT,
+  RECORDS_PER_SEND,
+  type Size,
+  sendsInFlight,
+  warmupCount,
+} from '../broker/bench-config';
+import type { Measured } from '../broker/bench-report';
+import { messagesPerSecond } from '../broker/bench-report';
+import { measureClient, prefault } from '../broker/measure-client';
+import { runChild } from '../broker/run-child';
+import { createTopics, verifyCount } from '../broker/weir-service';
+import { formatCount } from '../harness/table';
+import { medianBy } from '../log/median';
+import type { BenchSetup } from './bench-setups';
+import { ACKS, ROUND_COUNT, SIZES, THROUGHPUT_RATIO_TARGET } from './cluster-config';
+import { type ClusterReport, type ClusterRow, progress } from './cluster-report';
+
+// SDK produce and consume throughput of the standalone broker and of the cluster, measured in the
+// same run with the same client children as bench:broker (sdk-client.ts). Rounds alternate
+// between the two setups, so a change of load on this shared machine falls on both alike.
+
+const produceWorkload = (size: Size) => `SDK produce ${size.label} acks=${ACKS}`;
+const consumeWorkload = (size: Size) => `SDK consume ${size.label}`;
+
+/** Topics of one setup and size: the warm-up topic and the topic of each round. */
+const warmupTopic = (size: Size) => `bench-${size.key}-warmup`;
+const roundTopic = (size: Size, round: number) => `bench-${size.key}-r${round}`;
+
+async function produceRun(root: string, setup: BenchSetup, size: Size, round: number): Promise<Measured> {
+  const topic = roundTopic(size, round);
+  await createTopics(setup, [topic]);
+  await prefault(root, size);
+  progress(`${setup.name}: ${produceWorkload(size)}, round ${round + 1}/${ROUND_COUNT}`);
+  const run = await measureClient(setup.serverPids(), (onMark) =>
+    runChild(
+      'sdk-produce',
+      {
+        bootstrap: setup.bootstrap,
+        topic,
+        warmupTopic: warmupTopic(size),
+        warmupCount: warmupCount(size),
+        count: size.count,
+        valueBytes: size.valueBytes,
+        acks: ACKS,
+        recordsPerSend: RECORDS_PER_SEND,
+        sendsInFlight: sendsInFlight(size),
+      },
+      { timeoutMs: CHILD_TIMEOUT_MS, onMark },
+    ),
+  );
+  await verifyCount(setup, topic, size.count);
+  return run;
+}
+
+function consumeRun(setup: BenchSetup, size: Size, round: number): Promise<Measured> {
+  progress(`${setup.name}: ${consumeWorkload(size)}, round ${round + 1}/${ROUND_COUNT}`);
+  return measureClient(setup.serverPids(), (onMark) =>
+    runChild(
+      'sdk-consume',
+      {
+        bootstrap: setup.bootstrap,
+        topic: roundTopic(size, round),
+        warmupTopic: warmupTopic(size),
+        warmupCount: warmupCount(size),
+        partitionCount: PARTITION_COUNT,
+        count: size.count,
+      },
+      { timeoutMs: CHILD_TIMEOUT_MS, onMark },
+    ),
+  );
+}
+
+/**
+ * For each size: rounds of produce then consume, on the standalone broker and on the cluster in
+ * turn (the one going first alternates by round). Adds one row per setup and workload with the
+ * median run; the cluster row is judged as a ratio of the standalone row.
+ */
+export async function measureThroughput(
+  root: string,
+  standalone: BenchSetup,
+  cluster: BenchSetup,
+  report: ClusterReport,
+): Promise<void> {
+  for (const size of SIZES) {
+    const produced = new Map<BenchSetup, Measured[]>([
+      [standalone, []],
+      [cluster, []],
+    ]);
+    const consumed = new Map<BenchSetup, Measured[]>([
+      [standalone, []],
+      [cluster, []],
+    ]);
+    await report.attempt('both', `throughput ${size.label}`, async () => {
+      for (const setup of [standalone, cluster]) await createTopics(setup, [warmupTopic(size)]);
+      for (let round = 0; round < ROUND_COUNT; round++) {
+        const order = round % 2 === 0 ? [standalone, cluster] : [cluster, standalone];
+        for (const setup of order) produced.get(setup)!.push(await produceRun(root, setup, size, round));
+        for (const setup of order) consumed.get(setup)!.push(await consumeRun(setup, size, round));
+      }
+      return [];
+    });
+    for (const [workload, runs] of [
+      [produceWorkload(size), produced],
+      [consumeWorkload(size), consumed],
+    ] as const) {
+      const rows = [standalone, cluster].map((setup) => medianRow(setup, workload, runs.get(setup)!, report));
+      const [reference, measured] = rows;
+      if (reference?.run === undefined || measured?.run === undefined) continue;
+      report.rows.push(reference, measured);
+      const referenceRate = messagesPerSecond(reference.run);
+      report.setTarget(
+        measured,
+        `≥ ${THROUGHPUT_RATIO_TARGET.toFixed(2)} × standalone`,
+        messagesPerSecond(measured.run),
+        {
+          kind: 'at-least',
+          threshold: THROUGHPUT_RATIO_TARGET * referenceRate,
+          reference: 'standalone',
+          referenceValue: referenceRate,
+        },
+      );
+    }
+  }
+}
+
+function medianRow(setup: BenchSetup, workload: string, runs: Measured[], report: ClusterReport): ClusterRow {
+  const run = medianBy(runs, messagesPerSecond);
+  if (runs.length > 1) {
+    report.notes.push(
+      `${setup.name} ${workload}: median of ${runs.length} runs; msgs/s of each: ` +
+        runs.map((each) => formatCount(messagesPerSecond(each))).join(', '),
+    );
+  }
+  return { setup: setup.name, measurement: workload, ...(run === undefined ? {} : { run }) };
+}
