@@ -51,7 +51,7 @@ async function main(root: string): Promise<void> {
       );
       await standalone.stop();
       await measurePropagation(cluster, probes, report);
-      await measureEtcdAtRest(cluster, report);
+      await measureEtcdAtRest(cluster, defaults, report);
       await measureFailover(cluster, probes, defaults.controllerTtlSeconds, report);
     } finally {
       probes.close();

@@ -33,7 +33,11 @@ function callsByMethod(families: readonly PrometheusFamily[]): Map<string, numbe
  * `/metrics`, so independent of the broker's code) and the CPU the brokers and etcd use meanwhile.
  * Two rows: every call, and the calls that are not lease keep-alives (target: none).
  */
-export async function measureEtcdAtRest(cluster: ClusterSetup, report: ClusterReport): Promise<void> {
+export async function measureEtcdAtRest(
+  cluster: ClusterSetup,
+  ttls: { sessionTtlSeconds: number; controllerTtlSeconds: number },
+  report: ClusterReport,
+): Promise<void> {
   const measurement = `etcd calls at rest over ${REST_SECONDS} s`;
   await report.attempt(cluster.name, measurement, async () => {
     const member = cluster.etcd.member(0);
@@ -60,9 +64,14 @@ export async function measureEtcdAtRest(cluster: ClusterSetup, report: ClusterRe
       .sort(([left], [right]) => left.localeCompare(right))
       .map(([method, count]) => `${method} ${count}`)
       .join(', ');
+    // Each broker holds two leases, its session and its election candidacy, and the etcd3 client
+    // renews a lease every third of its TTL.
+    const expectedPerSecond =
+      cluster.serverPids().length * (3 / ttls.sessionTtlSeconds + 3 / ttls.controllerTtlSeconds);
     report.notes.push(
       `etcd at rest (${seconds.toFixed(1)} s, no client traffic): ${listed || 'no calls'}; the brokers used ` +
-        `${(brokersCpuMs / seconds / 10).toFixed(1)}% of a core together, etcd ${(etcdCpuMs / seconds / 10).toFixed(1)}%.`,
+        `${(brokersCpuMs / seconds / 10).toFixed(1)}% of a core together, etcd ${(etcdCpuMs / seconds / 10).toFixed(1)}%. Keep-alives expected from the leases ` +
+        `(a session and an election lease per broker, each renewed every TTL/3): ${expectedPerSecond.toFixed(1)}/s.`,
     );
     const allRow = {
       setup: cluster.name,
