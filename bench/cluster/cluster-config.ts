@@ -19,8 +19,6 @@ export const REST_SECONDS = numberFromEnvironment('CLUSTER_BENCH_REST_SECONDS', 
 
 /** Brokers in the cluster; with 6 partitions each leads 2. */
 export const BROKER_COUNT = 3;
-/** The produce runs use acks=1, so the rows compare the brokers' request paths, not the disk's fdatasync. */
-export const ACKS = 1 as const;
 
 export const SIZES: Size[] = [
   { label: '100 B', key: '100b', valueBytes: 100, count: Math.max(1000, Math.round(300_000 * SCALE)) },

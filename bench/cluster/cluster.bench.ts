@@ -12,7 +12,7 @@ import { measureFailover } from './controller-failover';
 import { measureEtcdAtRest } from './etcd-at-rest';
 import { describeRouting, leaderSpread, requestCounts } from './leader-routing';
 import { printResults } from './results-table';
-import { measureThroughput } from './throughput';
+import { consumedTopic, measureThroughput } from './throughput';
 import { measurePropagation } from './topic-propagation';
 
 /**
@@ -42,7 +42,7 @@ async function main(root: string): Promise<void> {
       const before = await requestCounts(cluster);
       await measureThroughput(root, standalone, cluster, report);
       const after = await requestCounts(cluster);
-      const spread = await leaderSpread(cluster, `bench-${SIZES[0]!.key}-r0`).catch((error: unknown) =>
+      const spread = await leaderSpread(cluster, consumedTopic(SIZES[0]!, 0)).catch((error: unknown) =>
         String(error),
       );
       report.notes.push(

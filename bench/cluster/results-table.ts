@@ -3,7 +3,7 @@ import { FLUSH_MS, PARTITION_COUNT, RECORDS_PER_SEND, SEND_WINDOW_BYTES } from '
 import { megabytesPerSecond, messagesPerSecond } from '../broker/bench-report';
 import { type Column, formatCount, formatRate, formatTable } from '../harness/table';
 import { sizeLabel } from '../log/units';
-import { ACKS, BROKER_COUNT, SIZES } from './cluster-config';
+import { BROKER_COUNT, SIZES } from './cluster-config';
 import type { ClusterReport, ClusterRow } from './cluster-report';
 
 const columns: Column[] = [
@@ -71,7 +71,8 @@ export function printResults(
     `Setups: one standalone broker, and one etcd member with ${BROKER_COUNT} brokers in cluster mode (${run.ttls}), ` +
       `each broker its own process, flush.ms=${FLUSH_MS}. Throughput: ${SIZES.map((size) => `${formatCount(size.count)} × ${size.label}`).join(' and ')} ` +
       `keyless, uncompressed records per run into a topic of ${PARTITION_COUNT} partitions (on the cluster spread over the brokers), ` +
-      `acks=${ACKS}; the SDK bootstraps from one broker and sends ${RECORDS_PER_SEND} records per call with up to ` +
+      'produced with acks=1 and with acks=all (idempotent, answered after an fdatasync), consumed from the acks=1 topic; ' +
+      `the SDK bootstraps from one broker and sends ${RECORDS_PER_SEND} records per call with up to ` +
       `${sizeLabel(SEND_WINDOW_BYTES)} of values in unanswered calls, and consumes every partition from offset 0. ` +
       'Rounds alternate between the setups. MB/s count value bytes (MB = 10^6 B); CPU is % of one core over the timed ' +
       'phase, server CPU the broker processes (summed on the cluster). "per s" is records/s, or etcd calls/s.\n',

@@ -1,4 +1,5 @@
 import {
+  ACKS,
   CHILD_TIMEOUT_MS,
   PARTITION_COUNT,
   RECORDS_PER_SEND,
@@ -6,33 +7,42 @@ import {
   sendsInFlight,
   warmupCount,
 } from '../broker/bench-config';
-import type { Measured } from '../broker/bench-report';
-import { messagesPerSecond } from '../broker/bench-report';
+import { type Measured, messagesPerSecond } from '../broker/bench-report';
 import { measureClient, prefault } from '../broker/measure-client';
 import { runChild } from '../broker/run-child';
 import { createTopics, verifyCount } from '../broker/weir-service';
 import { formatCount } from '../harness/table';
 import { medianBy } from '../log/median';
 import type { BenchSetup } from './bench-setups';
-import { ACKS, ROUND_COUNT, SIZES, THROUGHPUT_RATIO_TARGET } from './cluster-config';
+import { ROUND_COUNT, SIZES, THROUGHPUT_RATIO_TARGET } from './cluster-config';
 import { type ClusterReport, type ClusterRow, progress } from './cluster-report';
 
 // SDK produce and consume throughput of the standalone broker and of the cluster, measured in the
 // same run with the same client children as bench:broker (sdk-client.ts). Rounds alternate
 // between the two setups, so a change of load on this shared machine falls on both alike.
 
-const produceWorkload = (size: Size) => `SDK produce ${size.label} acks=${ACKS}`;
+type Acks = (typeof ACKS)[number];
+
+const produceWorkload = (size: Size, acks: Acks) => `SDK produce ${size.label} ${acks.label}`;
 const consumeWorkload = (size: Size) => `SDK consume ${size.label}`;
 
-/** Topics of one setup and size: the warm-up topic and the topic of each round. */
+/** Topics of one setup and size: the warm-up topic and the topic of each round and acks. */
 const warmupTopic = (size: Size) => `bench-${size.key}-warmup`;
-const roundTopic = (size: Size, round: number) => `bench-${size.key}-r${round}`;
+const roundTopic = (size: Size, acks: Acks, round: number) => `bench-${size.key}-${acks.key}-r${round}`;
+/** The consume rounds read what the acks=1 rounds wrote. */
+export const consumedTopic = (size: Size, round: number) => roundTopic(size, ACKS[0]!, round);
 
-async function produceRun(root: string, setup: BenchSetup, size: Size, round: number): Promise<Measured> {
-  const topic = roundTopic(size, round);
+async function produceRun(
+  root: string,
+  setup: BenchSetup,
+  size: Size,
+  acks: Acks,
+  round: number,
+): Promise<Measured> {
+  const topic = roundTopic(size, acks, round);
   await createTopics(setup, [topic]);
   await prefault(root, size);
-  progress(`${setup.name}: ${produceWorkload(size)}, round ${round + 1}/${ROUND_COUNT}`);
+  progress(`${setup.name}: ${produceWorkload(size, acks)}, round ${round + 1}/${ROUND_COUNT}`);
   const run = await measureClient(setup.serverPids(), (onMark) =>
     runChild(
       'sdk-produce',
@@ -43,7 +53,7 @@ async function produceRun(root: string, setup: BenchSetup, size: Size, round: nu
         warmupCount: warmupCount(size),
         count: size.count,
         valueBytes: size.valueBytes,
-        acks: ACKS,
+        acks: acks.acks,
         recordsPerSend: RECORDS_PER_SEND,
         sendsInFlight: sendsInFlight(size),
       },
@@ -61,7 +71,7 @@ function consumeRun(setup: BenchSetup, size: Size, round: number): Promise<Measu
       'sdk-consume',
       {
         bootstrap: setup.bootstrap,
-        topic: roundTopic(size, round),
+        topic: consumedTopic(size, round),
         warmupTopic: warmupTopic(size),
         warmupCount: warmupCount(size),
         partitionCount: PARTITION_COUNT,
@@ -72,10 +82,25 @@ function consumeRun(setup: BenchSetup, size: Size, round: number): Promise<Measu
   );
 }
 
+/** Runs of each workload (produce per acks, consume) per setup, in the order rows are printed. */
+class Runs {
+  readonly #runs = new Map<string, Map<BenchSetup, Measured[]>>();
+
+  add(workload: string, setup: BenchSetup, run: Measured): void {
+    const bySetup = this.#runs.get(workload) ?? new Map<BenchSetup, Measured[]>();
+    this.#runs.set(workload, bySetup);
+    bySetup.set(setup, [...(bySetup.get(setup) ?? []), run]);
+  }
+
+  entries() {
+    return this.#runs.entries();
+  }
+}
+
 /**
- * For each size: rounds of produce then consume, on the standalone broker and on the cluster in
- * turn (the one going first alternates by round). Adds one row per setup and workload with the
- * median run; the cluster row is judged as a ratio of the standalone row.
+ * For each size: rounds of produce (acks=1, then acks=all) and consume, on the standalone broker
+ * and on the cluster in turn (the one going first alternates by round). Adds one row per setup
+ * and workload with the median run; the cluster row is judged as a ratio of the standalone row.
  */
 export async function measureThroughput(
   root: string,
@@ -84,29 +109,23 @@ export async function measureThroughput(
   report: ClusterReport,
 ): Promise<void> {
   for (const size of SIZES) {
-    const produced = new Map<BenchSetup, Measured[]>([
-      [standalone, []],
-      [cluster, []],
-    ]);
-    const consumed = new Map<BenchSetup, Measured[]>([
-      [standalone, []],
-      [cluster, []],
-    ]);
+    const runs = new Runs();
     await report.attempt('both', `throughput ${size.label}`, async () => {
       for (const setup of [standalone, cluster]) await createTopics(setup, [warmupTopic(size)]);
       for (let round = 0; round < ROUND_COUNT; round++) {
         const order = round % 2 === 0 ? [standalone, cluster] : [cluster, standalone];
-        for (const setup of order) produced.get(setup)!.push(await produceRun(root, setup, size, round));
-        for (const setup of order) consumed.get(setup)!.push(await consumeRun(setup, size, round));
+        for (const acks of ACKS) {
+          for (const setup of order)
+            runs.add(produceWorkload(size, acks), setup, await produceRun(root, setup, size, acks, round));
+        }
+        for (const setup of order)
+          runs.add(consumeWorkload(size), setup, await consumeRun(setup, size, round));
       }
       return [];
     });
-    for (const [workload, runs] of [
-      [produceWorkload(size), produced],
-      [consumeWorkload(size), consumed],
-    ] as const) {
-      const rows = [standalone, cluster].map((setup) => medianRow(setup, workload, runs.get(setup)!, report));
-      const [reference, measured] = rows;
+    for (const [workload, bySetup] of runs.entries()) {
+      const reference = medianRow(standalone, workload, bySetup.get(standalone) ?? [], report);
+      const measured = medianRow(cluster, workload, bySetup.get(cluster) ?? [], report);
       if (reference?.run === undefined || measured?.run === undefined) continue;
       report.rows.push(reference, measured);
       const referenceRate = messagesPerSecond(reference.run);
@@ -125,13 +144,19 @@ export async function measureThroughput(
   }
 }
 
-function medianRow(setup: BenchSetup, workload: string, runs: Measured[], report: ClusterReport): ClusterRow {
+function medianRow(
+  setup: BenchSetup,
+  workload: string,
+  runs: Measured[],
+  report: ClusterReport,
+): ClusterRow | undefined {
   const run = medianBy(runs, messagesPerSecond);
+  if (run === undefined) return undefined;
   if (runs.length > 1) {
     report.notes.push(
       `${setup.name} ${workload}: median of ${runs.length} runs; msgs/s of each: ` +
         runs.map((each) => formatCount(messagesPerSecond(each))).join(', '),
     );
   }
-  return { setup: setup.name, measurement: workload, ...(run === undefined ? {} : { run }) };
+  return { setup: setup.name, measurement: workload, run };
 }
