@@ -74,7 +74,8 @@ export function printResults(
       'produced with acks=1 and with acks=all (idempotent, answered after an fdatasync), consumed from the acks=1 topic; ' +
       `the SDK bootstraps from one broker and sends ${RECORDS_PER_SEND} records per call with up to ` +
       `${sizeLabel(SEND_WINDOW_BYTES)} of values in unanswered calls, and consumes every partition from offset 0. ` +
-      'Rounds alternate between the setups. MB/s count value bytes (MB = 10^6 B); CPU is % of one core over the timed ' +
+      "Rounds alternate between the setups, and a cluster row's ratio is the median over rounds of its rate ÷ " +
+      'the standalone rate of the same round. MB/s count value bytes (MB = 10^6 B); CPU is % of one core over the timed ' +
       'phase, server CPU the broker processes (summed on the cluster). "per s" is records/s, or etcd calls/s.\n',
   );
   console.log(formatTable(columns, report.rows.map(formatRow)));

@@ -100,7 +100,8 @@ class Runs {
 /**
  * For each size: rounds of produce (acks=1, then acks=all) and consume, on the standalone broker
  * and on the cluster in turn (the one going first alternates by round). Adds one row per setup
- * and workload with the median run; the cluster row is judged as a ratio of the standalone row.
+ * and workload with the median run; the cluster row is judged by the median over rounds of its
+ * rate divided by the standalone rate of the same round.
  */
 export async function measureThroughput(
   root: string,
@@ -124,22 +125,28 @@ export async function measureThroughput(
       return [];
     });
     for (const [workload, bySetup] of runs.entries()) {
-      const reference = medianRow(standalone, workload, bySetup.get(standalone) ?? [], report);
-      const measured = medianRow(cluster, workload, bySetup.get(cluster) ?? [], report);
-      if (reference?.run === undefined || measured?.run === undefined) continue;
+      const standaloneRuns = bySetup.get(standalone) ?? [];
+      const clusterRuns = bySetup.get(cluster) ?? [];
+      const reference = medianRow(standalone, workload, standaloneRuns, report);
+      const measured = medianRow(cluster, workload, clusterRuns, report);
+      if (reference === undefined || measured === undefined) continue;
       report.rows.push(reference, measured);
-      const referenceRate = messagesPerSecond(reference.run);
-      report.setTarget(
-        measured,
-        `≥ ${THROUGHPUT_RATIO_TARGET.toFixed(2)} × standalone`,
-        messagesPerSecond(measured.run),
-        {
-          kind: 'at-least',
-          threshold: THROUGHPUT_RATIO_TARGET * referenceRate,
-          reference: 'standalone',
-          referenceValue: referenceRate,
-        },
+      // The two runs of a round ran back to back, so their ratio is the least touched by the load
+      // of other work on this machine, which moves both setups' rates from round to round.
+      const ratios = clusterRuns.map(
+        (run, round) => messagesPerSecond(run) / messagesPerSecond(standaloneRuns[round]!),
       );
+      const ratio = medianBy(ratios, (value) => value)!;
+      report.notes.push(
+        `${workload}: ${cluster.name} ÷ standalone per round: ${ratios.map((value) => value.toFixed(2)).join(', ')}; ` +
+          `median ${ratio.toFixed(2)} (the ratio judged).`,
+      );
+      report.setTarget(measured, `≥ ${THROUGHPUT_RATIO_TARGET.toFixed(2)} × standalone`, ratio, {
+        kind: 'at-least',
+        threshold: THROUGHPUT_RATIO_TARGET,
+        reference: 'standalone',
+        referenceValue: 1,
+      });
     }
   }
 }
