@@ -6,13 +6,14 @@ import { numberFromEnvironment, type Size } from '../broker/bench-config';
  *
  * Environment knobs, for a quicker or longer run: CLUSTER_BENCH_SCALE (multiplies the record
  * counts, default 1: 300,000 × 100 B and 60,000 × 1 KiB per produce run), CLUSTER_BENCH_ROUNDS
- * (produce/consume runs per row, the median is shown; default 3), CLUSTER_BENCH_TOPICS (topics
+ * (produce/consume runs per row, the median is shown; default 5: the load of other work on a
+ * shared machine moves single runs by 2×), CLUSTER_BENCH_TOPICS (topics
  * created for the propagation time, default 50), CLUSTER_BENCH_FAILOVERS (controller kills,
  * default 3), CLUSTER_BENCH_REST_SECONDS (the at-rest window on etcd's metrics, default 20).
  */
 
 const SCALE = numberFromEnvironment('CLUSTER_BENCH_SCALE', 1);
-export const ROUND_COUNT = Math.round(numberFromEnvironment('CLUSTER_BENCH_ROUNDS', 3));
+export const ROUND_COUNT = Math.round(numberFromEnvironment('CLUSTER_BENCH_ROUNDS', 5));
 export const TOPIC_COUNT = Math.round(numberFromEnvironment('CLUSTER_BENCH_TOPICS', 50));
 export const FAILOVER_COUNT = Math.round(numberFromEnvironment('CLUSTER_BENCH_FAILOVERS', 3));
 export const REST_SECONDS = numberFromEnvironment('CLUSTER_BENCH_REST_SECONDS', 20);
