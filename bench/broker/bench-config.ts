@@ -58,7 +58,8 @@ export const ACKS = [
 export const warmupCount = (size: Size): number =>
   Math.min(50_000, Math.max(1000, Math.round(size.count / 10)));
 
-function numberFromEnvironment(name: string, fallback: number): number {
+/** A positive number from the environment variable `name`, or `fallback` when it is unset. */
+export function numberFromEnvironment(name: string, fallback: number): number {
   const text = process.env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);

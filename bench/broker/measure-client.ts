@@ -7,22 +7,27 @@ import type { Measured } from './bench-report';
 import type { ClientRun } from './phase';
 import { processCpuMs } from './proc-stat';
 
-/** Runs a client child while sampling the server's CPU at the child's start and end marks. */
+/**
+ * Runs a client child while sampling the server's CPU at the child's start and end marks; with
+ * several server processes (a cluster's brokers) their CPU is summed.
+ */
 export async function measureClient(
-  serverPid: number | undefined,
+  serverPids: number | readonly number[] | undefined,
   start: (onMark: (label: 'start' | 'end') => void) => Promise<ClientRun>,
 ): Promise<Measured> {
   let startCpuMs = 0;
   let startMs = 0;
   let serverCpuMs: number | undefined;
   let serverSeconds: number | undefined;
+  const pids = serverPids === undefined ? [] : typeof serverPids === 'number' ? [serverPids] : serverPids;
+  const serverCpuNowMs = () => pids.reduce((total, pid) => total + processCpuMs(pid), 0);
   const run = await start((label) => {
-    if (serverPid === undefined) return;
+    if (pids.length === 0) return;
     if (label === 'start') {
-      startCpuMs = processCpuMs(serverPid);
+      startCpuMs = serverCpuNowMs();
       startMs = performance.now();
     } else {
-      serverCpuMs = processCpuMs(serverPid) - startCpuMs;
+      serverCpuMs = serverCpuNowMs() - startCpuMs;
       serverSeconds = (performance.now() - startMs) / 1000;
     }
   });

@@ -81,12 +81,26 @@ export async function sdkProduce(input: ProduceInput): Promise<ClientRun> {
   }
 }
 
+/**
+ * How long the warm-up's polls (and so its fetches) may wait at a broker. A fetch parked at a
+ * leader whose partitions are all read holds that leader's fetch connection (answers come in
+ * request order) until it times out, so with the consumer's own maxWaitMs (1 s) the timed phase's
+ * first fetch to that leader would wait behind it. With one broker the last warm-up fetch is never
+ * parked; with partitions on several leaders one usually is.
+ */
+const WARMUP_MAX_WAIT_MS = 20;
+
 /** Polls until at least `count` records came; returns their value bytes. */
-async function consume(consumer: Consumer, count: number, exact: boolean): Promise<number> {
+async function consume(
+  consumer: Consumer,
+  count: number,
+  exact: boolean,
+  maxWaitMs?: number,
+): Promise<number> {
   let received = 0;
   let payloadBytes = 0;
   while (received < count) {
-    const records = await consumer.poll();
+    const records = await consumer.poll(maxWaitMs === undefined ? {} : { maxWaitMs });
     for (const record of records) payloadBytes += record.value?.length ?? 0;
     received += records.length;
   }
@@ -105,7 +119,7 @@ export async function sdkConsume(input: ConsumeInput): Promise<ClientRun> {
     );
   try {
     assignAll(input.warmupTopic);
-    await consume(consumer, input.warmupCount, false);
+    await consume(consumer, input.warmupCount, false, WARMUP_MAX_WAIT_MS);
     const phase = new TimedPhase();
     phase.start();
     assignAll(input.topic);

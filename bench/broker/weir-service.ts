@@ -32,12 +32,16 @@ export async function stopWeir(root: string, name: string, weir: WeirBroker): Pr
   await rm(join(root, name), { recursive: true, force: true });
 }
 
-export async function createTopics(weir: WeirBroker, names: readonly string[]): Promise<void> {
+export async function createTopics(weir: Pick<WeirBroker, 'admin'>, names: readonly string[]): Promise<void> {
   await weir.admin.createTopics(names.map((name) => ({ name, partitions: PARTITION_COUNT })));
 }
 
 /** Fails the run unless the topic holds exactly `count` records: a fast but lossy run is no result. */
-export async function verifyCount(weir: WeirBroker, topic: string, count: number): Promise<void> {
+export async function verifyCount(
+  weir: Pick<WeirBroker, 'admin'>,
+  topic: string,
+  count: number,
+): Promise<void> {
   const offsets = await weir.admin.topicOffsets(topic);
   const stored = offsets.reduce(
     (total, partition) => total + Number(partition.latest - partition.earliest),

@@ -1,0 +1,41 @@
+import { numberFromEnvironment, type Size } from '../broker/bench-config';
+
+/**
+ * The cluster benchmark's settings: the environment knobs (read here and nowhere else in this
+ * benchmark) and the workload every section runs.
+ *
+ * Environment knobs, for a quicker or longer run: CLUSTER_BENCH_SCALE (multiplies the record
+ * counts, default 1: 300,000 × 100 B and 60,000 × 1 KiB per produce run), CLUSTER_BENCH_ROUNDS
+ * (produce/consume runs per row, the median is shown; default 5: the load of other work on a
+ * shared machine moves single runs by 2×), CLUSTER_BENCH_TOPICS (topics
+ * created for the propagation time, default 50), CLUSTER_BENCH_FAILOVERS (controller kills,
+ * default 3), CLUSTER_BENCH_REST_SECONDS (the at-rest window on etcd's metrics, default 20).
+ */
+
+const SCALE = numberFromEnvironment('CLUSTER_BENCH_SCALE', 1);
+export const ROUND_COUNT = Math.round(numberFromEnvironment('CLUSTER_BENCH_ROUNDS', 5));
+export const TOPIC_COUNT = Math.round(numberFromEnvironment('CLUSTER_BENCH_TOPICS', 50));
+export const FAILOVER_COUNT = Math.round(numberFromEnvironment('CLUSTER_BENCH_FAILOVERS', 3));
+export const REST_SECONDS = numberFromEnvironment('CLUSTER_BENCH_REST_SECONDS', 20);
+
+/** Brokers in the cluster; with 6 partitions each leads 2. */
+export const BROKER_COUNT = 3;
+
+export const SIZES: Size[] = [
+  { label: '100 B', key: '100b', valueBytes: 100, count: Math.max(1000, Math.round(300_000 * SCALE)) },
+  { label: '1 KiB', key: '1kib', valueBytes: 1024, count: Math.max(1000, Math.round(60_000 * SCALE)) },
+];
+
+/** The targets (#16, "Benchmark"). */
+export const THROUGHPUT_RATIO_TARGET = 0.8;
+export const PROPAGATION_P99_TARGET_MS = 200;
+/** Failover must take less than this many election TTLs. */
+export const FAILOVER_TTL_MULTIPLE = 2;
+
+/** How often the propagation and failover probes ask each broker for Metadata. */
+export const PROBE_INTERVAL_MS = 2;
+/** Bounds on one propagation or failover, only there so a broken cluster cannot stall the run. */
+export const PROPAGATION_TIMEOUT_MS = 30_000;
+export const FAILOVER_TIMEOUT_MS = 60_000;
+/** The whole run is killed after this, children included, so it always stops by itself. */
+export const RUN_TIMEOUT_MS = 20 * 60_000;
