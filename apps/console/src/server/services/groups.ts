@@ -90,8 +90,10 @@ async function lastStableOffsets(
   const offsets = new Map<string, bigint>();
   answers.forEach((answer, index) => {
     if (answer.status !== 'fulfilled') return;
+    // A partition without a reachable leader (offline, on a cluster) shows no LSO.
     for (const partition of answer.value)
-      offsets.set(`${topics[index]}:${partition.partition}`, partition.lastStableOffset);
+      if (partition.lastStableOffset >= 0n)
+        offsets.set(`${topics[index]}:${partition.partition}`, partition.lastStableOffset);
   });
   return offsets;
 }
