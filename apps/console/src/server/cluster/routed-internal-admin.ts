@@ -1,6 +1,7 @@
 import {
   type Client,
   ErrorCode,
+  FindCoordinator,
   type GroupLagSummary,
   type GroupPartitionLagRow,
   type InternalAdminApi,
@@ -30,6 +31,9 @@ export interface ClusterRouting {
   };
   readonly reachability: BrokerReachability;
 }
+
+/** FindCoordinator's key type for transactional ids. */
+const TRANSACTION_KEY_TYPE = 1;
 
 /** The largest page the broker serves (MAX_TOPIC_PAGE_ROWS); merging pulls the catalogue in such pages. */
 const SUMMARY_PAGE_ROWS = 1000;
@@ -67,8 +71,27 @@ export class RoutedInternalAdmin implements InternalAdminApi {
     return this.#routing.any.describeBroker();
   }
 
-  abortTransaction(transactionalId: string, reason: string) {
-    return this.#routing.any.abortTransaction(transactionalId, reason);
+  /** Sent to the transactional id's coordinator, the only broker that can abort it. */
+  async abortTransaction(transactionalId: string, reason: string): Promise<void> {
+    const brokers = await this.#liveBrokers();
+    if (brokers === undefined) return this.#routing.any.abortTransaction(transactionalId, reason);
+    const { client } = this.#routing;
+    const coordinator = await client.retry(async () => {
+      const answer = await client.send('any', FindCoordinator, {
+        key: transactionalId,
+        keyType: TRANSACTION_KEY_TYPE,
+      });
+      if (answer.errorCode !== ErrorCode.NONE || answer.nodeId < 0) {
+        throw new WeirError(
+          answer.errorCode === ErrorCode.NONE ? ErrorCode.COORDINATOR_NOT_AVAILABLE : answer.errorCode,
+          {
+            detail: answer.errorMessage ?? `Transactional id "${transactionalId}".`,
+          },
+        );
+      }
+      return answer.nodeId;
+    });
+    await this.#onNode(coordinator, ({ internal }) => internal.abortTransaction(transactionalId, reason));
   }
 
   async describePartitions(topic: string): Promise<PartitionInternals[]> {
@@ -202,7 +225,7 @@ export class RoutedInternalAdmin implements InternalAdminApi {
       ),
     );
     if (!answered) throw failure;
-    if (groupIds !== null && groupIds.some((groupId) => !found.has(groupId))) throw notFound ?? failure;
+    if (groupIds?.some((groupId) => !found.has(groupId))) throw notFound ?? failure;
     const groups = [...found.values()].sort((left, right) => compareText(left.groupId, right.groupId));
     return this.#withLeaderOffsets(groups);
   }
