@@ -135,6 +135,32 @@ describe('the console on a three-broker cluster', { timeout: CLUSTER_TIMEOUT_MS 
     expect(topics.topics.find((topic) => topic.name === TOPIC)?.messageCount).toBe(String(RECORDS));
   });
 
+  it('measures a group lag over partitions led by three brokers, whichever broker coordinates the group', async () => {
+    await json('POST', '/groups/readers/reset-offsets', {
+      target: 'offset',
+      offset: '1',
+      topics: [TOPIC],
+      dryRun: false,
+    });
+    // Five records per partition, committed at 1 on each of the six.
+    const expectedLag = String(PARTITIONS * (RECORDS / PARTITIONS - 1));
+    const groups = await json<{ groups: { groupId: string; totalLag: string }[] }>('GET', '/groups');
+    expect(groups.groups.find((group) => group.groupId === 'readers')?.totalLag).toBe(expectedLag);
+    const detail = await json<{
+      partitions: { partition: number; lag: string; logEndOffset: string | null }[];
+    }>('GET', '/groups/readers');
+    expect(detail.partitions.map((row) => [row.partition, row.lag, row.logEndOffset])).toEqual(
+      Array.from({ length: PARTITIONS }, (_, partition) => [partition, '4', '5']),
+    );
+    const topics = await json<{ topics: { name: string; groups: { groupId: string; lag: string }[] }[] }>(
+      'GET',
+      `/topics?search=${TOPIC}`,
+    );
+    expect(topics.topics.find((topic) => topic.name === TOPIC)?.groups).toEqual([
+      { groupId: 'readers', lag: expectedLag },
+    ]);
+  });
+
   it('keeps answering when a broker is killed, names its offline partitions, and heals after its restart', async () => {
     const before = await json<BrokerList>('GET', '/brokers');
     const victim = before.brokers.find((broker) => !broker.isController) ?? before.brokers[0]!;

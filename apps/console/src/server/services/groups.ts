@@ -144,7 +144,7 @@ export async function describeGroup(
       topic: partition.topic,
       partition: partition.partition,
       committedOffset: partition.committedOffset < 0n ? null : partition.committedOffset.toString(),
-      logEndOffset: partition.logEndOffset.toString(),
+      logEndOffset: partition.logEndOffset < 0n ? null : partition.logEndOffset.toString(),
       lastStableOffset: stableOffsets.get(`${partition.topic}:${partition.partition}`)?.toString() ?? null,
       lag: partition.lag.toString(),
       memberId: partition.memberId,

@@ -27,7 +27,13 @@ export async function readPartitionHealth(
   const topics = names.length === 0 ? [] : await admin.describeTopics(names);
   const offline: string[] = [];
   const underReplicated: { name: string; isrCount: number; replicaCount: number }[] = [];
-  for (const topic of topics) {
+  // Users' topics first: a health reason names at most ten, and a broker leads many internal
+  // partitions (__consumer_offsets) that would otherwise hide the topics an operator looks for.
+  const ordered = [
+    ...topics.filter((topic) => !topic.isInternal),
+    ...topics.filter((topic) => topic.isInternal),
+  ];
+  for (const topic of ordered) {
     for (const partition of topic.partitions) {
       const name = `${topic.name}-${partition.partition}`;
       if (partition.leaderId < 0) offline.push(name);
