@@ -199,6 +199,12 @@ describe('the console on a three-broker cluster', { timeout: CLUSTER_TIMEOUT_MS 
       .map((row) => `${TOPIC}-${row.partition}`);
     expect(offline.sort()).toEqual(victimPartitions.filter((name) => name.startsWith(`${TOPIC}-`)).sort());
 
+    // Browsing a topic with offline partitions names them instead of hanging or failing blindly.
+    const browse = await gateway.rest('GET', `/topics/${TOPIC}/messages?pageSize=500`);
+    expect(browse.status).toBe(503);
+    const refusal = ((await browse.json()) as { message: string }).message;
+    expect(refusal).toContain('has no leader');
+    for (const name of offline) expect(refusal).toContain(name);
     await cluster.broker(victim.nodeId).restart();
     await pollUntil(
       async () => {
