@@ -63,7 +63,9 @@ export class EtcdMember {
   spawn(): SupervisedProcess {
     if (this.isRunning) throw new Error(`etcd member ${this.name} is already running`);
     // An inherited ETCD_* variable would silently change the flags below.
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ETCD_')));
+    const env: NodeJS.ProcessEnv = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith('ETCD_')),
+    ) as NodeJS.ProcessEnv;
     const child = spawn(ETCD_BINARY, this.#args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.#process = new SupervisedProcess(`etcd ${this.name}`, child);
     return this.#process;

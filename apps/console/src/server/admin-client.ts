@@ -11,6 +11,8 @@ import {
   type TlsOptions,
 } from '@weir/protocol';
 import { env, resolveInternalTls, resolveToken } from '../env';
+import { type BrokerReachability, createBrokerReachability } from './cluster/broker-reachability';
+import { RoutedInternalAdmin } from './cluster/routed-internal-admin';
 
 /** Builds the internal-listener admin on a client; passed in so tests can substitute it. */
 export type InternalAdminFactory = (client: Client) => InternalAdminApi;
@@ -47,6 +49,10 @@ export interface BrokerClients {
   internal(): InternalAdminApi;
   /** The SDK client itself, for requests the admins do not wrap. */
   client(): Client;
+  /** The internal admin of one broker only (its internal listener, as the metadata advertises it). */
+  nodeInternal(broker: { nodeId: number; host: string; port: number }): InternalAdminApi;
+  /** Which brokers did not answer lately, and every broker seen so far. */
+  readonly reachability: BrokerReachability;
   /** SASL users (internal listener APIs). */
   users(): Pick<InternalAdmin, 'listUsers' | 'upsertUser' | 'deleteUser'>;
   /** What a principal may do, as the broker's authorizer decides (internal listener API). */
@@ -61,7 +67,28 @@ interface Connected {
   readonly admin: Admin;
   readonly internal: InternalAdminApi;
   readonly producers: Map<CompressionType, Producer>;
+  /** One client per broker for per-partition work, keyed by `host:port`. */
+  readonly nodes: Map<string, { client: Client; internal: InternalAdminApi }>;
+  readonly nodeOptions: ClientOptions;
   sdkInternalAdmin?: InternalAdmin;
+}
+
+/**
+ * A per-broker client gives up on a dead broker quickly: the caller marks it unreachable and
+ * skips it (cluster/broker-reachability.ts), so no page waits on it.
+ */
+const NODE_CONNECT_TIMEOUT_MS = 3_000;
+const NODE_RETRY = { maxAttempts: 3, maxTotalMs: 2_000 } as const;
+
+function nodeOf(current: Connected, broker: { host: string; port: number }) {
+  const address = `${broker.host}:${broker.port}`;
+  let node = current.nodes.get(address);
+  if (node === undefined) {
+    const client = new Client({ ...current.nodeOptions, bootstrapServers: [address] });
+    node = { client, internal: new InternalAdmin(client) };
+    current.nodes.set(address, node);
+  }
+  return node;
 }
 
 /** The SDK's InternalAdmin on a connection, created once (users and permissions share it). */
@@ -94,19 +121,35 @@ export function createBrokerClients(options: BrokerClientsOptions): BrokerClient
           }),
     };
     const client = new Client(clientOptions);
-    connected = {
+    const current: Connected = {
       client,
       admin: new Admin(client),
       internal: options.createInternalAdmin(client),
       producers: new Map(),
+      nodes: new Map(),
+      nodeOptions: { ...clientOptions, connectTimeoutMs: NODE_CONNECT_TIMEOUT_MS, retry: NODE_RETRY },
     };
+    const any = current.internal;
+    const routed = new RoutedInternalAdmin({
+      client,
+      any,
+      node: (broker) => {
+        const node = nodeOf(current, broker);
+        return { client: node.client, internal: options.createInternalAdmin(node.client) };
+      },
+      reachability,
+    });
+    connected = { ...current, internal: routed };
     return connected;
   };
+  const reachability = createBrokerReachability();
   return {
     address: options.bootstrap.join(','),
     admin: () => connect().admin,
     internal: () => connect().internal,
     client: () => connect().client,
+    nodeInternal: (broker) => options.createInternalAdmin(nodeOf(connect(), broker).client),
+    reachability,
     users: () => sdkInternalAdmin(connect()),
     effectivePermissions: () => sdkInternalAdmin(connect()),
     producer(compression) {
@@ -123,6 +166,7 @@ export function createBrokerClients(options: BrokerClientsOptions): BrokerClient
       connected = undefined;
       if (current === undefined) return;
       await Promise.allSettled([...current.producers.values()].map((producer) => producer.close()));
+      await Promise.allSettled([...current.nodes.values()].map((node) => node.client.close()));
       await current.client.close();
     },
   };

@@ -1,12 +1,20 @@
 import { type BrokerOverview, ErrorCode } from '@weir/protocol';
 import { asKafkaError, isConsoleConfigError } from '../api/error-shapes';
 import type { ClusterOverview, HealthReason } from '../api/schemas/cluster';
-import { metadataFailureReason, type PartitionHealth, replicationReason } from './partition-health';
+import {
+  controllerReason,
+  metadataFailureReason,
+  offlineReason,
+  type PartitionHealth,
+  replicationReason,
+} from './partition-health';
 
 /** Where the overview reads from: the internal listener's overview and the cluster metadata. */
 export interface OverviewSources {
   describeBroker(): Promise<BrokerOverview>;
   readPartitionHealth(): Promise<PartitionHealth>;
+  /** Registered brokers the console could not reach lately, described for a reason. */
+  unreachableBrokers?(): readonly string[];
 }
 
 /** Why the broker could not be asked, as a health reason an operator can act on. */
@@ -28,6 +36,26 @@ function restrictedReason(): HealthReason {
     detail:
       'The broker answered, but your ACLs do not allow DESCRIBE on the cluster, which its health needs.',
   };
+}
+
+function partitionReasons(health: PartitionHealth): HealthReason[] {
+  const controller = controllerReason(health);
+  return [
+    replicationReason(health),
+    offlineReason(health),
+    ...(controller === undefined ? [] : [controller]),
+  ];
+}
+
+function brokerReasons(unreachable: readonly string[]): HealthReason[] {
+  if (unreachable.length === 0) return [];
+  return [
+    {
+      check: 'brokers',
+      ok: false,
+      detail: `${unreachable.length} registered but unreachable from the console: ${unreachable.join(', ')}`,
+    },
+  ];
 }
 
 /**
@@ -69,7 +97,8 @@ export async function clusterOverview(
   const partitions = await partitionHealth;
   const reasons = [
     ...overview.checks.map((check) => ({ check: check.name, ok: check.ok, detail: check.detail })),
-    partitions.ok ? replicationReason(partitions.health) : metadataFailureReason(partitions.error),
+    ...(partitions.ok ? partitionReasons(partitions.health) : [metadataFailureReason(partitions.error)]),
+    ...brokerReasons(sources.unreachableBrokers?.() ?? []),
   ].sort((left, right) => Number(left.ok) - Number(right.ok));
   return {
     asOfMs: now(),

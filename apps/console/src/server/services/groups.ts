@@ -90,8 +90,10 @@ async function lastStableOffsets(
   const offsets = new Map<string, bigint>();
   answers.forEach((answer, index) => {
     if (answer.status !== 'fulfilled') return;
+    // A partition without a reachable leader (offline, on a cluster) shows no LSO.
     for (const partition of answer.value)
-      offsets.set(`${topics[index]}:${partition.partition}`, partition.lastStableOffset);
+      if (partition.lastStableOffset >= 0n)
+        offsets.set(`${topics[index]}:${partition.partition}`, partition.lastStableOffset);
   });
   return offsets;
 }
@@ -142,7 +144,7 @@ export async function describeGroup(
       topic: partition.topic,
       partition: partition.partition,
       committedOffset: partition.committedOffset < 0n ? null : partition.committedOffset.toString(),
-      logEndOffset: partition.logEndOffset.toString(),
+      logEndOffset: partition.logEndOffset < 0n ? null : partition.logEndOffset.toString(),
       lastStableOffset: stableOffsets.get(`${partition.topic}:${partition.partition}`)?.toString() ?? null,
       lag: partition.lag.toString(),
       memberId: partition.memberId,

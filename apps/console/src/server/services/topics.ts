@@ -97,24 +97,32 @@ export async function describeTopic(
   return {
     asOfMs: now(),
     ...toTopicSummary(summary, acl),
-    partitions: partitions.map((partition) => ({
-      partition: partition.partition,
-      leaderId: partition.leaderId,
-      replicas: [...partition.replicas],
-      isr: [...partition.isr],
-      underReplicated: partition.isr.length < partition.replicas.length,
-      logStartOffset: partition.logStartOffset.toString(),
-      logEndOffset: partition.logEndOffset.toString(),
-      highWatermark: partition.highWatermark.toString(),
-      lastStableOffset: partition.lastStableOffset.toString(),
-      stableGap: (partition.highWatermark > partition.lastStableOffset
-        ? partition.highWatermark - partition.lastStableOffset
-        : 0n
-      ).toString(),
-      sizeBytes: partition.sizeBytes.toString(),
-      segmentCount: partition.segments.length,
-      producerCount: partition.producerCount,
-    })),
+    partitions: partitions.map((partition) => {
+      // The routed admin (cluster/routed-internal-admin.ts) gives -1 offsets for a partition
+      // whose leader could not be asked.
+      const offline = partition.highWatermark < 0n;
+      const offset = (value: bigint) => (offline ? null : value.toString());
+      return {
+        partition: partition.partition,
+        leaderId: partition.leaderId,
+        replicas: [...partition.replicas],
+        isr: [...partition.isr],
+        underReplicated: partition.isr.length < partition.replicas.length,
+        offline,
+        logStartOffset: offset(partition.logStartOffset),
+        logEndOffset: offset(partition.logEndOffset),
+        highWatermark: offset(partition.highWatermark),
+        lastStableOffset: offset(partition.lastStableOffset),
+        stableGap: offset(
+          partition.highWatermark > partition.lastStableOffset
+            ? partition.highWatermark - partition.lastStableOffset
+            : 0n,
+        ),
+        sizeBytes: partition.sizeBytes.toString(),
+        segmentCount: partition.segments.length,
+        producerCount: partition.producerCount,
+      };
+    }),
   };
 }
 

@@ -146,7 +146,8 @@ async function readTopicState(
       admin.describeProducers(topic, partitions),
       internal.describePartitions(topic),
     ]);
-    return { producers, partitions: internals };
+    // A partition without a reachable leader (offline, on a cluster) has no offsets to show.
+    return { producers, partitions: internals.filter((partition) => partition.highWatermark >= 0n) };
   } catch (error) {
     if (asKafkaError(error) === null) throw error;
     return null;
@@ -255,24 +256,27 @@ export async function describeTopicProducers(
   return {
     asOfMs: now(),
     topic,
-    partitions: partitions.map((partition) => ({
-      partition: partition.partition,
-      lastStableOffset: partition.lastStableOffset.toString(),
-      highWatermark: partition.highWatermark.toString(),
-      gap: gapOf(partition),
-      producers: producers
-        .filter((producer) => producer.partition === partition.partition)
-        .map((producer) => ({
-          producerId: producer.producerId.toString(),
-          producerEpoch: producer.producerEpoch,
-          lastSequence: producer.lastSequence,
-          lastTimestampMs: Number(producer.lastTimestampMs),
-          openTransactionFirstOffset:
-            producer.currentTransactionStartOffset >= 0n
-              ? producer.currentTransactionStartOffset.toString()
-              : null,
-          transactionalId: transactionalIds.get(producer.producerId) ?? null,
-        })),
-    })),
+    // A partition without a reachable leader (offline, on a cluster) has no offsets to show.
+    partitions: partitions
+      .filter((partition) => partition.highWatermark >= 0n)
+      .map((partition) => ({
+        partition: partition.partition,
+        lastStableOffset: partition.lastStableOffset.toString(),
+        highWatermark: partition.highWatermark.toString(),
+        gap: gapOf(partition),
+        producers: producers
+          .filter((producer) => producer.partition === partition.partition)
+          .map((producer) => ({
+            producerId: producer.producerId.toString(),
+            producerEpoch: producer.producerEpoch,
+            lastSequence: producer.lastSequence,
+            lastTimestampMs: Number(producer.lastTimestampMs),
+            openTransactionFirstOffset:
+              producer.currentTransactionStartOffset >= 0n
+                ? producer.currentTransactionStartOffset.toString()
+                : null,
+            transactionalId: transactionalIds.get(producer.producerId) ?? null,
+          })),
+      })),
   };
 }

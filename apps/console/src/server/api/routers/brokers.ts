@@ -11,10 +11,24 @@ export function brokersRouter(transport: Transport) {
   return createTRPCRouter({
     list: restProcedure(
       transport,
-      rest(TAG, 'GET', '/brokers', 'Brokers with the partitions they lead and hold'),
+      rest(
+        TAG,
+        'GET',
+        '/brokers',
+        'Brokers with their state, the controller and the partitions they lead and hold',
+      ),
       emptyInputSchema,
     )
       .output(brokerListSchema)
-      .query(({ ctx }) => listBrokers(ctx.services.broker.admin(), ctx.services.now)),
+      .query(({ ctx }) => {
+        const { broker, now } = ctx.services;
+        const sources = {
+          admin: broker.admin(),
+          probe: (node: { nodeId: number; host: string; port: number }) =>
+            broker.nodeInternal(node).describeBroker(),
+          reachability: broker.reachability,
+        };
+        return listBrokers(sources, now);
+      }),
   });
 }

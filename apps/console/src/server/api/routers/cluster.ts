@@ -21,6 +21,18 @@ export function clusterRouter(transport: Transport) {
         const sources = {
           describeBroker: () => broker.internal().describeBroker(),
           readPartitionHealth: () => readPartitionHealth(broker.admin()),
+          unreachableBrokers: () => {
+            const registered = new Set(
+              broker
+                .client()
+                .cluster()
+                .brokers.map((node) => node.nodeId),
+            );
+            return broker.reachability
+              .known()
+              .filter((node) => registered.has(node.nodeId) && broker.reachability.isSkipped(node.nodeId))
+              .map((node) => `broker ${node.nodeId} (${node.host}:${node.port})`);
+          },
         };
         return clusterOverview(sources, broker.address, now);
       }),

@@ -59,8 +59,11 @@ export const groupPartitionLagSchema = z.object({
   partition: z.number().int(),
   /** Null when the group has committed nothing there. */
   committedOffset: decimalSchema.nullable(),
-  /** The partition's high watermark (as Kafka's consumer-groups tool reports "log end"). */
-  logEndOffset: decimalSchema,
+  /**
+   * The partition's high watermark (as Kafka's consumer-groups tool reports "log end"). Null when
+   * the partition could not be read (offline, or its leader unreachable).
+   */
+  logEndOffset: decimalSchema.nullable(),
   /**
    * The last stable offset, which lag is measured against: records of still-open transactions
    * are not lag yet. Null when the partition could not be read.

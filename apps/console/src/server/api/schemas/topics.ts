@@ -62,12 +62,17 @@ export const partitionDetailSchema = z.object({
   replicas: z.array(z.number().int()),
   isr: z.array(z.number().int()),
   underReplicated: z.boolean(),
-  logStartOffset: decimalSchema,
-  logEndOffset: decimalSchema,
-  highWatermark: decimalSchema,
-  lastStableOffset: decimalSchema,
+  /**
+   * On a cluster, a partition whose leader is gone (leader -1) or unreachable from the console has
+   * no offsets to show: they are null, and its size and counts 0.
+   */
+  offline: z.boolean(),
+  logStartOffset: decimalSchema.nullable(),
+  logEndOffset: decimalSchema.nullable(),
+  highWatermark: decimalSchema.nullable(),
+  lastStableOffset: decimalSchema.nullable(),
   /** High watermark − last stable offset: records of open transactions, not yet readable by read_committed consumers. */
-  stableGap: decimalSchema,
+  stableGap: decimalSchema.nullable(),
   sizeBytes: decimalSchema,
   segmentCount: z.number().int(),
   producerCount: z.number().int(),

@@ -33,7 +33,17 @@ const columns: readonly DataTableColumn<PartitionLag>[] = [
         <Count value={row.committedOffset} />
       ),
   },
-  { id: 'end', header: 'High watermark', align: 'right', cell: (row) => <Count value={row.logEndOffset} /> },
+  {
+    id: 'end',
+    header: 'High watermark',
+    align: 'right',
+    cell: (row) =>
+      row.logEndOffset === null ? (
+        <span className="text-zinc-400">—</span>
+      ) : (
+        <Count value={row.logEndOffset} />
+      ),
+  },
   {
     id: 'stable',
     header: 'Last stable',

@@ -38,6 +38,7 @@ export function DeleteRecordsForm({ topic, partitions, permission }: DeleteRecor
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!/^\d{1,19}$/.test(offset.trim())) return setError('Enter an offset (a whole number).');
+    if (selected?.highWatermark === null) return setError('The partition is offline: it has no leader.');
     if (selected && BigInt(offset.trim()) > BigInt(selected.highWatermark)) {
       return setError(`The offset is past the high watermark (${formatCount(selected.highWatermark)}).`);
     }
@@ -65,9 +66,11 @@ export function DeleteRecordsForm({ topic, partitions, permission }: DeleteRecor
             label="Before offset"
             error={error}
             hint={
-              selected
-                ? `Log start ${formatCount(selected.logStartOffset)}, high watermark ${formatCount(selected.highWatermark)}.`
-                : undefined
+              selected?.offline
+                ? 'Offline: the partition has no leader the console can reach.'
+                : selected && selected.logStartOffset !== null && selected.highWatermark !== null
+                  ? `Log start ${formatCount(selected.logStartOffset)}, high watermark ${formatCount(selected.highWatermark)}.`
+                  : undefined
             }
             className="flex flex-1 flex-col gap-1"
           >

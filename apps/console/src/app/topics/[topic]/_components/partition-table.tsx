@@ -5,7 +5,12 @@ const offsetColumn = (id: keyof PartitionDetail, header: string): DataTableColum
   id,
   header,
   align: 'right',
-  cell: (partition) => <Count value={String(partition[id])} />,
+  cell: (partition) =>
+    partition[id] === null ? (
+      <span className="text-zinc-400">—</span>
+    ) : (
+      <Count value={String(partition[id])} />
+    ),
 });
 
 const columns: readonly DataTableColumn<PartitionDetail>[] = [
@@ -14,7 +19,17 @@ const columns: readonly DataTableColumn<PartitionDetail>[] = [
     id: 'leader',
     header: 'Leader',
     align: 'right',
-    cell: (p) => (p.leaderId < 0 ? <Badge tone="danger">none</Badge> : p.leaderId),
+    cell: (p) =>
+      p.leaderId < 0 ? (
+        <Badge tone="danger">none (offline)</Badge>
+      ) : p.offline ? (
+        <span className="inline-flex items-center gap-1.5">
+          {p.leaderId}
+          <Badge tone="warning">unreachable</Badge>
+        </span>
+      ) : (
+        p.leaderId
+      ),
   },
   { id: 'replicas', header: 'Replicas', cell: (p) => p.replicas.join(', ') },
   {
@@ -35,7 +50,9 @@ const columns: readonly DataTableColumn<PartitionDetail>[] = [
     header: 'LSO gap',
     align: 'right',
     cell: (p) =>
-      p.stableGap === '0' ? (
+      p.stableGap === null ? (
+        <span className="text-zinc-400">—</span>
+      ) : p.stableGap === '0' ? (
         <Count value={p.stableGap} />
       ) : (
         <span

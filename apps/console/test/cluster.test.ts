@@ -1,0 +1,222 @@
+import { InternalAdmin } from '@weir/protocol';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BrokerCluster, startBrokerCluster } from '../../broker/test/cluster/broker-cluster';
+import { type EtcdCluster, startEtcd } from '../../broker/test/cluster/etcd-process';
+import { pollUntil } from '../../broker/test/group-fixtures';
+import { type BrokerClients, createBrokerClients } from '../src/server/admin-client';
+import type { BrokerList } from '../src/server/api/schemas/brokers';
+import type { ClusterOverview } from '../src/server/api/schemas/cluster';
+import type { GatewayServices } from '../src/server/gateway-services';
+import { DEFAULT_SEARCH_LIMITS } from '../src/server/services/message-search';
+import { type HttpGateway, startHttpGateway } from './http-gateway';
+
+/*
+ * The console against a real three-broker cluster (etcd and three child brokers from the broker's
+ * cluster fixtures), through its REST API on a real HTTP server, the gateway configured with the
+ * three internal listeners as WEIR_CONSOLE_BROKER lists them.
+ */
+
+const CLUSTER_TIMEOUT_MS = 240_000;
+/** Short sessions, so a killed broker's partitions go offline within seconds. */
+const FAST_SESSIONS = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
+const TOPIC = 'spread';
+const PARTITIONS = 6;
+const RECORDS = 30;
+
+let etcd: EtcdCluster;
+let cluster: BrokerCluster;
+let clients: BrokerClients;
+let gateway: HttpGateway;
+
+beforeAll(async () => {
+  etcd = await startEtcd();
+  cluster = await startBrokerCluster({ etcd, brokers: 3, config: FAST_SESSIONS });
+  clients = createBrokerClients({
+    bootstrap: cluster.internalBootstrap.split(','),
+    token: () => cluster.internalToken,
+    createInternalAdmin: (client) => new InternalAdmin(client),
+    requestTimeoutMs: 5_000,
+  });
+  const services: GatewayServices = {
+    broker: clients,
+    logger: pino({ level: 'silent' }),
+    now: Date.now,
+    searchLimits: DEFAULT_SEARCH_LIMITS,
+  };
+  gateway = await startHttpGateway(services);
+}, CLUSTER_TIMEOUT_MS);
+
+afterAll(async () => {
+  await gateway?.close();
+  await clients?.close();
+  await cluster?.stop();
+  await etcd?.stop();
+}, CLUSTER_TIMEOUT_MS);
+
+async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await gateway.rest(method, path, body);
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+function offlineReason(overview: ClusterOverview) {
+  return overview.health.reasons.find((reason) => reason.check === 'offline-partitions');
+}
+
+interface BrowsePage {
+  rows: { partition: number; offset: string; value: { text: string | null } | null }[];
+}
+
+async function browseValues(): Promise<string[]> {
+  const page = await json<BrowsePage>('GET', `/topics/${TOPIC}/messages?pageSize=500`);
+  return page.rows.map((row) => row.value?.text ?? '').sort();
+}
+
+const produced = Array.from({ length: RECORDS }, (_, index) => `value-${String(index).padStart(2, '0')}`);
+
+describe('the console on a three-broker cluster', { timeout: CLUSTER_TIMEOUT_MS }, () => {
+  it('lists the three brokers, all live, and the one controller', async () => {
+    const list = await json<BrokerList>('GET', '/brokers');
+    expect(list.brokers.map((broker) => broker.nodeId)).toEqual([1, 2, 3]);
+    expect(list.brokers.map((broker) => broker.state)).toEqual(['live', 'live', 'live']);
+    expect([1, 2, 3]).toContain(list.controllerId);
+    expect(list.brokers.filter((broker) => broker.isController).map((broker) => broker.nodeId)).toEqual([
+      list.controllerId,
+    ]);
+    // Brokers are advertised on the internal listener with their internal endpoints.
+    expect(list.brokers.map((broker) => `${broker.host}:${broker.port}`)).toEqual(
+      cluster.brokers.map((broker) => broker.internalAddress),
+    );
+  });
+
+  it('browses every record of a topic whose partitions live on three brokers', async () => {
+    await json('POST', '/topics', { name: TOPIC, partitions: PARTITIONS });
+    const list = await pollUntil(
+      async () => {
+        const brokers = await json<BrokerList>('GET', '/brokers');
+        const led = brokers.brokers.map(
+          (broker) => broker.ledTopics.find((entry) => entry.topic === TOPIC)?.partitions.length ?? 0,
+        );
+        return led.reduce((sum, count) => sum + count, 0) === PARTITIONS ? brokers : undefined;
+      },
+      'every partition of the new topic to have a leader',
+      { intervalMs: 250 },
+    );
+    const leaders = list.brokers.map(
+      (broker) => broker.ledTopics.find((entry) => entry.topic === TOPIC)?.partitions ?? [],
+    );
+    // Spread evenly: each broker leads two of the six.
+    expect(leaders.map((partitions) => partitions.length)).toEqual([2, 2, 2]);
+
+    for (const [index, value] of produced.entries()) {
+      await json('POST', `/topics/${TOPIC}/messages`, {
+        topic: TOPIC,
+        partition: index % PARTITIONS,
+        value: { data: value },
+      });
+    }
+    expect(await browseValues()).toEqual(produced);
+
+    // Partition internals come from each partition's leader, so every row has its offsets.
+    const detail = await json<{ partitions: { partition: number; highWatermark: string }[] }>(
+      'GET',
+      `/topics/${TOPIC}`,
+    );
+    expect(detail.partitions.map((row) => row.highWatermark)).toEqual(
+      Array.from({ length: PARTITIONS }, () => String(RECORDS / PARTITIONS)),
+    );
+    // Topic summaries are summed over the brokers.
+    const topics = await json<{ topics: { name: string; messageCount: string }[] }>(
+      'GET',
+      `/topics?search=${TOPIC}`,
+    );
+    expect(topics.topics.find((topic) => topic.name === TOPIC)?.messageCount).toBe(String(RECORDS));
+  });
+
+  it('measures a group lag over partitions led by three brokers, whichever broker coordinates the group', async () => {
+    await json('POST', '/groups/readers/reset-offsets', {
+      target: 'offset',
+      offset: '1',
+      topics: [TOPIC],
+      dryRun: false,
+    });
+    // Five records per partition, committed at 1 on each of the six.
+    const expectedLag = String(PARTITIONS * (RECORDS / PARTITIONS - 1));
+    const groups = await json<{ groups: { groupId: string; totalLag: string }[] }>('GET', '/groups');
+    expect(groups.groups.find((group) => group.groupId === 'readers')?.totalLag).toBe(expectedLag);
+    const detail = await json<{
+      partitions: { partition: number; lag: string; logEndOffset: string | null }[];
+    }>('GET', '/groups/readers');
+    expect(detail.partitions.map((row) => [row.partition, row.lag, row.logEndOffset])).toEqual(
+      Array.from({ length: PARTITIONS }, (_, partition) => [partition, '4', '5']),
+    );
+    const topics = await json<{ topics: { name: string; groups: { groupId: string; lag: string }[] }[] }>(
+      'GET',
+      `/topics?search=${TOPIC}`,
+    );
+    expect(topics.topics.find((topic) => topic.name === TOPIC)?.groups).toEqual([
+      { groupId: 'readers', lag: expectedLag },
+    ]);
+  });
+
+  it('keeps answering when a broker is killed, names its offline partitions, and heals after its restart', async () => {
+    const before = await json<BrokerList>('GET', '/brokers');
+    const victim = before.brokers.find((broker) => !broker.isController) ?? before.brokers[0]!;
+    const victimPartitions = victim.ledTopics.flatMap((entry) =>
+      entry.partitions.map((partition) => `${entry.topic}-${partition}`),
+    );
+    expect(victimPartitions.length).toBeGreaterThan(0);
+    await cluster.broker(victim.nodeId).kill9();
+
+    const overview = await pollUntil(
+      async () => {
+        const current = await json<ClusterOverview>('GET', '/cluster/overview');
+        return offlineReason(current)?.ok === false ? current : undefined;
+      },
+      'the health panel to name offline partitions',
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
+    const detail = offlineReason(overview)?.detail ?? '';
+    // At most ten are named; the victim leads fewer than that in this test.
+    for (const name of victimPartitions.filter((name) => name.startsWith(`${TOPIC}-`))) {
+      expect(detail).toContain(name);
+    }
+    expect(overview.health.status).toBe('degraded');
+    expect(overview.counts?.offlinePartitions).toBe(victimPartitions.length);
+
+    const during = await json<BrokerList>('GET', '/brokers');
+    expect(during.brokers.find((broker) => broker.nodeId === victim.nodeId)?.state).not.toBe('live');
+    expect(during.offlinePartitions.sort()).toEqual([...victimPartitions].sort());
+    // Partition internals still answer, the victim's partitions without a leader.
+    const partitions = await json<{ partitions: { partition: number; leaderId: number }[] }>(
+      'GET',
+      `/topics/${TOPIC}`,
+    );
+    const offline = partitions.partitions
+      .filter((row) => row.leaderId < 0)
+      .map((row) => `${TOPIC}-${row.partition}`);
+    expect(offline.sort()).toEqual(victimPartitions.filter((name) => name.startsWith(`${TOPIC}-`)).sort());
+
+    // Browsing a topic with offline partitions names them instead of hanging or failing blindly.
+    const browse = await gateway.rest('GET', `/topics/${TOPIC}/messages?pageSize=500`);
+    expect(browse.status).toBe(503);
+    const refusal = ((await browse.json()) as { message: string }).message;
+    expect(refusal).toContain('has no leader');
+    for (const name of offline) expect(refusal).toContain(name);
+    await cluster.broker(victim.nodeId).restart();
+    await pollUntil(
+      async () => {
+        const current = await json<ClusterOverview>('GET', '/cluster/overview');
+        return offlineReason(current)?.ok === true;
+      },
+      'the offline partitions to be healthy again',
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    const after = await json<BrokerList>('GET', '/brokers');
+    expect(after.brokers.map((broker) => broker.state)).toEqual(['live', 'live', 'live']);
+    expect(after.offlinePartitions).toEqual([]);
+    expect(await browseValues()).toEqual(produced);
+  });
+});
