@@ -118,5 +118,10 @@ test('"/" focuses the page search, but not while typing elsewhere', async ({ pag
 test('GET /api/health answers with the service name', async ({ request }) => {
   const response = await request.get('/api/health');
   expect(response.status()).toBe(200);
-  expect(await response.json()).toEqual({ status: 'ok', service: 'weir-console' });
+  // It also says whether the broker accepts the console's own credentials (issue 15, item 11).
+  expect(await response.json()).toMatchObject({
+    status: 'ok',
+    service: 'weir-console',
+    consoleCredentials: { status: 'accepted' },
+  });
 });

@@ -34,6 +34,8 @@ export class BrokerProbes {
     return connection.send(Metadata, {
       topics: topics.map((name) => ({ name })),
       allowAutoTopicCreation: false,
+      includeClusterAuthorizedOperations: false,
+      includeTopicAuthorizedOperations: false,
     });
   }
 
