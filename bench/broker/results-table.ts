@@ -19,7 +19,8 @@ const columns: Column[] = [
   { title: 'status' },
 ];
 
-const percentOfCore = (cpuMs: number | undefined, seconds: number | undefined): string =>
+/** CPU time over a run as a share of one core (blank when it was not measured). */
+export const percentOfCore = (cpuMs: number | undefined, seconds: number | undefined): string =>
   cpuMs === undefined || seconds === undefined || Number.isNaN(cpuMs)
     ? ''
     : `${Math.round(cpuMs / seconds / 10)}%`;

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { FLUSH_MS, PARTITION_COUNT, RECORDS_PER_SEND, SEND_WINDOW_BYTES } from '../broker/bench-config';
 import { megabytesPerSecond, messagesPerSecond } from '../broker/bench-report';
+import { percentOfCore } from '../broker/results-table';
 import { type Column, formatCount, formatRate, formatTable } from '../harness/table';
 import { sizeLabel } from '../log/units';
 import { BROKER_COUNT, SIZES } from './cluster-config';
@@ -21,11 +22,6 @@ const columns: Column[] = [
   { title: 'ratio', alignRight: true },
   { title: 'status' },
 ];
-
-const percentOfCore = (cpuMs: number | undefined, seconds: number | undefined): string =>
-  cpuMs === undefined || seconds === undefined || Number.isNaN(cpuMs)
-    ? ''
-    : `${Math.round(cpuMs / seconds / 10)}%`;
 
 const milliseconds = (value: number | undefined): string => (value === undefined ? '' : formatRate(value));
 

@@ -39,8 +39,6 @@ export class PartitionController {
   #running = false;
   #again = false;
   #stopped = false;
-  /** Whether the last pass left work undone (a write failed); read by tests and metrics. */
-  lastPassComplete = true;
 
   constructor(private readonly deps: PartitionControllerDeps) {}
 
@@ -52,11 +50,6 @@ export class PartitionController {
   stop(): void {
     this.#stopped = true;
     this.#stopFollowing?.();
-  }
-
-  /** Resolves once no pass is running or pending (for tests and a clean stop). */
-  async idle(): Promise<void> {
-    while (this.#running || this.#again) await new Promise((resolve) => setImmediate(resolve));
   }
 
   #schedule(): void {
@@ -92,7 +85,6 @@ export class PartitionController {
         if (next !== undefined) decisions.push(next);
       }
     }
-    let complete = true;
     const limit = this.deps.maxConcurrentWrites ?? 32;
     for (let start = 0; start < decisions.length && !this.#stopped; start += limit) {
       await Promise.all(
@@ -109,7 +101,6 @@ export class PartitionController {
               next.leader === -1 ? 'partition offline: its leader is not live' : 'partition leader elected',
             );
           } catch (error) {
-            complete = false;
             // A newer version reaches the view soon, and its change starts the next pass; losing
             // the election ends the work here.
             if (error instanceof WeirError && error.code === ErrorCode.INVALID_UPDATE_VERSION) return;
@@ -124,6 +115,5 @@ export class PartitionController {
         }),
       );
     }
-    this.lastPassComplete = complete;
   }
 }

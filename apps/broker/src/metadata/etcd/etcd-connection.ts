@@ -82,8 +82,6 @@ export class EtcdConnection {
   readonly #client: Etcd3;
   readonly #root: Namespace;
   readonly #options: EtcdConnectionOptions;
-  /** Calls made since start, by kind, for the "etcd calls at rest" benchmark and metrics. */
-  readonly calls = { range: 0, txn: 0, put: 0 };
 
   constructor(options: EtcdConnectionOptions) {
     this.#options = options;
@@ -115,7 +113,6 @@ export class EtcdConnection {
 
   /** Every key under `prefix` (relative to the root), with the revision the list is as of. */
   async range(prefix: string): Promise<{ kvs: EtcdKeyValue[]; revision: number }> {
-    this.calls.range += 1;
     const response = await this.#call('list', () => this.#root.getAll().prefix(prefix).exec());
     return {
       kvs: response.kvs.map((kv) => keyValueOf(kv, this.#options.prefix)),
@@ -124,7 +121,6 @@ export class EtcdConnection {
   }
 
   async get(key: string): Promise<EtcdKeyValue | undefined> {
-    this.calls.range += 1;
     const response = await this.#call('read', () => this.#root.get(key).exec());
     const kv = response.kvs[0];
     return kv === undefined ? undefined : keyValueOf(kv, this.#options.prefix);
@@ -146,7 +142,6 @@ export class EtcdConnection {
         });
       }
     }
-    this.calls.txn += 1;
     // etcd's transaction needs a condition; with none given, one that always holds.
     const conditions: readonly EtcdCompare[] =
       compares.length > 0 ? compares : [{ key: 'cluster', target: 'Version', operator: '>', value: -1 }];
@@ -262,11 +257,6 @@ export class EtcdLease {
   /** Ends the lease now, deleting its keys (a clean stop). */
   async revoke(): Promise<void> {
     await this.lease.revoke({ deadline: Date.now() + this.requestTimeoutMs }).catch(() => undefined);
-  }
-
-  /** Stops renewing without revoking (the keys expire with the TTL). */
-  release(): void {
-    this.lease.release();
   }
 }
 

@@ -119,11 +119,6 @@ export class EtcdMetadataStore implements MetadataStore {
     return this.#health;
   }
 
-  /** etcd calls made so far, by kind (the benchmark's "calls at rest"). */
-  get calls(): Readonly<Record<string, number>> {
-    return this.#connection.calls;
-  }
-
   /**
    * Lists the cluster and follows it. While etcd is unreachable the broker retries with backoff
    * and says where it is trying; a cluster id that differs from the stored one refuses the start.
