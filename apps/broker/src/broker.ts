@@ -144,6 +144,13 @@ export class Broker {
             view: this.#view,
             store: this.#store,
             localBrokerId: brokerId,
+            policyOf: (topic) => {
+              const log = logConfigFor(config, this.#view.topic(topic)?.configs ?? {});
+              return {
+                minInsyncReplicas: log.minInsyncReplicas,
+                uncleanLeaderElectionEnable: log.uncleanLeaderElectionEnable,
+              };
+            },
             logger: deps.logger.child({ component: 'controller' }),
           });
     const logLogger = deps.logger.child({ component: 'log' });
@@ -185,6 +192,18 @@ export class Broker {
       clock: systemClock,
       fetchMaxBytes: config.limits.fetchMaxBytes,
       fetchInMemoryBytes: config.limits.fetchInMemoryBytes,
+      replication: {
+        replicaLagTimeMaxMs: 30_000,
+        alterIsr: async (next) => {
+          await this.#store.compareAndSetAssignment(next);
+        },
+        // The inter-broker client is built below; followers call it only once partitions are applied.
+        ...(chosen.etcd === undefined
+          ? {}
+          : {
+              leaders: { send: (brokerId, api, body) => this.#interBroker.leaders.send(brokerId, api, body) },
+            }),
+      },
     });
     // Cheap counts, unlike the per-partition gauges, so every broker reports them.
     deps.metrics.registerStorageHealthCollector(() => ({

@@ -78,6 +78,12 @@ export async function startReplicas(
     logger: silentLogger,
     clock,
     fetchMaxBytes: options.fetchMaxBytes ?? 55 * 1024 * 1024,
+    replication: {
+      replicaLagTimeMaxMs: 30_000,
+      alterIsr: async (next) => {
+        await store.compareAndSetAssignment(next);
+      },
+    },
     fetchInMemoryBytes: options.fetchInMemoryBytes ?? 1024 * 1024,
   });
   await replicas.start();

@@ -1,31 +1,17 @@
 import { ErrorCode, WeirError } from '@weir/protocol';
 import type { ClusterView } from '../metadata/cluster-view';
-import type { MetadataStore, PartitionAssignment } from '../metadata/metadata-store';
+import type { MetadataStore } from '../metadata/metadata-store';
+import { type ElectionPolicy, type LeaderDecision, leaderDecision } from './leader-election';
 
 export interface PartitionControllerDeps {
   view: ClusterView;
   store: Pick<MetadataStore, 'compareAndSetAssignment'>;
   localBrokerId: number;
+  /** A topic's min.insync.replicas and unclean.leader.election.enable, as configured now. */
+  policyOf(topic: string): ElectionPolicy;
   logger: { info(fields: object, message: string): void; warn(fields: object, message: string): void };
   /** Leader changes written at once; the rest wait their turn. */
   maxConcurrentWrites?: number;
-}
-
-/**
- * What the controller decides for one partition (docs/architecture.md §6.4), or undefined when it
- * is fine as it is. A leader whose broker is not live leaves: the partition goes offline (leader -1)
- * with a new epoch. An offline partition gets the first live in-sync replica as leader, with a new
- * epoch, so requests made under the old leadership are fenced. Nothing else moves on its own.
- */
-export function leaderDecision(
-  assignment: PartitionAssignment,
-  isLive: (brokerId: number) => boolean,
-): PartitionAssignment | undefined {
-  const { leader, leaderEpoch } = assignment;
-  if (leader !== -1 && isLive(leader)) return undefined;
-  const candidate = assignment.isr.find(isLive);
-  if (leader === -1 && candidate === undefined) return undefined;
-  return { ...assignment, leader: candidate ?? -1, leaderEpoch: leaderEpoch + 1 };
 }
 
 /**
@@ -77,29 +63,36 @@ export class PartitionController {
   async #pass(): Promise<void> {
     const { view, store, logger } = this.deps;
     if (view.controllerId !== this.deps.localBrokerId) return;
-    const decisions: PartitionAssignment[] = [];
+    const decisions: LeaderDecision[] = [];
     for (const topic of view.topics()) {
+      const policy = this.deps.policyOf(topic.name);
       for (const assignment of view.assignmentsOf(topic.name)) {
-        const next =
-          assignment === undefined ? undefined : leaderDecision(assignment, (id) => view.isLive(id));
-        if (next !== undefined) decisions.push(next);
+        const decision =
+          assignment === undefined ? undefined : leaderDecision(assignment, (id) => view.isLive(id), policy);
+        if (decision !== undefined) decisions.push(decision);
       }
     }
     const limit = this.deps.maxConcurrentWrites ?? 32;
     for (let start = 0; start < decisions.length && !this.#stopped; start += limit) {
       await Promise.all(
-        decisions.slice(start, start + limit).map(async (next) => {
+        decisions.slice(start, start + limit).map(async ({ next, reason }) => {
           try {
             await store.compareAndSetAssignment(next, 'controller');
-            logger.info(
-              {
-                topic: next.topic,
-                partition: next.partition,
-                leader: next.leader,
-                leaderEpoch: next.leaderEpoch,
-              },
-              next.leader === -1 ? 'partition offline: its leader is not live' : 'partition leader elected',
-            );
+            const fields = {
+              topic: next.topic,
+              partition: next.partition,
+              leader: next.leader,
+              leaderEpoch: next.leaderEpoch,
+              isr: next.isr,
+              elr: next.elr ?? [],
+              reason,
+            };
+            if (reason === 'unclean')
+              logger.warn(fields, 'unclean leader election: acknowledged records may be lost');
+            else if (next.leader === -1)
+              logger.warn(fields, 'partition offline: no in-sync or eligible replica is live');
+            else if (reason === 'member-not-live') logger.info(fields, 'ISR shrunk: a member is not live');
+            else logger.info(fields, 'partition leader elected');
           } catch (error) {
             // A newer version reaches the view soon, and its change starts the next pass; losing
             // the election ends the work here.

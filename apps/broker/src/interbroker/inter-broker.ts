@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
+import type { WeirError } from '@weir/protocol';
 import type { BrokerConfig } from '../config/broker-config';
 import type { Logger } from '../logger';
 import type { ClusterView } from '../metadata/cluster-view';
@@ -51,6 +52,11 @@ export class InterBroker {
   readonly membership: TransactionMembershipCheck;
   readonly offsets: TransactionOffsetsSink;
   readonly offsetStaging: RoutedOffsetStaging;
+  /**
+   * Followers' calls to their leaders, on connections of their own: a follower's fetch waits at the
+   * leader for new records, and must not hold up the markers and questions behind it.
+   */
+  readonly leaders: InterBrokerClient;
   readonly #deps: InterBrokerDeps;
   readonly #client: InterBrokerClient;
   #credentials: LoadedInterBrokerCredentials | undefined;
@@ -63,8 +69,8 @@ export class InterBroker {
     const isRemote = (brokerId: number) =>
       deps.routeToSelfOverNetwork === true || brokerId !== view.localBrokerId;
     const nowMs = () => performance.now();
-    this.#client = new InterBrokerClient({
-      endpointOf: (brokerId) => view.endpoint(brokerId, 'internal'),
+    const clientOptions = {
+      endpointOf: (brokerId: number) => view.endpoint(brokerId, 'internal'),
       credentials: () => {
         if (this.#credentials === undefined) throw new Error('inter-broker credentials are loaded at start');
         return this.#credentials.current();
@@ -74,11 +80,16 @@ export class InterBroker {
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
       ...localAddressOf(config.listeners.internal.host),
       nowMs,
-      onConnectFailed: (brokerId, address, error) =>
+      onConnectFailed: (brokerId: number, address: string, error: WeirError) =>
         log.warn(
           { brokerId, address, errorCode: error.code, reason: error.message },
           'cannot reach a broker',
         ),
+    };
+    this.#client = new InterBrokerClient(clientOptions);
+    this.leaders = new InterBrokerClient({
+      ...clientOptions,
+      clientId: `weir-broker-${config.nodeId}-replica`,
     });
     this.markers = new RoutedTransactionMarkers({
       view,
@@ -146,6 +157,7 @@ export class InterBroker {
   close(): void {
     this.#stopping = true;
     this.#client.close();
+    this.leaders.close();
   }
 }
 

@@ -111,12 +111,28 @@ export function prepareGroup(group: readonly PendingAppend[], context: GroupCont
       }
       context.verifications.end(producerId);
     }
+    // The leader checked the marker; its replica only records what it did.
+    if (control !== undefined && options.origin === 'replication') context.verifications.end(producerId);
     const baseOffset = nextOffset;
     const lastOffset = baseOffset + header.lastOffsetDelta;
-    setBatchBaseOffset(batch, BigInt(baseOffset));
-    const leaderEpoch = options.leaderEpoch ?? -1;
-    setBatchPartitionLeaderEpoch(batch, leaderEpoch);
-    epochStarts.push({ epoch: leaderEpoch, startOffset: baseOffset });
+    if (options.origin === 'replication') {
+      // A follower stores the leader's batch byte for byte: its offsets and epoch were assigned by
+      // the leader, and a batch that does not start at this log's end belongs to another history.
+      if (Number(header.baseOffset) !== baseOffset) {
+        item.reject(
+          new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
+            detail: `a replicated batch starts at offset ${header.baseOffset}, but this replica's log ends at ${baseOffset}`,
+          }),
+        );
+        continue;
+      }
+      epochStarts.push({ epoch: header.partitionLeaderEpoch, startOffset: baseOffset });
+    } else {
+      setBatchBaseOffset(batch, BigInt(baseOffset));
+      const leaderEpoch = options.leaderEpoch ?? -1;
+      setBatchPartitionLeaderEpoch(batch, leaderEpoch);
+      epochStarts.push({ epoch: leaderEpoch, startOffset: baseOffset });
+    }
     let logAppendTimeMs = -1;
     let maxTimestampMs = header.maxTimestampMs;
     if (context.timestampType === 'LogAppendTime' && options.origin === 'client') {

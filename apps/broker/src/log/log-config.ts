@@ -26,6 +26,10 @@ export interface LogConfig {
   timestampType: 'CreateTime' | 'LogAppendTime';
   /** file.delete.delay.ms: how long a `.deleted` segment waits before it is unlinked. */
   fileDeleteDelayMs: number;
+  /** min.insync.replicas: acks=all needs this many in-sync replicas, and so does the high watermark. */
+  minInsyncReplicas: number;
+  /** unclean.leader.election.enable: an out-of-sync replica may lead when no in-sync one is left. */
+  uncleanLeaderElectionEnable: boolean;
 }
 
 export const DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
@@ -42,4 +46,6 @@ export const DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
   maxMessageBytes: 1024 * 1024 + 12,
   timestampType: 'CreateTime',
   fileDeleteDelayMs: 60_000,
+  minInsyncReplicas: 1,
+  uncleanLeaderElectionEnable: false,
 });

@@ -279,6 +279,15 @@ export class PartitionLog {
     return this.#verifications.begin(id);
   }
 
+  /**
+   * Resolves once everything below `offset` is fdatasync'd: a follower waits for this before it
+   * reports its log end to the leader, so what the leader counts as replicated is on disk
+   * (docs/architecture.md §6.5).
+   */
+  async waitUntilDurable(offset: number): Promise<void> {
+    await this.#storage.run(() => this.#durability.waitUntilFlushed(Math.min(offset, this.#logEndOffset)));
+  }
+
   /** Appends a batch {@link validate} accepted, with the header it returned. */
   appendValidated(batch: Buffer, header: RecordBatchHeader, options: AppendOptions): Promise<AppendResult> {
     this.#storage.assertWritable();

@@ -47,6 +47,12 @@ export interface PartitionAssignment {
   leader: number;
   leaderEpoch: number;
   isr: readonly number[];
+  /**
+   * Eligible leader replicas (KIP-966): members that left the ISR while it was below
+   * `min.insync.replicas`, when the high watermark could no longer move, so they hold every
+   * acknowledged record; the controller may elect one when no ISR member is live. Absent is empty.
+   */
+  elr?: readonly number[];
   version: number;
 }
 

@@ -26,6 +26,11 @@ export interface FetchRequest {
   minBytes: number;
   maxBytes: number;
   isolationLevel: IsolationLevel;
+  /**
+   * A follower's broker id (Kafka's `replica_id`): it reads up to the log end instead of the high
+   * watermark, and its fetch offsets are its replicas' log ends (docs/architecture.md §6.5).
+   */
+  followerId?: number;
 }
 
 /** An aborted transaction a read_committed client must drop, as Fetch reports it. */
@@ -83,6 +88,7 @@ export async function readFetchPartitions(
       minOneBatch: !anyData,
       isolation,
       deferAboveBytes: inMemoryBytesLeft,
+      followerId: request.followerId,
     });
     if (!(result.records instanceof SegmentRegion)) inMemoryBytesLeft -= result.records.length;
     remainingBytes -= result.records.length;
@@ -117,6 +123,7 @@ async function readAllAtOnce(
         minOneBatch: true,
         isolation,
         deferAboveBytes,
+        followerId: request.followerId,
       }),
     ),
   );
@@ -135,6 +142,7 @@ async function readAllAtOnce(
           minOneBatch: !anyData,
           isolation,
           deferAboveBytes,
+          followerId: request.followerId,
         });
       } else {
         const keptBytes = wholeBatchesWithin(result.records, limitBytes);
@@ -158,20 +166,33 @@ async function readAllAtOnce(
 async function readPartition(
   wanted: FetchPartitionRequest,
   lookup: PartitionLookup,
-  limits: { maxBytes: number; minOneBatch: boolean; isolation: IsolationLevel; deferAboveBytes: number },
+  limits: {
+    maxBytes: number;
+    minOneBatch: boolean;
+    isolation: IsolationLevel;
+    deferAboveBytes: number;
+    followerId: number | undefined;
+  },
 ): Promise<FetchPartitionResult> {
   const base = { topic: wanted.topic, partition: wanted.partition };
   const committed = limits.isolation === 'read_committed';
   let partition: Partition;
   try {
     partition = lookup(wanted.topic, wanted.partition);
-    const { offsets, read } = await partition.read(wanted.fetchOffset, {
-      maxBytes: limits.maxBytes,
-      minOneBatch: limits.minOneBatch,
-      isolation: limits.isolation,
-      currentLeaderEpoch: wanted.currentLeaderEpoch,
-      deferAboveBytes: limits.deferAboveBytes,
-    });
+    const { offsets, read } =
+      limits.followerId === undefined
+        ? await partition.read(wanted.fetchOffset, {
+            maxBytes: limits.maxBytes,
+            minOneBatch: limits.minOneBatch,
+            isolation: limits.isolation,
+            currentLeaderEpoch: wanted.currentLeaderEpoch,
+            deferAboveBytes: limits.deferAboveBytes,
+          })
+        : await partition.readForFollower(limits.followerId, wanted.fetchOffset, {
+            maxBytes: limits.maxBytes,
+            currentLeaderEpoch: wanted.currentLeaderEpoch ?? -1,
+            deferAboveBytes: limits.deferAboveBytes,
+          });
     return {
       ...base,
       errorCode: ErrorCode.NONE,

@@ -19,6 +19,10 @@ export interface MetadataApplierDeps {
   /** The replica manager's partitions; only the applier adds and removes entries. */
   partitions: Map<string, Partition>;
   createPartition(topic: string, partition: number, log: PartitionLog | undefined): Partition;
+  /** Told after a partition took on its assignment (the followers' fetchers follow its leader). */
+  onApplied(local: Partition): void;
+  /** Told when a partition left this broker. */
+  onRemoved(local: Partition): void;
   logger: ReplicaLogger;
 }
 
@@ -138,6 +142,7 @@ export class MetadataApplier {
     if (!assignedHere || reincarnated) {
       if (local !== undefined) {
         this.#tell(local, local.stop());
+        this.deps.onRemoved(local);
         partitions.delete(key);
         this.#topicIds.delete(key);
         local = undefined;
@@ -165,6 +170,7 @@ export class MetadataApplier {
     // The view may have moved on while the log was created; apply what it says now.
     const current = view.assignment(topic, partition) ?? assignment!;
     this.#tell(local, local.applyAssignment(current));
+    this.deps.onApplied(local);
   }
 
   #tell(local: Partition, transition: ReturnType<Partition['applyAssignment']>): void {

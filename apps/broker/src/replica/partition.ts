@@ -7,6 +7,8 @@ import type { StoredRecords } from '../log/segment-region';
 import type { TimestampOffset } from '../log/timestamp-lookup';
 import type { VerificationGuard } from '../log/transaction-verification';
 import type { PartitionAssignment } from '../metadata/metadata-store';
+import { type FollowerLag, FollowerTracker } from './follower-progress';
+import { type InSyncSets, isrWith, isrWithout, sameMembers } from './isr-change';
 import { judgeRoleChange, leaderEpochError, NO_LEADER_EPOCH, type PartitionRole } from './partition-role';
 import type { Purgatory } from './purgatory';
 
@@ -42,7 +44,12 @@ export interface LocalReplicaState {
   leaderId: number;
   replicas: readonly number[];
   isr: readonly number[];
+  elr: readonly number[];
   offsets: PartitionOffsets;
+  /** The partition's min.insync.replicas. */
+  minInsyncReplicas: number;
+  /** The leader's view of its followers; empty on a follower. */
+  followers: readonly FollowerLag[];
   log: Pick<PartitionLog, 'sizeBytes' | 'segments' | 'producerState'>;
 }
 
@@ -50,6 +57,25 @@ export interface LocalReplicaState {
 export interface PartitionWaits {
   produce: Purgatory;
   fetch: Purgatory;
+}
+
+/** What a partition's replication needs from the replica layer around it. */
+export interface PartitionReplication {
+  nowMs(): number;
+  /** replica.lag.time.max.ms: a follower not caught up for longer leaves the ISR. */
+  replicaLagTimeMaxMs: number;
+  /**
+   * Stores an ISR change the leader made, as a compare-and-swap on the assignment's version
+   * (docs/architecture.md §6.5); resolves once stored, rejects when another change came first.
+   */
+  alterIsr(next: PartitionAssignment): Promise<void>;
+  /** Told when an ISR change the leader tried failed for another reason than a lost race. */
+  onAlterIsrFailed(topic: string, partition: number, error: unknown): void;
+}
+
+/** The key follower fetches wait on: every change of the leader's log end wakes them. */
+export function replicaFetchKey(key: string): string {
+  return `${key}\u0000replicas`;
 }
 
 /** How a partition read is bounded and checked (see `Partition.read`). */
@@ -80,9 +106,18 @@ export class Partition {
   #leaderId = -1;
   #replicas: readonly number[] = [];
   #isr: readonly number[] = [];
+  #elr: readonly number[] = [];
+  #version = -1;
   #highWatermark = 0;
+  /** The log end when this leadership began: no follower joins the ISR below it. */
+  #epochStartOffset = 0;
+  readonly #followers: FollowerTracker;
+  /** The ISR a change the leader is storing now would give; the high watermark counts both. */
+  #pendingIsr: readonly number[] | undefined;
   /** Bumped by every change a parked fetch may care about, so it can tell one happened. */
   #changeCount = 0;
+  /** Bumped by every change of the log end, for the followers' parked fetches. */
+  #logEndChangeCount = 0;
   /** The turn the next append waits for while an earlier one is still being admitted. */
   #admissionTail: Promise<void> | undefined;
   #admissionsPending = 0;
@@ -95,8 +130,10 @@ export class Partition {
     /** Undefined when the log could not be opened; every data call answers KAFKA_STORAGE_ERROR. */
     private readonly log: PartitionLog | undefined,
     private readonly waits: PartitionWaits,
+    private readonly replication: PartitionReplication,
   ) {
     this.key = partitionKey(topic, partition);
+    this.#followers = new FollowerTracker(replication.replicaLagTimeMaxMs);
     this.#unsubscribe = log?.subscribe((change) => this.#onLogChange(change));
   }
 
@@ -115,6 +152,21 @@ export class Partition {
   /** Changes so far that a parked fetch may care about; compare two readings to see one. */
   get changeCount(): number {
     return this.#changeCount;
+  }
+
+  /** Changes of the log end so far, for a follower's parked fetch. */
+  get logEndChangeCount(): number {
+    return this.#logEndChangeCount;
+  }
+
+  /** The leader this broker follows, while it is a follower of a partition with a leader. */
+  get followedLeader(): { leaderId: number; leaderEpoch: number } | undefined {
+    if (this.#role !== 'follower' || this.#leaderId < 0 || this.isOffline) return undefined;
+    return { leaderId: this.#leaderId, leaderEpoch: this.#leaderEpoch };
+  }
+
+  get #minInsyncReplicas(): number {
+    return this.log?.config.minInsyncReplicas ?? 1;
   }
 
   get isOffline(): boolean {
@@ -136,15 +188,33 @@ export class Partition {
     const outcome = judgeRoleChange(this.#role, this.#leaderEpoch, role, assignment.leaderEpoch);
     if (outcome.kind === 'refused') return { kind: 'refused', reason: outcome.reason };
     const wasLeader = this.#role === 'leader';
+    const newLeadership = role === 'leader' && outcome.kind === 'changed';
     this.#role = role;
     this.#leaderEpoch = assignment.leaderEpoch;
     this.#leaderId = assignment.leader;
     this.#replicas = assignment.replicas;
     this.#isr = assignment.isr;
+    this.#elr = assignment.elr ?? [];
+    this.#version = assignment.version;
+    // Whatever ISR change was being stored has landed or lost its race; the next check sees anew.
+    this.#pendingIsr = undefined;
+    const followers = assignment.replicas.filter((id) => id !== this.localBrokerId);
+    if (newLeadership) {
+      const log = this.log;
+      this.#epochStartOffset = log?.logEndOffset ?? 0;
+      // A follower's high watermark may trail the log; it never passes it, nor the log start.
+      if (log !== undefined) {
+        this.#highWatermark = Math.max(Math.min(this.#highWatermark, log.logEndOffset), log.logStartOffset);
+      }
+      this.#followers.reset(followers, assignment.isr, this.replication.nowMs());
+    } else if (role === 'leader') {
+      this.#followers.retain(followers);
+    } else {
+      this.#followers.clear();
+    }
     if (role === 'leader') this.#maybeAdvanceHighWatermark();
     this.#changed();
     this.waits.produce.checkAndComplete(this.key);
-    const newLeadership = role === 'leader' && outcome.kind === 'changed';
     return { kind: outcome.kind, becameLeader: newLeadership, resigned: wasLeader && role !== 'leader' };
   }
 
@@ -172,6 +242,8 @@ export class Partition {
     try {
       log = this.#leaderLog(request.expectedLeaderEpoch);
       header = log.validate(batch, request.origin);
+      // acks=-1 writes nothing while too few replicas are in sync to acknowledge it (Kafka's rule).
+      if (request.acks === -1) this.#checkEnoughReplicas(ErrorCode.NOT_ENOUGH_REPLICAS);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -252,11 +324,22 @@ export class Partition {
     return guard;
   }
 
+  #checkEnoughReplicas(code: number): void {
+    if (this.#isr.length < this.#minInsyncReplicas) throw this.#notEnoughReplicas(code);
+  }
+
+  #notEnoughReplicas(code: number): WeirError {
+    return new WeirError(code, {
+      detail: `${this.topic}-${this.partition} has ${this.#isr.length} in-sync replicas [${this.#isr.join(', ')}], fewer than min.insync.replicas ${this.#minInsyncReplicas}`,
+    });
+  }
+
   /**
    * The acks=-1 wait (Kafka's delayed produce): answered once the records are fdatasync'd and
    * below the high watermark, with NOT_LEADER_OR_FOLLOWER if the leadership they were written
-   * under ends first, KAFKA_STORAGE_ERROR if the log fails, and REQUEST_TIMED_OUT after
-   * `timeoutMs` (the records stay written: an idempotent retry finds them).
+   * under ends first, KAFKA_STORAGE_ERROR if the log fails, NOT_ENOUGH_REPLICAS_AFTER_APPEND once
+   * the ISR is below min.insync.replicas, and REQUEST_TIMED_OUT after `timeoutMs` (the records
+   * stay written: an idempotent retry finds them).
    */
   #awaitDurable(result: AppendResult, epoch: number, timeoutMs: number | undefined): Promise<AppendResult> {
     const requiredOffset = result.lastOffset + 1;
@@ -273,6 +356,12 @@ export class Partition {
             }
             if (this.#role !== 'leader' || this.#leaderEpoch !== epoch) {
               reject(this.#notLeader());
+              return true;
+            }
+            // With the ISR below the minimum the high watermark stands still (strict min-ISR): the
+            // records are in the log but cannot be acknowledged, as Kafka answers after an append.
+            if (this.#isr.length < this.#minInsyncReplicas) {
+              reject(this.#notEnoughReplicas(ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND));
               return true;
             }
             if (this.#highWatermark < requiredOffset || log.recoveryPoint < requiredOffset) return false;
@@ -294,8 +383,9 @@ export class Partition {
   /**
    * Reads whole batches from `fetchOffset` as the leader, never past the high watermark (the last
    * stable offset for read_committed, which also lists the aborted transactions overlapping what
-   * is returned). Below the log start or past the high watermark is OFFSET_OUT_OF_RANGE; exactly
-   * the high watermark is a valid, empty read (docs/kafka-compat.md §7).
+   * is returned). Below the log start or past the log end is OFFSET_OUT_OF_RANGE; from the high
+   * watermark to the log end is a valid, empty read, as in Kafka (docs/kafka-compat.md §7): a new
+   * leader's high watermark may trail records a consumer already read from the old one.
    */
   read(
     fetchOffset: number,
@@ -311,9 +401,9 @@ export class Partition {
   ): Promise<{ offsets: PartitionOffsets; read: ReadResult<StoredRecords> }> {
     const log = this.#leaderLog(options.expectedLeaderEpoch, options.currentLeaderEpoch);
     const offsets = this.#offsetsOf(log);
-    if (fetchOffset < offsets.logStartOffset || fetchOffset > offsets.highWatermark) {
+    if (fetchOffset < offsets.logStartOffset || fetchOffset > offsets.logEndOffset) {
       throw new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
-        detail: `offset ${fetchOffset} is outside ${offsets.logStartOffset}..${offsets.highWatermark} of ${this.topic}-${this.partition}`,
+        detail: `offset ${fetchOffset} is outside ${offsets.logStartOffset}..${offsets.logEndOffset} of ${this.topic}-${this.partition}`,
       });
     }
     const committed = options.isolation === 'read_committed';
@@ -328,6 +418,201 @@ export class Partition {
       ),
     });
     return { offsets: this.#offsetsOf(log), read };
+  }
+
+  /**
+   * A follower's fetch, as the leader (Kafka's Fetch with `replica_id`): `fetchOffset` is the
+   * follower's log end, which moves the high watermark and may bring it back into the ISR; the
+   * answer is whole batches up to the log end (not the high watermark) with the offsets the
+   * follower learns its high watermark and log start from. Out of range outside the log start and
+   * the log end, as for consumers.
+   */
+  async readForFollower(
+    followerId: number,
+    fetchOffset: number,
+    options: { maxBytes: number; currentLeaderEpoch: number; deferAboveBytes: number },
+  ): Promise<{ offsets: PartitionOffsets; read: ReadResult<StoredRecords> }> {
+    const log = this.#leaderLog(undefined, options.currentLeaderEpoch);
+    if (!this.#replicas.includes(followerId) || followerId === this.localBrokerId) {
+      throw new WeirError(ErrorCode.NOT_LEADER_OR_FOLLOWER, {
+        detail: `broker ${followerId} is not a follower of ${this.topic}-${this.partition} (replicas [${this.#replicas.join(', ')}])`,
+      });
+    }
+    if (fetchOffset < log.logStartOffset || fetchOffset > log.logEndOffset) {
+      throw new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
+        detail: `follower offset ${fetchOffset} is outside ${log.logStartOffset}..${log.logEndOffset} of ${this.topic}-${this.partition}`,
+      });
+    }
+    this.#followers.recordFetch(followerId, fetchOffset, log.logEndOffset, this.replication.nowMs());
+    this.#maybeExpandIsr(followerId, fetchOffset);
+    this.#maybeAdvanceHighWatermark();
+    const read = await log.read(fetchOffset, {
+      maxBytes: options.maxBytes,
+      minOneBatch: true,
+      isolation: 'read_uncommitted',
+      deferAboveBytes: options.deferAboveBytes,
+      maxOffset: log.logEndOffset,
+    });
+    return { offsets: this.#offsetsOf(log), read };
+  }
+
+  /**
+   * Removes the followers that have not caught up within replica.lag.time.max.ms from the ISR, as
+   * the leader, with one compare-and-swap (docs/architecture.md §6.5). Until it is stored the high
+   * watermark still counts them, so a shrink that loses its race cannot have let it run ahead.
+   */
+  checkIsr(): void {
+    const log = this.log;
+    if (this.#role !== 'leader' || log === undefined || log.isOffline || this.#pendingIsr !== undefined)
+      return;
+    const nowMs = this.replication.nowMs();
+    const lagging = this.#isr.filter(
+      (id) => id !== this.localBrokerId && !this.#followers.isCaughtUp(id, log.logEndOffset, nowMs),
+    );
+    if (lagging.length === 0) return;
+    this.#alterIsr(isrWithout({ isr: this.#isr, elr: this.#elr }, lagging, this.#minInsyncReplicas));
+  }
+
+  /**
+   * A follower rejoins the ISR once its log end reaches both the high watermark and the start of
+   * this leadership (so it holds every record this leader may have acknowledged); the change
+   * counts only once it is stored.
+   */
+  #maybeExpandIsr(followerId: number, followerLogEndOffset: number): void {
+    if (this.#pendingIsr !== undefined || this.#isr.includes(followerId)) return;
+    if (followerLogEndOffset < this.#highWatermark || followerLogEndOffset < this.#epochStartOffset) return;
+    this.#alterIsr(
+      isrWith(
+        { isr: this.#isr, elr: this.#elr, replicas: this.#replicas },
+        followerId,
+        this.#minInsyncReplicas,
+      ),
+    );
+  }
+
+  #alterIsr(next: InSyncSets): void {
+    if (sameMembers(next.isr, this.#isr) && sameMembers(next.elr, this.#elr)) return;
+    this.#pendingIsr = next.isr;
+    const assignment: PartitionAssignment = {
+      topic: this.topic,
+      partition: this.partition,
+      replicas: this.#replicas,
+      leader: this.#leaderId,
+      leaderEpoch: this.#leaderEpoch,
+      isr: next.isr,
+      ...(next.elr.length === 0 ? {} : { elr: next.elr }),
+      version: this.#version,
+    };
+    const pending = this.#pendingIsr;
+    this.replication.alterIsr(assignment).then(
+      () => {},
+      (error: unknown) => {
+        // Lost to another change (its assignment is on its way) or not stored: try again later.
+        if (this.#pendingIsr === pending) this.#pendingIsr = undefined;
+        if (!(error instanceof WeirError && error.code === ErrorCode.INVALID_UPDATE_VERSION)) {
+          this.replication.onAlterIsrFailed(this.topic, this.partition, error);
+        }
+      },
+    );
+  }
+
+  /**
+   * Appends the batches a leader's fetch answer carried, as its follower at `leaderEpoch`, byte
+   * for byte (their offsets and epochs are the leader's), and resolves once they are fdatasync'd:
+   * the follower's next fetch reports them as its log end, and what the leader counts as
+   * replicated must be on disk (docs/architecture.md §6.5). Returns the new log end.
+   */
+  async appendAsFollower(batches: readonly Buffer[], leaderEpoch: number): Promise<number> {
+    const log = this.#followerLog(leaderEpoch);
+    const appends: Promise<AppendResult>[] = [];
+    for (const batch of batches) {
+      const header = log.validate(batch, 'replication');
+      appends.push(log.appendValidated(batch, header, { origin: 'replication' }));
+    }
+    await Promise.all(appends);
+    await log.waitUntilDurable(log.logEndOffset);
+    return log.logEndOffset;
+  }
+
+  /**
+   * What a leader's fetch answer says of the partition: the follower's high watermark becomes the
+   * leader's, capped at its own log end, and its log start follows the leader's up to there.
+   */
+  async followLeaderOffsets(
+    leaderEpoch: number,
+    leaderOffsets: { highWatermark: number; logStartOffset: number },
+  ): Promise<void> {
+    const log = this.#followerLog(leaderEpoch);
+    const highWatermark = Math.min(leaderOffsets.highWatermark, log.logEndOffset);
+    if (highWatermark > this.#highWatermark) {
+      this.#highWatermark = highWatermark;
+      this.#changed();
+    }
+    const logStart = Math.min(leaderOffsets.logStartOffset, this.#highWatermark);
+    if (logStart > log.logStartOffset) await log.deleteRecordsBefore(logStart);
+  }
+
+  /** Cuts this follower's log at `offset` (a divergent tail, found with OffsetForLeaderEpoch). */
+  async truncateAsFollower(leaderEpoch: number, offset: number): Promise<void> {
+    await this.#followerLog(leaderEpoch).truncateTo(offset);
+  }
+
+  /** What a follower's truncation asks the leader about: its log end and its newest leader epoch. */
+  followerLogState(leaderEpoch: number): {
+    logEndOffset: number;
+    latestEpoch: number;
+    endOffsetForEpoch(epoch: number): EpochEndOffset;
+  } {
+    const log = this.#followerLog(leaderEpoch);
+    const epochs = log.leaderEpochs;
+    return {
+      logEndOffset: log.logEndOffset,
+      latestEpoch: epochs.length === 0 ? -1 : epochs[epochs.length - 1]!.epoch,
+      endOffsetForEpoch: (epoch) => log.endOffsetForEpoch(epoch),
+    };
+  }
+
+  /**
+   * Resolves once this leader's high watermark reached the log end it had when its leadership
+   * began, so a coordinator replaying the partition sees every record the previous leader may have
+   * acknowledged; rejects when the leadership at `leaderEpoch` ends first.
+   */
+  whenCaughtUpAsLeader(leaderEpoch: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.waits.produce.watch(
+        [this.key],
+        {
+          tryComplete: () => {
+            if (this.isOffline) {
+              reject(this.#offlineError());
+              return true;
+            }
+            if (this.#role !== 'leader' || this.#leaderEpoch !== leaderEpoch) {
+              reject(this.#notLeader());
+              return true;
+            }
+            if (this.#highWatermark < this.#epochStartOffset) return false;
+            resolve();
+            return true;
+          },
+          onExpiration: () => reject(this.#notLeader()),
+        },
+        undefined,
+      );
+    });
+  }
+
+  /**
+   * ListOffsets' latest offset on a new leader (Kafka's rule): OFFSET_NOT_AVAILABLE, which clients
+   * retry, until the high watermark reaches the start of this leadership, so no client is told an
+   * end below records the previous leader already served.
+   */
+  checkLatestOffsetAvailable(): void {
+    if (this.#role === 'leader' && this.#highWatermark < this.#epochStartOffset) {
+      throw new WeirError(ErrorCode.OFFSET_NOT_AVAILABLE, {
+        detail: `${this.topic}-${this.partition}: the new leader's high watermark ${this.#highWatermark} has not reached ${this.#epochStartOffset} yet`,
+      });
+    }
   }
 
   /** The offsets as the leader serves them (ListOffsets, lag, offset resets). */
@@ -402,7 +687,11 @@ export class Partition {
       leaderId: this.#leaderId,
       replicas: this.#replicas,
       isr: this.#isr,
+      elr: this.#elr,
       offsets: this.#offsetsOf(log),
+      minInsyncReplicas: this.#minInsyncReplicas,
+      followers:
+        this.#role === 'leader' ? this.#followers.lags(log.logEndOffset, this.replication.nowMs()) : [],
       log,
     };
   }
@@ -449,6 +738,18 @@ export class Partition {
     return log;
   }
 
+  /** The log if this broker follows the partition at `leaderEpoch`; else the error that says why not. */
+  #followerLog(leaderEpoch: number): PartitionLog {
+    const log = this.log;
+    if (log === undefined || log.isOffline) throw this.#offlineError();
+    if (this.#role !== 'follower' || this.#leaderEpoch !== leaderEpoch) {
+      throw new WeirError(ErrorCode.NOT_LEADER_OR_FOLLOWER, {
+        detail: `${this.topic}-${this.partition} is no longer followed here at leader epoch ${leaderEpoch}`,
+      });
+    }
+    return log;
+  }
+
   #offsetsOf(log: PartitionLog): PartitionOffsets {
     const highWatermark = this.#highWatermark;
     const logStartOffset = log.logStartOffset;
@@ -478,6 +779,7 @@ export class Partition {
   #onLogChange(change: LogChange): void {
     switch (change) {
       case 'appended':
+        this.#logEndChanged();
         this.#maybeAdvanceHighWatermark();
         break;
       case 'flushed':
@@ -485,6 +787,7 @@ export class Partition {
         break;
       case 'truncated':
         this.#highWatermark = Math.min(this.#highWatermark, this.log!.logEndOffset);
+        this.#logEndChanged();
         this.#changed();
         break;
       case 'log-start':
@@ -498,16 +801,19 @@ export class Partition {
   }
 
   /**
-   * Moves the high watermark to the smallest log end offset among the in-sync replicas. Only this
-   * broker's own end is known until followers fetch (replication), so a member without a known
-   * end holds it where it is.
+   * Moves the high watermark to the smallest log end offset among the in-sync replicas, counting
+   * both sides of an ISR change being stored (Kafka's maximal ISR), and only while the ISR has at
+   * least min.insync.replicas members (strict min-ISR, KIP-966). A follower whose log end is not
+   * known yet under this leadership holds it where it is.
    */
   #maybeAdvanceHighWatermark(): void {
     const log = this.log;
     if (this.#role !== 'leader' || log === undefined) return;
+    if (this.#isr.length < this.#minInsyncReplicas) return;
     let candidate = Number.POSITIVE_INFINITY;
-    for (const brokerId of this.#isr) {
-      const end = brokerId === this.localBrokerId ? log.logEndOffset : undefined;
+    const maximalIsr = new Set([...this.#isr, ...(this.#pendingIsr ?? [])]);
+    for (const brokerId of maximalIsr) {
+      const end = brokerId === this.localBrokerId ? log.logEndOffset : this.#followers.logEndOf(brokerId);
       if (end === undefined) return;
       candidate = Math.min(candidate, end);
     }
@@ -520,6 +826,11 @@ export class Partition {
   #changed(): void {
     this.#changeCount += 1;
     this.waits.fetch.checkAndComplete(this.key);
+  }
+
+  #logEndChanged(): void {
+    this.#logEndChangeCount += 1;
+    this.waits.fetch.checkAndComplete(replicaFetchKey(this.key));
   }
 }
 

@@ -96,11 +96,19 @@ describe('ReplicaManager', () => {
     });
     const [beyond] = await fixture.replicas.fetch(fetchRequest({}, -1), new AbortController().signal);
     expect(beyond!.highWatermark).toBe(2);
-    const fromEnd = await fixture.replicas.fetch(
+    // Between the high watermark and the log end a read is valid and empty, as in Kafka; past the
+    // log end it is out of range.
+    const aboveHighWatermark = await fixture.replicas.fetch(
       fetchRequest({ partitions: [{ topic: TOPIC, partition: 0, fetchOffset: 3, partitionMaxBytes: 1024 }] }),
       new AbortController().signal,
     );
-    expect(fromEnd[0]!.errorCode).toBe(ErrorCode.OFFSET_OUT_OF_RANGE);
+    expect(aboveHighWatermark[0]).toMatchObject({ errorCode: ErrorCode.NONE, highWatermark: 2 });
+    expect(aboveHighWatermark[0]!.records.length).toBe(0);
+    const pastEnd = await fixture.replicas.fetch(
+      fetchRequest({ partitions: [{ topic: TOPIC, partition: 0, fetchOffset: 5, partitionMaxBytes: 1024 }] }),
+      new AbortController().signal,
+    );
+    expect(pastEnd[0]!.errorCode).toBe(ErrorCode.OFFSET_OUT_OF_RANGE);
     await expect(
       fixture.replicas.deleteRecords({ topic: TOPIC, partition: 0, offset: 3 }),
     ).rejects.toMatchObject({

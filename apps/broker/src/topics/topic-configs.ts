@@ -198,6 +198,8 @@ export function logConfigFor(broker: BrokerConfig, overrides: Record<string, str
     flushMessages: broker.log.flushMessages ?? Number.POSITIVE_INFINITY,
     flushMs: broker.log.flushMs,
     retentionMs: broker.log.retentionMs,
+    minInsyncReplicas: 1,
+    uncleanLeaderElectionEnable: false,
     retentionBytes: broker.log.retentionBytes,
     maxMessageBytes: broker.log.maxMessageBytes,
     timestampType: broker.log.timestampType,

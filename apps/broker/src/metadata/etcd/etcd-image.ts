@@ -18,7 +18,10 @@ export interface StoredCluster {
 }
 
 /** An assignment as stored: its version is the key's mod revision, so it is not in the value. */
-export type StoredAssignment = Pick<PartitionAssignment, 'replicas' | 'leader' | 'leaderEpoch' | 'isr'>;
+export type StoredAssignment = Pick<
+  PartitionAssignment,
+  'replicas' | 'leader' | 'leaderEpoch' | 'isr' | 'elr'
+>;
 
 /**
  * The broker's in-memory copy of the cluster's metadata in etcd, built from one list and kept
@@ -191,6 +194,7 @@ export function assignmentOf(
     leader: stored.leader,
     leaderEpoch: stored.leaderEpoch,
     isr: stored.isr,
+    ...(stored.elr === undefined || stored.elr.length === 0 ? {} : { elr: stored.elr }),
     version,
   };
 }

@@ -479,6 +479,7 @@ function assignmentWrite(assignment: NewPartitionAssignment): EtcdWrite {
     leader: assignment.leader,
     leaderEpoch: assignment.leaderEpoch,
     isr: [...assignment.isr],
+    ...(assignment.elr === undefined || assignment.elr.length === 0 ? {} : { elr: [...assignment.elr] }),
   };
   return { put: partitionKey(assignment.topic, assignment.partition), value: JSON.stringify(stored) };
 }

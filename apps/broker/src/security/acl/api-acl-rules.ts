@@ -83,7 +83,8 @@ export const API_ACL_RULES = {
     transactionalId: transactionalId('WRITE'),
     idempotent: IDEMPOTENT_WRITE,
   },
-  Fetch: { topic: topic('READ') },
+  /** A follower's fetch (replica_id >= 0) needs CLUSTER_ACTION instead, as in Kafka. */
+  Fetch: { topic: topic('READ'), cluster: cluster('CLUSTER_ACTION') },
   ListOffsets: { topic: topic('DESCRIBE') },
   /** A broker's principal (CLUSTER_ACTION) may ask about any topic, as followers do in Kafka. */
   OffsetForLeaderEpoch: {

@@ -12,7 +12,9 @@ const RULES = API_ACL_RULES.Fetch;
  * stable offset and lists the aborted transactions overlapping the records returned (an empty list
  * when there are none); read_uncommitted gets null there, as Kafka sends it. Partitions of topics
  * the principal may not read get TOPIC_AUTHORIZATION_FAILED and are not read. The records' bytes
- * count against the consumer's consumer_byte_rate quota.
+ * count against the consumer's consumer_byte_rate quota. A follower's fetch (replica_id = its
+ * broker id) reads up to the log end and reports its log end (docs/architecture.md §6.5); it
+ * needs CLUSTER_ACTION (the broker principal) and is not throttled.
  */
 export const fetchHandler = defineHandler({
   api: Fetch,
@@ -28,7 +30,14 @@ export const fetchHandler = defineHandler({
         currentLeaderEpoch: partition.currentLeaderEpoch,
       })),
     );
-    const { allowed, denied } = context.access.split(RULES.topic, requested, (partition) => partition.topic);
+    // A follower (replica_id >= 0) is a broker: it needs CLUSTER_ACTION, and no quota applies.
+    const follower = request.replicaId >= 0;
+    const { allowed, denied } = follower
+      ? context.access.allows(RULES.cluster)
+        ? { allowed: requested, denied: [] }
+        : { allowed: [], denied: requested }
+      : context.access.split(RULES.topic, requested, (partition) => partition.topic);
+    const deniedCode = follower ? RULES.cluster.denied : RULES.topic.denied;
     const fetched =
       allowed.length === 0 && denied.length > 0
         ? []
@@ -38,8 +47,11 @@ export const fetchHandler = defineHandler({
               maxWaitMs: request.maxWaitMs,
               minBytes: request.minBytes,
               // Kafka caps an answer at what the consumer's quota allows in one window.
-              maxBytes: Math.min(request.maxBytes, context.quota.fetchMaxBytes()),
+              maxBytes: follower
+                ? request.maxBytes
+                : Math.min(request.maxBytes, context.quota.fetchMaxBytes()),
               isolationLevel: request.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted',
+              ...(follower ? { followerId: request.replicaId } : {}),
             },
             context.signal,
           );
@@ -48,7 +60,7 @@ export const fetchHandler = defineHandler({
       ...denied.map((partition) => ({
         topic: partition.topic,
         partition: partition.partition,
-        errorCode: RULES.topic.denied,
+        errorCode: deniedCode,
         highWatermark: -1,
         lastStableOffset: -1,
         logStartOffset: -1,
@@ -66,7 +78,7 @@ export const fetchHandler = defineHandler({
     for (const result of results) responseBytes += result.records.length;
     return {
       // Over consumer_byte_rate the answer still carries its records; the connection is muted after it.
-      throttleTimeMs: context.quota.fetched(responseBytes),
+      throttleTimeMs: follower ? 0 : context.quota.fetched(responseBytes),
       errorCode: 0,
       sessionId: 0,
       responses: [...byTopic].map(([topic, partitions]) => ({

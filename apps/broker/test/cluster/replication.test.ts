@@ -1,0 +1,62 @@
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { pollUntil } from '../group-fixtures';
+import { type BrokerCluster, startBrokerCluster } from './broker-cluster';
+import { kafkaOf, kcatProduce, kcatReadAll, storedAssignment } from './cluster-clients';
+import { startEtcd } from './etcd-process';
+
+const FAST = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
+const TIMEOUT_MS = 240_000;
+
+async function cluster3(): Promise<BrokerCluster> {
+  const etcd = await startEtcd();
+  onTestFinished(() => etcd.stop());
+  const cluster = await startBrokerCluster({ etcd, brokers: 3, config: FAST });
+  onTestFinished(() => cluster.stop());
+  return cluster;
+}
+
+async function createReplicated(cluster: BrokerCluster, topic: string, partitions: number): Promise<void> {
+  const admin = kafkaOf(cluster).admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({
+      topics: [
+        {
+          topic,
+          numPartitions: partitions,
+          replicationFactor: 3,
+          configEntries: [{ name: 'min.insync.replicas', value: '2' }],
+        },
+      ],
+      waitForLeaders: true,
+    });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+describe('replication', { timeout: TIMEOUT_MS }, () => {
+  it('replicates acks=all records to every replica and keeps them when the leader is killed', async () => {
+    const cluster = await cluster3();
+    await createReplicated(cluster, 'replicated', 1);
+    const lines = Array.from({ length: 50 }, (_, index) => `k${index}:v${index}`);
+    await kcatProduce(cluster.bootstrapServers.join(','), 'replicated', lines, 0);
+    const before = await storedAssignment(cluster, 'replicated', 0);
+    expect(before.replicas).toHaveLength(3);
+    const leader = cluster.broker(before.leader);
+    await leader.kill9();
+    await pollUntil(async () => {
+      const now = await storedAssignment(cluster, 'replicated', 0);
+      return now.leader !== before.leader && now.leader > 0;
+    }, 'a new leader');
+    const survivor = cluster.brokers.find((broker) => broker.nodeId !== before.leader)!;
+    const read = await kcatReadAll(survivor.bootstrap, 'replicated');
+    expect(read.map((line) => line.split(' ')[3])).toEqual(lines.map((line) => line.split(':')[1]));
+    await kcatProduce(survivor.bootstrap, 'replicated', ['after:failover'], 0);
+    await leader.restart();
+    await pollUntil(
+      async () => ((await storedAssignment(cluster, 'replicated', 0)) as { isr: number[] }).isr.length === 3,
+      'the restarted broker to rejoin the ISR',
+    );
+  });
+});
