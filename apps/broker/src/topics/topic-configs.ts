@@ -116,6 +116,9 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
     type: 'int',
     problem: (value) => integerProblem(value, 1, INT_MAX),
     defaultValue: () => '1',
+    applyToLog: (log, value) => {
+      log.minInsyncReplicas = Number(value);
+    },
   },
   {
     name: 'retention.bytes',
@@ -167,6 +170,9 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
     type: 'boolean',
     problem: oneOf('true', 'false'),
     defaultValue: () => 'false',
+    applyToLog: (log, value) => {
+      log.uncleanLeaderElectionEnable = value === 'true';
+    },
   },
 ];
 

@@ -81,6 +81,11 @@ export class HistoryRecorder {
     return operation;
   }
 
+  /** Records a send another client made (kcat), with how it ended. */
+  recordSend(operation: SendOperation): void {
+    this.#operations.push(operation);
+  }
+
   /** Records one batch a consumer received from `partition` (records without a value are skipped). */
   polled(process: string, partition: number, messages: readonly ReceivedMessage[]): void {
     const records = messages

@@ -1,0 +1,209 @@
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { pollUntil } from '../group-fixtures';
+import { type BrokerCluster, type ClusterBroker, startBrokerCluster } from './broker-cluster';
+import { kafkaOf, storedAssignment } from './cluster-clients';
+import { startEtcd } from './etcd-process';
+import { anomalyCounts, finalRead, startReplicationWorkload } from './replication-workload';
+
+const FAST = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
+const TIMEOUT_MS = 600_000;
+
+interface StoredPartition {
+  leader: number;
+  leaderEpoch: number;
+  replicas: number[];
+  isr: number[];
+  elr?: number[];
+}
+
+async function cluster3(): Promise<BrokerCluster> {
+  const etcd = await startEtcd();
+  onTestFinished(() => etcd.stop());
+  const cluster = await startBrokerCluster({ etcd, brokers: 3, config: FAST });
+  onTestFinished(() => cluster.stop());
+  return cluster;
+}
+
+async function createReplicated(cluster: BrokerCluster, topic: string, partitions: number): Promise<void> {
+  const admin = kafkaOf(cluster).admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({
+      topics: [
+        {
+          topic,
+          numPartitions: partitions,
+          replicationFactor: 3,
+          configEntries: [{ name: 'min.insync.replicas', value: '2' }],
+        },
+      ],
+      waitForLeaders: true,
+    });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+function stored(cluster: BrokerCluster, topic: string, partition: number): Promise<StoredPartition> {
+  return storedAssignment(cluster, topic, partition) as Promise<StoredPartition>;
+}
+
+/** Waits until the stored assignment satisfies `accept`, and returns it. */
+async function assignmentWhere(
+  cluster: BrokerCluster,
+  topic: string,
+  partition: number,
+  what: string,
+  accept: (assignment: StoredPartition) => boolean,
+): Promise<StoredPartition> {
+  let last: StoredPartition | undefined;
+  try {
+    return await pollUntil(
+      async () => {
+        last = await stored(cluster, topic, partition);
+        return accept(last) ? last : undefined;
+      },
+      what,
+      { timeoutMs: 60_000, intervalMs: 100 },
+    );
+  } catch (error) {
+    const logs = cluster.brokers
+      .filter((broker) => broker.isRunning)
+      .map((broker) => `--- broker ${broker.nodeId}\n${broker.process.output()}`);
+    throw new Error(`${String(error)}; ${topic}-${partition} is ${JSON.stringify(last)}\n${logs.join('\n')}`);
+  }
+}
+
+function leaderOf(cluster: BrokerCluster, assignment: StoredPartition): ClusterBroker {
+  return cluster.broker(assignment.leader);
+}
+
+describe('replication under faults', { timeout: TIMEOUT_MS }, () => {
+  it('loses nothing acknowledged over 10 rounds of kill -9 of the busiest partition leader', async () => {
+    const cluster = await cluster3();
+    await createReplicated(cluster, 'kills', 2);
+    const workload = await startReplicationWorkload(cluster, { topic: 'kills', partitions: [0, 1] });
+    onTestFinished(() => workload.stop());
+    for (let round = 0; round < 10; round++) {
+      const before = await assignmentWhere(
+        cluster,
+        'kills',
+        0,
+        'a full ISR',
+        (a) => a.leader > 0 && a.isr.length === 3,
+      );
+      const acknowledgedBefore = workload.acknowledged();
+      const victim = leaderOf(cluster, before);
+      await victim.kill9();
+      await assignmentWhere(
+        cluster,
+        'kills',
+        0,
+        `a leader after broker ${victim.nodeId} died`,
+        (a) => a.leader > 0 && a.leader !== victim.nodeId,
+      );
+      await pollUntil(
+        () => workload.acknowledged() >= acknowledgedBefore + 10,
+        'acknowledgements from the new leader',
+        { timeoutMs: 60_000 },
+      );
+      victim.spawn();
+      await victim.waitReady();
+    }
+    await workload.stop();
+    const report = await finalRead(cluster, 'kills', [0, 1], workload.recorder);
+    expect(anomalyCounts(report)).toEqual({});
+    expect(report.stats.sends.ok).toBeGreaterThan(100);
+  });
+
+  it('acknowledges nothing from a leader paused past its session, and loses nothing', async () => {
+    const cluster = await cluster3();
+    await createReplicated(cluster, 'zombie', 1);
+    const workload = await startReplicationWorkload(cluster, { topic: 'zombie', partitions: [0] });
+    onTestFinished(() => workload.stop());
+    for (let round = 0; round < 3; round++) {
+      const before = await assignmentWhere(
+        cluster,
+        'zombie',
+        0,
+        'a full ISR',
+        (a) => a.leader > 0 && a.isr.length === 3,
+      );
+      const victim = leaderOf(cluster, before);
+      victim.pause();
+      try {
+        await assignmentWhere(
+          cluster,
+          'zombie',
+          0,
+          'a leader replacing the paused one',
+          (a) => a.leader > 0 && a.leader !== victim.nodeId,
+        );
+        const acknowledged = workload.acknowledged();
+        await pollUntil(
+          () => workload.acknowledged() >= acknowledged + 10,
+          'acknowledgements from the new leader',
+          { timeoutMs: 60_000 },
+        );
+      } finally {
+        victim.resume();
+      }
+    }
+    await workload.stop();
+    const report = await finalRead(cluster, 'zombie', [0], workload.recorder);
+    expect(anomalyCounts(report)).toEqual({});
+  });
+
+  it('shrinks the ISR when followers stop, refuses acks=all below min ISR without writing, and expands it again', async () => {
+    const cluster = await cluster3();
+    await createReplicated(cluster, 'shrink', 1);
+    const start = await assignmentWhere(
+      cluster,
+      'shrink',
+      0,
+      'a full ISR',
+      (a) => a.leader > 0 && a.isr.length === 3,
+    );
+    const [first, second] = start.replicas
+      .filter((id) => id !== start.leader)
+      .map((id) => cluster.broker(id));
+    const producer = kafkaOf(cluster).producer({ idempotent: false, retry: { retries: 0 } });
+    await producer.connect();
+    onTestFinished(() => producer.disconnect());
+    const send = (value: string) =>
+      producer.send({ topic: 'shrink', acks: -1, timeout: 5000, messages: [{ value, partition: 0 }] });
+    await send('all-three');
+    await first!.kill9();
+    await assignmentWhere(
+      cluster,
+      'shrink',
+      0,
+      'the ISR without the first follower',
+      (a) => a.isr.length === 2 && !a.isr.includes(first!.nodeId),
+    );
+    await send('two-of-three');
+    await second!.kill9();
+    const alone = await assignmentWhere(
+      cluster,
+      'shrink',
+      0,
+      'the leader alone in the ISR',
+      (a) => a.isr.length === 1,
+    );
+    expect(alone).toMatchObject({ leader: start.leader, isr: [start.leader], elr: [second!.nodeId] });
+    await expect(send('refused')).rejects.toMatchObject({ cause: { type: 'NOT_ENOUGH_REPLICAS' } });
+    first!.spawn();
+    second!.spawn();
+    await Promise.all([first!.waitReady(), second!.waitReady()]);
+    await assignmentWhere(cluster, 'shrink', 0, 'the ISR expanded again', (a) => a.isr.length === 3);
+    await send('after');
+    const workloadRecorder = (await startReplicationWorkload(cluster, { topic: 'shrink', partitions: [] }))
+      .recorder;
+    for (const value of ['all-three', 'two-of-three', 'after']) {
+      workloadRecorder.recordSend({ type: 'send', process: 'test', status: 'ok', partition: 0, value });
+    }
+    const report = await finalRead(cluster, 'shrink', [0], workloadRecorder);
+    expect(anomalyCounts(report)).toEqual({});
+    expect(report.stats.valuesRead).toBe(3);
+  });
+});
