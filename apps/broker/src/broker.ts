@@ -192,7 +192,13 @@ export class Broker {
       writeDegraded: this.#replicas.writeDegradedPartitions().length,
     }));
     this.#topics = new TopicManager(this.#store, this.#view, this.#replicas, config.topics, systemClock);
-    this.#groupStore = new OffsetsTopicStore(this.#topics, this.#view, this.#replicas, systemClock);
+    this.#groupStore = new OffsetsTopicStore(
+      this.#topics,
+      this.#view,
+      this.#replicas,
+      systemClock,
+      config.groups.offsetsTopicReplicationFactor,
+    );
     this.#groupCoordinator = new GroupCoordinator({
       config: {
         initialRebalanceDelayMs: config.groups.initialRebalanceDelayMs,

@@ -26,6 +26,13 @@ export interface LogConfig {
   timestampType: 'CreateTime' | 'LogAppendTime';
   /** file.delete.delay.ms: how long a `.deleted` segment waits before it is unlinked. */
   fileDeleteDelayMs: number;
+  /**
+   * min.insync.replicas: the in-sync replicas (the leader included) an acks=all produce needs; the
+   * replica layer reads it here, as Kafka's Partition reads its LogConfig's.
+   */
+  minInsyncReplicas: number;
+  /** unclean.leader.election.enable: an out-of-sync replica may lead when no in-sync one is left. */
+  uncleanLeaderElectionEnable: boolean;
 }
 
 export const DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
@@ -42,4 +49,6 @@ export const DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
   maxMessageBytes: 1024 * 1024 + 12,
   timestampType: 'CreateTime',
   fileDeleteDelayMs: 60_000,
+  minInsyncReplicas: 1,
+  uncleanLeaderElectionEnable: false,
 });
