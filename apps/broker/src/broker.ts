@@ -193,7 +193,7 @@ export class Broker {
       fetchMaxBytes: config.limits.fetchMaxBytes,
       fetchInMemoryBytes: config.limits.fetchInMemoryBytes,
       replication: {
-        replicaLagTimeMaxMs: 30_000,
+        replicaLagTimeMaxMs: config.replication.replicaLagTimeMaxMs,
         alterIsr: async (next) => {
           await this.#store.compareAndSetAssignment(next);
         },
@@ -211,7 +211,13 @@ export class Broker {
       writeDegraded: this.#replicas.writeDegradedPartitions().length,
     }));
     this.#topics = new TopicManager(this.#store, this.#view, this.#replicas, config.topics, systemClock);
-    this.#groupStore = new OffsetsTopicStore(this.#topics, this.#view, this.#replicas, systemClock);
+    this.#groupStore = new OffsetsTopicStore(
+      this.#topics,
+      this.#view,
+      this.#replicas,
+      systemClock,
+      config.groups.offsetsTopicReplicationFactor,
+    );
     this.#groupCoordinator = new GroupCoordinator({
       config: {
         initialRebalanceDelayMs: config.groups.initialRebalanceDelayMs,

@@ -25,7 +25,7 @@ describe('weir topic', () => {
       'retention.ms=3600000',
     );
     expect(created).toMatchObject({ code: 0, stderr: '' });
-    expect(created.stdout).toBe('Created topic "orders" with 3 partition(s).\n');
+    expect(created.stdout).toBe('Created topic "orders" with 3 partition(s) of 1 replica(s).\n');
 
     const listed = await cli('topic', 'list');
     expect(listed.code).toBe(0);
@@ -97,6 +97,23 @@ describe('weir topic', () => {
     const badConfig = await cli('topic', 'alter', 'twice', '--config', 'retention.ms=soon');
     expect(badConfig.code).toBe(1);
     expect(badConfig.stderr).toMatch(/^error: INVALID_CONFIG: .*retention\.ms/m);
+  }, 30_000);
+
+  it('passes --replication-factor to the broker, which refuses more replicas than live brokers', async () => {
+    const one = await cli('topic', 'create', 'one-replica', '--replication-factor', '1');
+    expect(one).toMatchObject({ code: 0, stderr: '' });
+    expect(one.stdout).toBe('Created topic "one-replica" with 1 partition(s) of 1 replica(s).\n');
+
+    const three = await cli('topic', 'create', 'three-replicas', '--replication-factor', '3');
+    expect(three.code).toBe(1);
+    expect(three.stderr).toMatch(
+      /^error: INVALID_REPLICATION_FACTOR: .*replication factor 3 is larger than the 1 live broker\b/m,
+    );
+    expect((await cli('topic', 'list')).stdout).not.toContain('three-replicas');
+
+    const zero = await cli('topic', 'create', 'no-replicas', '--replication-factor', '0');
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain("option '--replication-factor <n>' argument '0' is invalid");
   }, 30_000);
 
   it('exits 2 naming the flag for bad arguments', async () => {

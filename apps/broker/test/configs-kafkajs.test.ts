@@ -100,6 +100,20 @@ describe('topic and broker configs through the kafkajs admin client', () => {
     });
   });
 
+  it('creates __consumer_offsets on a standalone broker with one replica and min.insync.replicas 1', async () => {
+    await withAdmin(kafka, async (admin) => {
+      const metadata = await admin.fetchTopicMetadata({ topics: ['__consumer_offsets'] });
+      const partitions = metadata.topics[0]!.partitions;
+      expect(partitions.length).toBeGreaterThan(0);
+      for (const partition of partitions) expect(partition.replicas).toEqual([3]);
+      const configs = await topicConfigs(admin, '__consumer_offsets');
+      expect(configs.get('min.insync.replicas')).toMatchObject({
+        configValue: '1',
+        configSource: ConfigSource.TOPIC_CONFIG,
+      });
+    });
+  });
+
   it('reports an unknown topic as UNKNOWN_TOPIC_OR_PARTITION', async () => {
     await withAdmin(kafka, async (admin) => {
       await expect(topicConfigs(admin, 'no-such-topic')).rejects.toMatchObject({
@@ -227,6 +241,15 @@ describe('topic and broker configs through the kafkajs admin client', () => {
       expect(entries.get('auto.create.topics.enable')?.configValue).toBe('false');
       expect(entries.get('log.retention.ms')?.configValue).toBe(String(RETENTION_DEFAULT_MS));
       expect(entries.get('message.max.bytes')?.configValue).toBe(String(1024 * 1024 + 12));
+      expect(entries.get('min.insync.replicas')).toMatchObject({
+        configValue: '1',
+        configSource: ConfigSource.STATIC_BROKER_CONFIG,
+      });
+      expect(entries.get('unclean.leader.election.enable')?.configValue).toBe('false');
+      expect(entries.get('replica.lag.time.max.ms')?.configValue).toBe('30000');
+      expect(entries.get('default.replication.factor')?.configValue).toBe('1');
+      expect(entries.get('offsets.topic.replication.factor')?.configValue).toBe('3');
+      expect(entries.get('transaction.state.log.replication.factor')?.configValue).toBe('3');
       expect([...entries.values()].every((entry) => entry.readOnly)).toBe(true);
     });
   });

@@ -152,6 +152,52 @@ describe('config APIs on the wire (versions and IncrementalAlterConfigs, which k
     expect(await configValue('retention.ms')).toBe(String(RETENTION_DEFAULT_MS));
   });
 
+  it('refuses min.insync.replicas above the topic’s replication factor at create and alter, naming both', async () => {
+    const created = await client.request(CreateTopics, 4, {
+      topics: [
+        {
+          name: `${topic}-strict`,
+          numPartitions: 1,
+          replicationFactor: 1,
+          assignments: [],
+          configs: [{ name: 'min.insync.replicas', value: '2' }],
+        },
+      ],
+      timeoutMs: 1000,
+      validateOnly: false,
+    });
+    expect(created.topics[0]!.errorCode).toBe(ErrorCode.INVALID_CONFIG);
+    expect(created.topics[0]!.errorMessage).toContain(
+      'min.insync.replicas 2 is larger than the replication factor 1',
+    );
+
+    for (const validateOnly of [true, false]) {
+      const raised = await incremental([{ name: 'min.insync.replicas', op: SET, value: '2' }], validateOnly);
+      expect(raised.responses[0]!.errorCode).toBe(ErrorCode.INVALID_CONFIG);
+      expect(raised.responses[0]!.errorMessage).toContain('replication factor 1');
+    }
+    const replaced = await client.request(AlterConfigs, 0, {
+      resources: [
+        { resourceType: TOPIC, resourceName: topic, configs: [{ name: 'min.insync.replicas', value: '3' }] },
+      ],
+      validateOnly: false,
+    });
+    expect(replaced.responses[0]!.errorCode).toBe(ErrorCode.INVALID_CONFIG);
+    expect(await configValue('min.insync.replicas')).toBe('1');
+
+    const unclean = await incremental([
+      { name: 'min.insync.replicas', op: SET, value: '1' },
+      { name: 'unclean.leader.election.enable', op: SET, value: 'true' },
+    ]);
+    expect(unclean.responses[0]!.errorCode).toBe(ErrorCode.NONE);
+    const configs = await describeTopic(1, ['min.insync.replicas', 'unclean.leader.election.enable'], true);
+    expect(configs.get('unclean.leader.election.enable')!.synonyms).toEqual([
+      { name: 'unclean.leader.election.enable', value: 'true', source: SOURCE_TOPIC },
+      { name: 'unclean.leader.election.enable', value: 'false', source: SOURCE_DEFAULT },
+    ]);
+    expect(configs.get('min.insync.replicas')).toMatchObject({ value: '1', configSource: SOURCE_TOPIC });
+  });
+
   it('names the config and the reason when AlterConfigs v0 gets a bad value', async () => {
     const response = await client.request(AlterConfigs, 0, {
       resources: [

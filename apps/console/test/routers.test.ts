@@ -61,6 +61,16 @@ describe('topics', () => {
     expect(duplicate.code).toBe('CONFLICT');
   });
 
+  it('passes a replication factor to the broker, which refuses more replicas than live brokers', async () => {
+    await gateway.caller.topics.create({ name: 'one-replica', partitions: 1, replicationFactor: 1 });
+    expect((await gateway.caller.topics.get({ topic: 'one-replica' })).replicationFactor).toBe(1);
+    const error = await trpcError(
+      gateway.caller.topics.create({ name: 'two-replicas', partitions: 1, replicationFactor: 2 }),
+    );
+    expect(error.code).toBe('BAD_REQUEST');
+    expect(error.message).toContain('replication factor 2 is larger than the 1 live broker');
+  });
+
   it('answers NOT_FOUND for an unknown topic', async () => {
     const error = await trpcError(gateway.caller.topics.get({ topic: 'nope' }));
     expect(error.code).toBe('NOT_FOUND');

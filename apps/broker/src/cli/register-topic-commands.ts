@@ -17,6 +17,11 @@ export function registerTopicCommands(program: Command, deps: ClientCliDeps, exi
       integerAtLeast(1),
     )
     .option(
+      '--replication-factor <n>',
+      'replicas of each partition, at most the live brokers (default: the broker’s default.replication.factor)',
+      integerAtLeast(1),
+    )
+    .option(
       '--config <key=value>',
       'a topic config, e.g. retention.ms=3600000 (repeatable)',
       collectKeyValue,
@@ -30,6 +35,7 @@ export function registerTopicCommands(program: Command, deps: ClientCliDeps, exi
           {
             name,
             partitions: options.partitions,
+            replicationFactor: options.replicationFactor,
             configs: options.config,
             validateOnly: options.validateOnly,
           },
@@ -95,6 +101,7 @@ export function registerTopicCommands(program: Command, deps: ClientCliDeps, exi
 
 interface CreateFlags {
   partitions?: number;
+  replicationFactor?: number;
   config: [string, string][];
   validateOnly: boolean;
 }

@@ -46,6 +46,13 @@ export const BROKER_CONFIGS: readonly BrokerConfigDefinition[] = [
   // Kafka's log.dirs holds the partition logs; Weir keeps them under `<dataDir>/logs`.
   fromConfig('log.dirs', (config) => resolve(config.dataDir, 'logs')),
   fromConfig('num.partitions', (config) => config.topics.defaultPartitions),
+  fromConfig('default.replication.factor', (config) => config.topics.defaultReplicationFactor),
+  fromConfig('replica.lag.time.max.ms', (config) => config.replication.replicaLagTimeMaxMs),
+  fromConfig('offsets.topic.replication.factor', (config) => config.groups.offsetsTopicReplicationFactor),
+  fromConfig(
+    'transaction.state.log.replication.factor',
+    (config) => config.transactions.stateTopicReplicationFactor,
+  ),
   fromConfig('auto.create.topics.enable', (config) => config.topics.autoCreateEnable),
   fromConfig('socket.request.max.bytes', (config) => config.limits.maxFrameBytes),
   fromConfig('connections.max.idle.ms', (config) => config.limits.idleTimeoutMs),
@@ -66,8 +73,8 @@ export const BROKER_CONFIGS: readonly BrokerConfigDefinition[] = [
   topicDefault('compression.type', 'compression.type', 'DEFAULT_CONFIG'),
   topicDefault('log.cleaner.delete.retention.ms', 'delete.retention.ms', 'DEFAULT_CONFIG'),
   topicDefault('log.segment.delete.delay.ms', 'file.delete.delay.ms', 'DEFAULT_CONFIG'),
-  topicDefault('min.insync.replicas', 'min.insync.replicas', 'DEFAULT_CONFIG'),
-  topicDefault('unclean.leader.election.enable', 'unclean.leader.election.enable', 'DEFAULT_CONFIG'),
+  topicDefault('min.insync.replicas', 'min.insync.replicas', 'STATIC_BROKER_CONFIG'),
+  topicDefault('unclean.leader.election.enable', 'unclean.leader.election.enable', 'STATIC_BROKER_CONFIG'),
 ];
 
 const BY_TOPIC_CONFIG = new Map(

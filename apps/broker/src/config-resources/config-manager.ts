@@ -97,7 +97,8 @@ export class ConfigManager {
       incremental: options.incremental,
       broker: this.config,
     });
-    if (!options.validateOnly) await this.topics.setConfigs(resource.name, overrides);
+    if (options.validateOnly) this.topics.validateConfigs(resource.name, overrides);
+    else await this.topics.setConfigs(resource.name, overrides);
   }
 
   #alterBroker(resource: AlterConfigsResource): void {

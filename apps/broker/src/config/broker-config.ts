@@ -207,6 +207,25 @@ export const brokerConfigSchema = z.strictObject({
       defaultPartitions: z.number().int().min(1).default(1),
       /** default.replication.factor: for topics created without one (auto-created, or -1). */
       defaultReplicationFactor: z.number().int().min(1).max(32767).default(1),
+      /**
+       * min.insync.replicas: the in-sync replicas an acks=all produce needs, for topics that do not
+       * set their own (docs/architecture.md §6.2).
+       */
+      minInsyncReplicas: z.number().int().min(1).max(32767).default(1),
+      /**
+       * unclean.leader.election.enable: whether a partition with no in-sync replica left may be led
+       * by an out-of-sync one (losing what it lacks), for topics that do not set their own.
+       */
+      uncleanLeaderElectionEnable: z.boolean().default(false),
+    })
+    .prefault({}),
+  replication: z
+    .strictObject({
+      /**
+       * replica.lag.time.max.ms: a follower that has not caught up with the leader's log end for
+       * this long leaves the ISR.
+       */
+      replicaLagTimeMaxMs: z.number().int().min(1).default(30_000),
     })
     .prefault({}),
   log: z
@@ -261,6 +280,11 @@ export const brokerConfigSchema = z.strictObject({
     .strictObject({
       /** offsets.topic.num.partitions; only read when `__consumer_offsets` is first created. */
       offsetsTopicPartitions: z.number().int().min(1).max(1000).default(50),
+      /**
+       * offsets.topic.replication.factor; only read when `__consumer_offsets` is first created, which
+       * gets the smaller of this and the live brokers (docs/architecture.md §6.2).
+       */
+      offsetsTopicReplicationFactor: z.number().int().min(1).max(32767).default(3),
       /** group.initial.rebalance.delay.ms: how long the first rebalance of an empty group waits. */
       initialRebalanceDelayMs: z.number().int().min(0).default(3000),
       /** group.min.session.timeout.ms */
@@ -281,6 +305,11 @@ export const brokerConfigSchema = z.strictObject({
     .strictObject({
       /** transaction.state.log.num.partitions; only read when `__transaction_state` is first created. */
       stateTopicPartitions: z.number().int().min(1).max(1000).default(50),
+      /**
+       * transaction.state.log.replication.factor; only read when `__transaction_state` is first
+       * created, which gets the smaller of this and the live brokers (docs/architecture.md §6.2).
+       */
+      stateTopicReplicationFactor: z.number().int().min(1).max(32767).default(3),
       /** transaction.max.timeout.ms: a longer transaction.timeout.ms gets INVALID_TRANSACTION_TIMEOUT. */
       maxTimeoutMs: z.number().int().min(1).default(900_000),
       /** transactional.id.expiration.ms: an idle transactional id is forgotten after this long. */

@@ -51,6 +51,26 @@ describe('loadConfig precedence', () => {
     expect(config.log.flushMs).toBe(100);
   });
 
+  it('has Kafka’s replication defaults, and takes them from the file and the environment', async () => {
+    const defaults = await configOf(load());
+    expect(defaults.topics).toMatchObject({ minInsyncReplicas: 1, uncleanLeaderElectionEnable: false });
+    expect(defaults.replication.replicaLagTimeMaxMs).toBe(30_000);
+    expect(defaults.groups.offsetsTopicReplicationFactor).toBe(3);
+    expect(defaults.transactions.stateTopicReplicationFactor).toBe(3);
+
+    const set = await configOf(
+      load({
+        files: { 'weir.yaml': 'topics:\n  minInsyncReplicas: 2\n  uncleanLeaderElectionEnable: true\n' },
+        env: { WEIR_CONFIG: 'weir.yaml', WEIR_REPLICATION__REPLICA_LAG_TIME_MAX_MS: '5000' },
+      }),
+    );
+    expect(set.topics).toMatchObject({ minInsyncReplicas: 2, uncleanLeaderElectionEnable: true });
+    expect(set.replication.replicaLagTimeMaxMs).toBe(5000);
+
+    const errors = await errorsOf(load({ env: { WEIR_TOPICS__MIN_INSYNC_REPLICAS: '0' } }));
+    expect(errors.map((error) => error.key)).toContain('topics.minInsyncReplicas');
+  });
+
   it('layers defaults < file < environment < flags, key by key', async () => {
     const files = {
       'weir.yaml': [

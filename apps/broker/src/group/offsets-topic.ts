@@ -60,6 +60,8 @@ export class OffsetsTopicStore implements GroupStore, GroupLogSource {
     private readonly view: ClusterView,
     logs: CoordinatorLogAccess,
     clock: { nowMs(): number },
+    /** offsets.topic.replication.factor, capped by the live brokers at creation. */
+    private readonly replicationFactor: number,
   ) {
     this.#records = new InternalTopicRecords(
       logs,
@@ -81,9 +83,9 @@ export class OffsetsTopicStore implements GroupStore, GroupLogSource {
   async open(configuredPartitions: number): Promise<{ created: boolean; partitionCount: number }> {
     const existing = this.view.topic(OFFSETS_TOPIC);
     if (existing) return { created: false, partitionCount: existing.partitionCount };
-    const created = await this.topics.createTopic(
+    const created = await this.topics.createInternalTopic(
       { name: OFFSETS_TOPIC, partitionCount: configuredPartitions, configs: { ...OFFSETS_TOPIC_CONFIGS } },
-      { internal: true },
+      this.replicationFactor,
     );
     return { created: true, partitionCount: created.partitionCount };
   }

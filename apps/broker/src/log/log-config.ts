@@ -26,7 +26,10 @@ export interface LogConfig {
   timestampType: 'CreateTime' | 'LogAppendTime';
   /** file.delete.delay.ms: how long a `.deleted` segment waits before it is unlinked. */
   fileDeleteDelayMs: number;
-  /** min.insync.replicas: acks=all needs this many in-sync replicas, and so does the high watermark. */
+  /**
+   * min.insync.replicas: the in-sync replicas (the leader included) an acks=all produce needs; the
+   * replica layer reads it here, as Kafka's Partition reads its LogConfig's.
+   */
   minInsyncReplicas: number;
   /** unclean.leader.election.enable: an out-of-sync replica may lead when no in-sync one is left. */
   uncleanLeaderElectionEnable: boolean;

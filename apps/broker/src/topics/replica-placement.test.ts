@@ -1,5 +1,6 @@
+import { ErrorCode } from '@weir/protocol';
 import { describe, expect, it } from 'vitest';
-import { placePartitions } from './replica-placement';
+import { checkReplicationFactor, placePartitions } from './replica-placement';
 
 const factor = (replicationFactor: number) => ({ kind: 'factor', replicationFactor }) as const;
 
@@ -39,5 +40,35 @@ describe('placePartitions', () => {
       expect(new Set(assignment.replicas).size).toBe(3);
       expect(new Set(assignment.replicas.map((id) => racks.get(id))).size).toBe(2);
     }
+  });
+});
+
+describe('checkReplicationFactor', () => {
+  it('accepts factors up to the live brokers and names both numbers above them', () => {
+    for (const factor of [1, 2, 3]) expect(() => checkReplicationFactor(factor, 3)).not.toThrow();
+    expect(() => checkReplicationFactor(4, 3)).toThrow(
+      expect.objectContaining({
+        code: ErrorCode.INVALID_REPLICATION_FACTOR,
+        detail: 'replication factor 4 is larger than the 3 live brokers',
+      }),
+    );
+  });
+
+  it('refuses a factor below 1 (the -1 default is resolved before)', () => {
+    for (const factor of [0, -2, 1.5]) {
+      expect(() => checkReplicationFactor(factor, 3)).toThrow(
+        expect.objectContaining({ code: ErrorCode.INVALID_REPLICATION_FACTOR }),
+      );
+    }
+  });
+
+  it('places three replicas on three different brokers of three', () => {
+    const placed = placePartitions('t', 0, 3, factor(3), [1, 2, 3]);
+    expect(placed.map((a) => [...a.replicas].sort())).toEqual([
+      [1, 2, 3],
+      [1, 2, 3],
+      [1, 2, 3],
+    ]);
+    for (const assignment of placed) expect(assignment.isr).toEqual(assignment.replicas);
   });
 });

@@ -44,22 +44,6 @@ export function placePartitions(
   }));
 }
 
-/**
- * The largest replication factor this version serves. Followers do not fetch yet (replication is
- * docs/architecture.md §6.4's next step), so a partition with more replicas would never have its
- * high watermark move: its records would be written and never readable. Refusing it is honest.
- */
-export const MAX_REPLICATION_FACTOR = 1000;
-
-/** Refuses a replication factor above {@link MAX_REPLICATION_FACTOR}, however many brokers are live. */
-export function checkServedReplicationFactor(replicationFactor: number): void {
-  if (replicationFactor > MAX_REPLICATION_FACTOR) {
-    throw new WeirError(ErrorCode.INVALID_REPLICATION_FACTOR, {
-      detail: `replication factor ${replicationFactor} is above ${MAX_REPLICATION_FACTOR}, the most this version replicates (followers do not fetch yet)`,
-    });
-  }
-}
-
 /** Refuses a replication factor the live brokers cannot hold, naming both numbers. */
 export function checkReplicationFactor(replicationFactor: number, liveBrokerCount: number): void {
   if (!Number.isInteger(replicationFactor) || replicationFactor < 1) {
@@ -67,7 +51,6 @@ export function checkReplicationFactor(replicationFactor: number, liveBrokerCoun
       detail: `replication factor ${replicationFactor} must be at least 1`,
     });
   }
-
   if (replicationFactor > liveBrokerCount) {
     throw new WeirError(ErrorCode.INVALID_REPLICATION_FACTOR, {
       detail: `replication factor ${replicationFactor} is larger than the ${liveBrokerCount} live broker${liveBrokerCount === 1 ? '' : 's'}`,

@@ -114,8 +114,9 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'min.insync.replicas',
     type: 'int',
+    // Checked against the topic's replication factor by the topic manager, which knows it.
     problem: (value) => integerProblem(value, 1, INT_MAX),
-    defaultValue: () => '1',
+    defaultValue: (broker) => String(broker.topics.minInsyncReplicas),
     applyToLog: (log, value) => {
       log.minInsyncReplicas = Number(value);
     },
@@ -169,7 +170,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
     name: 'unclean.leader.election.enable',
     type: 'boolean',
     problem: oneOf('true', 'false'),
-    defaultValue: () => 'false',
+    defaultValue: (broker) => String(broker.topics.uncleanLeaderElectionEnable),
     applyToLog: (log, value) => {
       log.uncleanLeaderElectionEnable = value === 'true';
     },
@@ -204,12 +205,12 @@ export function logConfigFor(broker: BrokerConfig, overrides: Record<string, str
     flushMessages: broker.log.flushMessages ?? Number.POSITIVE_INFINITY,
     flushMs: broker.log.flushMs,
     retentionMs: broker.log.retentionMs,
-    minInsyncReplicas: 1,
-    uncleanLeaderElectionEnable: false,
     retentionBytes: broker.log.retentionBytes,
     maxMessageBytes: broker.log.maxMessageBytes,
     timestampType: broker.log.timestampType,
     fileDeleteDelayMs: 60_000,
+    minInsyncReplicas: broker.topics.minInsyncReplicas,
+    uncleanLeaderElectionEnable: broker.topics.uncleanLeaderElectionEnable,
   };
   for (const [name, value] of Object.entries(overrides)) BY_NAME.get(name)?.applyToLog?.(log, value);
   return log;

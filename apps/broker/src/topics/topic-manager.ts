@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode, WeirError } from '@weir/protocol';
 import type { ClusterView } from '../metadata/cluster-view';
 import type { MetadataStore, TopicRecord } from '../metadata/metadata-store';
+import { checkReplicationFactor, type PlacementRequest, placePartitions } from './replica-placement';
 import {
-  checkReplicationFactor,
-  checkServedReplicationFactor,
-  type PlacementRequest,
-  placePartitions,
-} from './replica-placement';
+  internalTopicReplication,
+  MIN_INSYNC_REPLICAS_CONFIG,
+  minInsyncReplicasProblem,
+} from './replication-configs';
 import { topicConfigsProblem } from './topic-configs';
 import { collidingTopic, INTERNAL_TOPICS, topicNameProblem } from './topic-name';
 
@@ -79,6 +79,11 @@ export class TopicManager {
     const configProblem = topicConfigsProblem(spec.configs);
     if (configProblem) throw new WeirError(ErrorCode.INVALID_CONFIG, { detail: configProblem });
     this.#place(spec.name, 0, spec.partitionCount, spec.placement);
+    const replicationFactor =
+      spec.placement.kind === 'factor'
+        ? spec.placement.replicationFactor
+        : (spec.placement.replicas[0]?.length ?? 0);
+    checkMinInsyncReplicas(spec.configs, replicationFactor);
   }
 
   async createTopic(requested: CreateTopicSpec, options: { internal?: boolean } = {}): Promise<TopicRecord> {
@@ -102,6 +107,30 @@ export class TopicManager {
     } finally {
       this.#creating.delete(spec.name);
     }
+  }
+
+  /**
+   * Creates an internal topic with the replication its coordinator asks for
+   * (offsets.topic.replication.factor and the like), capped by the live brokers, and the min ISR
+   * that goes with it ({@link internalTopicReplication}).
+   */
+  createInternalTopic(
+    spec: { name: string; partitionCount: number; configs: Record<string, string> },
+    configuredReplicationFactor: number,
+  ): Promise<TopicRecord> {
+    const { replicationFactor, minInsyncReplicas } = internalTopicReplication(
+      configuredReplicationFactor,
+      this.view.brokers().length,
+    );
+    return this.createTopic(
+      {
+        name: spec.name,
+        partitionCount: spec.partitionCount,
+        configs: { [MIN_INSYNC_REPLICAS_CONFIG]: String(minInsyncReplicas), ...spec.configs },
+        placement: { kind: 'factor', replicationFactor },
+      },
+      { internal: true },
+    );
   }
 
   async deleteTopic(name: string): Promise<void> {
@@ -155,11 +184,21 @@ export class TopicManager {
     await this.replicas.whenApplied();
   }
 
-  /** Replaces a topic's config overrides; its logs have them when this resolves. */
-  async setConfigs(name: string, configs: Record<string, string>): Promise<void> {
+  /**
+   * Checks a topic's new set of config overrides against the topic (its replication factor), for
+   * AlterConfigs and IncrementalAlterConfigs, validate_only included.
+   */
+  validateConfigs(name: string, configs: Record<string, string>): void {
     this.#existing(name);
     const problem = topicConfigsProblem(configs);
     if (problem) throw new WeirError(ErrorCode.INVALID_CONFIG, { detail: problem });
+    const replicationFactor = this.view.assignment(name, 0)?.replicas.length;
+    if (replicationFactor !== undefined) checkMinInsyncReplicas(configs, replicationFactor);
+  }
+
+  /** Replaces a topic's config overrides; its logs have them when this resolves. */
+  async setConfigs(name: string, configs: Record<string, string>): Promise<void> {
+    this.validateConfigs(name, configs);
     await this.store.setTopicConfigs(name, configs);
     await this.replicas.whenApplied();
   }
@@ -199,9 +238,18 @@ export class TopicManager {
    * request gives their replicas.
    */
   #growthPlacement(name: string, replicas: readonly (readonly number[])[] | undefined): PlacementRequest {
-    if (replicas !== undefined && replicas.length > 0) return { kind: 'explicit', replicas };
     const replicationFactor =
       this.view.assignment(name, 0)?.replicas.length ?? this.defaults.defaultReplicationFactor;
+    if (replicas !== undefined && replicas.length > 0) {
+      // Kafka refuses new partitions whose replica count differs from the topic's.
+      const odd = replicas.findIndex((list) => list.length !== replicationFactor);
+      if (odd !== -1) {
+        throw new WeirError(ErrorCode.INVALID_REPLICA_ASSIGNMENT, {
+          detail: `new partition assignment ${odd} has ${replicas[odd]!.length} replica(s), but topic "${name}" has a replication factor of ${replicationFactor}`,
+        });
+      }
+      return { kind: 'explicit', replicas };
+    }
     return { kind: 'factor', replicationFactor };
   }
 
@@ -214,12 +262,14 @@ export class TopicManager {
       replicationFactor: this.defaults.defaultReplicationFactor,
     };
     if (request.kind === 'factor') checkReplicationFactor(request.replicationFactor, live.length);
-    checkServedReplicationFactor(
-      request.kind === 'factor' ? request.replicationFactor : (request.replicas[0]?.length ?? 1),
-    );
     // Leaders continue the round of the partitions before them (partition numbers, not a new start).
     return placePartitions(name, first, count, request, live, 0, racks);
   }
+}
+
+function checkMinInsyncReplicas(configs: Record<string, string | null>, replicationFactor: number): void {
+  const problem = minInsyncReplicasProblem(configs, replicationFactor);
+  if (problem) throw new WeirError(ErrorCode.INVALID_CONFIG, { detail: problem });
 }
 
 function checkPartitionCount(partitionCount: number): void {

@@ -41,7 +41,13 @@ export function createBrokerTransactions(deps: BrokerTransactionsDeps): {
   coordinator: TransactionCoordinator;
 } {
   const { config, view, metrics } = deps;
-  const log = new TransactionLog(deps.topics, view, deps.logs, deps.scheduler);
+  const log = new TransactionLog(
+    deps.topics,
+    view,
+    deps.logs,
+    deps.scheduler,
+    config.stateTopicReplicationFactor,
+  );
   const coordinator = new TransactionCoordinator({
     config: {
       maxTimeoutMs: config.maxTimeoutMs,

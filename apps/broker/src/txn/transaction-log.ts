@@ -65,6 +65,8 @@ export class TransactionLog implements TransactionStore, TransactionLogSource {
     private readonly view: ClusterView,
     logs: CoordinatorLogAccess,
     clock: { nowMs(): number },
+    /** transaction.state.log.replication.factor, capped by the live brokers at creation. */
+    private readonly replicationFactor: number,
   ) {
     this.#records = new InternalTopicRecords(
       logs,
@@ -102,13 +104,13 @@ export class TransactionLog implements TransactionStore, TransactionLogSource {
 
   async #create(): Promise<void> {
     if (this.view.topic(TRANSACTION_STATE_TOPIC)) return;
-    await this.topics.createTopic(
+    await this.topics.createInternalTopic(
       {
         name: TRANSACTION_STATE_TOPIC,
         partitionCount: this.#configuredPartitions,
         configs: { ...TRANSACTION_TOPIC_CONFIGS },
       },
-      { internal: true },
+      this.replicationFactor,
     );
   }
 

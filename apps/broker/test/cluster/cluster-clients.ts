@@ -68,12 +68,21 @@ export function kafkaOf(cluster: BrokerCluster, clientId = 'cluster-test'): Kafk
   });
 }
 
+/** A partition's assignment as etcd holds it. */
+export interface StoredAssignment {
+  leader: number;
+  leaderEpoch: number;
+  replicas: number[];
+  isr: number[];
+  elr?: number[];
+}
+
 /** The assignment of one partition as stored in etcd (the controller's record, read by the test). */
 export async function storedAssignment(
   cluster: BrokerCluster,
   topic: string,
   partition: number,
-): Promise<{ leader: number; leaderEpoch: number; replicas: number[] }> {
+): Promise<StoredAssignment> {
   const client = new Etcd3({ hosts: [...cluster.etcd.endpoints] });
   try {
     const value = await client
@@ -81,7 +90,7 @@ export async function storedAssignment(
       .options({ deadline: Date.now() + 5000 })
       .string();
     if (value === null) throw new Error(`${topic}-${partition} has no assignment in etcd`);
-    return JSON.parse(value) as { leader: number; leaderEpoch: number; replicas: number[] };
+    return JSON.parse(value) as StoredAssignment;
   } finally {
     client.close();
   }

@@ -1,3 +1,4 @@
+import { ConfigResourceTypes, ConfigSource } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollUntil } from '../group-fixtures';
 import { type BrokerCluster, startBrokerCluster } from './broker-cluster';
@@ -73,19 +74,107 @@ describe('cluster mode: three brokers on one etcd', { timeout: CLUSTER_TEST_TIME
     expect(new Set(read.map((line) => line.split(' ')[0])).size).toBe(6);
   });
 
-  it('refuses a replication factor above 1 until followers replicate, even with three brokers live', async () => {
+  it('creates topics with up to three replicas over three brokers, keeps the factor for new partitions, and refuses four', async () => {
     const admin = kafkaOf(cluster).admin();
     await admin.connect();
     try {
       await expect(
-        admin.createTopics({ topics: [{ topic: 'replicated', numPartitions: 1, replicationFactor: 3 }] }),
+        admin.createTopics({ topics: [{ topic: 'too-wide', numPartitions: 1, replicationFactor: 4 }] }),
       ).rejects.toMatchObject({ errors: [expect.objectContaining({ type: 'INVALID_REPLICATION_FACTOR' })] });
+      await expect(
+        admin.createTopics({
+          topics: [
+            {
+              topic: 'too-strict',
+              numPartitions: 1,
+              replicationFactor: 3,
+              configEntries: [{ name: 'min.insync.replicas', value: '4' }],
+            },
+          ],
+        }),
+      ).rejects.toMatchObject({ errors: [expect.objectContaining({ type: 'INVALID_CONFIG' })] });
+      await admin.createTopics({
+        topics: [
+          {
+            topic: 'replicated',
+            numPartitions: 3,
+            replicationFactor: 3,
+            configEntries: [{ name: 'min.insync.replicas', value: '2' }],
+          },
+        ],
+      });
+      // New partitions keep the topic's replication factor (Kafka's rule), even given explicitly.
+      await expect(
+        admin.createPartitions({
+          topicPartitions: [{ topic: 'replicated', count: 4, assignments: [[1, 2]] }],
+        }),
+      ).rejects.toMatchObject({ type: 'INVALID_REPLICA_ASSIGNMENT' });
+      await admin.createPartitions({ topicPartitions: [{ topic: 'replicated', count: 4 }] });
+      await expect(
+        admin.alterConfigs({
+          validateOnly: false,
+          resources: [
+            {
+              type: ConfigResourceTypes.TOPIC,
+              name: 'replicated',
+              configEntries: [{ name: 'min.insync.replicas', value: '5' }],
+            },
+          ],
+        }),
+      ).rejects.toMatchObject({ type: 'INVALID_CONFIG' });
+      const { resources } = await admin.describeConfigs({
+        resources: [{ type: ConfigResourceTypes.TOPIC, name: 'replicated' }],
+        includeSynonyms: false,
+      });
+      const configs = new Map(resources[0]!.configEntries.map((entry) => [entry.configName, entry]));
+      expect(configs.get('min.insync.replicas')).toMatchObject({
+        configValue: '2',
+        configSource: ConfigSource.TOPIC_CONFIG,
+      });
+      expect(configs.get('unclean.leader.election.enable')).toMatchObject({
+        configValue: 'false',
+        configSource: ConfigSource.DEFAULT_CONFIG,
+      });
     } finally {
       await admin.disconnect();
     }
-    expect((await kcatMetadata(cluster.broker(1).bootstrap)).topics.map((t) => t.topic)).not.toContain(
-      'replicated',
-    );
+    const topics = (await kcatMetadata(cluster.broker(1).bootstrap)).topics.map((t) => t.topic);
+    expect(topics).not.toContain('too-wide');
+    expect(topics).not.toContain('too-strict');
+    const partitions = await pollUntil(async () => {
+      const found = (await kcatMetadata(cluster.broker(2).bootstrap, 'replicated')).topics[0]?.partitions;
+      return found?.length === 4 ? found : undefined;
+    }, 'the four partitions of "replicated" in the metadata');
+    for (const partition of partitions) {
+      expect(partition.replicas.map((replica) => replica.id).sort()).toEqual([1, 2, 3]);
+    }
+    // Preferred leaders go round the brokers.
+    const leaders = partitions.sort((left, right) => left.partition - right.partition).map((p) => p.leader);
+    expect(new Set(leaders.slice(0, 3)).size).toBe(3);
+  });
+
+  it('creates __consumer_offsets on the first group lookup with three replicas and min.insync.replicas 2', async () => {
+    const admin = kafkaOf(cluster).admin();
+    await admin.connect();
+    try {
+      // Fetching a group's offsets finds its coordinator, which creates the topic over the live brokers.
+      await admin.fetchOffsets({ groupId: 'first-lookup', topics: ['spread'] });
+      const { resources } = await admin.describeConfigs({
+        resources: [{ type: ConfigResourceTypes.TOPIC, name: '__consumer_offsets' }],
+        includeSynonyms: false,
+      });
+      const minInsync = resources[0]!.configEntries.find(
+        (entry) => entry.configName === 'min.insync.replicas',
+      );
+      expect(minInsync?.configValue).toBe('2');
+    } finally {
+      await admin.disconnect();
+    }
+    const offsets = (await kcatMetadata(cluster.broker(3).bootstrap, '__consumer_offsets')).topics[0]!;
+    expect(offsets.partitions.length).toBeGreaterThan(0);
+    for (const partition of offsets.partitions) {
+      expect(new Set(partition.replicas.map((replica) => replica.id)).size).toBe(3);
+    }
   });
 
   it('takes a killed broker’s partitions offline while the rest keep serving, and brings them back at a higher epoch', async () => {

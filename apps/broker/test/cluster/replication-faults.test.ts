@@ -1,20 +1,14 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { pollUntil } from '../group-fixtures';
 import { type BrokerCluster, type ClusterBroker, startBrokerCluster } from './broker-cluster';
-import { kafkaOf, storedAssignment } from './cluster-clients';
+import { kafkaOf, type StoredAssignment, storedAssignment } from './cluster-clients';
 import { startEtcd } from './etcd-process';
 import { anomalyCounts, finalRead, startReplicationWorkload } from './replication-workload';
 
 const FAST = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
 const TIMEOUT_MS = 600_000;
 
-interface StoredPartition {
-  leader: number;
-  leaderEpoch: number;
-  replicas: number[];
-  isr: number[];
-  elr?: number[];
-}
+type StoredPartition = StoredAssignment;
 
 async function cluster3(): Promise<BrokerCluster> {
   const etcd = await startEtcd();
@@ -45,7 +39,7 @@ async function createReplicated(cluster: BrokerCluster, topic: string, partition
 }
 
 function stored(cluster: BrokerCluster, topic: string, partition: number): Promise<StoredPartition> {
-  return storedAssignment(cluster, topic, partition) as Promise<StoredPartition>;
+  return storedAssignment(cluster, topic, partition);
 }
 
 /** Waits until the stored assignment satisfies `accept`, and returns it. */

@@ -158,7 +158,7 @@ export async function finalRead(
       return true;
     },
     `every replica of ${topic} back in sync`,
-    120_000,
+    { timeoutMs: 120_000 },
   );
   const live = cluster.brokers.find((broker) => broker.isRunning) ?? cluster.broker(1);
   const lines = await kcatReadAll(live.bootstrap, topic);

@@ -55,7 +55,7 @@ describe('replication', { timeout: TIMEOUT_MS }, () => {
     await kcatProduce(survivor.bootstrap, 'replicated', ['after:failover'], 0);
     await leader.restart();
     await pollUntil(
-      async () => ((await storedAssignment(cluster, 'replicated', 0)) as { isr: number[] }).isr.length === 3,
+      async () => (await storedAssignment(cluster, 'replicated', 0)).isr.length === 3,
       'the restarted broker to rejoin the ISR',
     );
   });

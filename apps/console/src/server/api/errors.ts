@@ -81,7 +81,7 @@ export function toTrpcError(error: unknown): unknown {
   if (kafka !== null) {
     return new TRPCError({
       code: trpcCodeForBrokerCode(kafka.originalCode),
-      message: kafka.message,
+      message: singleItemMessage(kafka) ?? kafka.message,
       cause: kafka,
     });
   }
@@ -92,4 +92,16 @@ export function toTrpcError(error: unknown): unknown {
     return new TRPCError({ code: 'BAD_REQUEST', message: error.message, cause: error });
   }
   return error;
+}
+
+/**
+ * The broker's own message when an admin operation on one item failed (an AdminItemsError, by
+ * shape): it names what was wrong ("replication factor 4 is larger than the 3 live brokers"),
+ * where the operation's summary only lists the item and its code.
+ */
+function singleItemMessage(error: Error): string | undefined {
+  const failures = (error as Error & { failures?: unknown }).failures;
+  if (!Array.isArray(failures) || failures.length !== 1) return undefined;
+  const only = (failures[0] as { error?: unknown }).error;
+  return only instanceof Error ? only.message : undefined;
 }
