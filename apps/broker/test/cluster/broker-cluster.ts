@@ -333,6 +333,11 @@ export class BrokerCluster {
     broker.isolateFromEtcd();
   }
 
+  /** Ends `isolateFromEtcd` (see `ClusterBroker.reconnectToEtcd`). */
+  reconnectToEtcd(broker: ClusterBroker): void {
+    broker.reconnectToEtcd();
+  }
+
   /** Heals every cut: broker links, client links and etcd links. */
   healAll(): void {
     this.#linkCuts?.healAll();

@@ -52,24 +52,26 @@ async function connect(from: string, host: string, port: number, timeoutMs = SIL
   });
 }
 
-/** Sends `text` and resolves with whether it came back within `timeoutMs`. */
+/**
+ * Sends `text` and resolves with whether it came back within `timeoutMs`: a cut is proven by an
+ * answer that does not come, so this waits for the echo or for the bound, whichever is first.
+ */
 async function echoes(socket: Socket, text: string, timeoutMs = SILENCE_MS): Promise<boolean> {
   let received = '';
-  const onData = (chunk: Buffer) => {
-    received += chunk.toString();
-  };
-  socket.on('data', onData);
-  socket.write(text);
-  try {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if (received.includes(text)) return true;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    return received.includes(text);
-  } finally {
-    socket.off('data', onData);
-  }
+  return new Promise((resolve) => {
+    const finish = (answered: boolean) => {
+      clearTimeout(timer);
+      socket.off('data', onData);
+      resolve(answered);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.toString();
+      if (received.includes(text)) finish(true);
+    };
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    socket.on('data', onData);
+    socket.write(text);
+  });
 }
 
 /** Whether a new connection from `from` works end to end (connects and echoes). */
