@@ -221,6 +221,29 @@ describe('etcd link proxy', () => {
     for (let i = 0; i < 3; i++) expect(await reaches('127.0.0.1', '127.0.0.1', proxy.port)).toBe(true);
   });
 
+  it('keeps a client reaching a three-member etcd through the proxy while one member is killed', async () => {
+    const etcd = await startEtcd({ members: 3 });
+    onTestFinished(() => etcd.stop());
+    const proxy = await EtcdLinkProxy.start(etcd.endpoints);
+    onTestFinished(() => proxy.close());
+    const client = new Etcd3({ hosts: [proxy.endpoint], dialTimeout: 1000 });
+    onTestFinished(() => client.close());
+    const putThroughProxy = (value: string) =>
+      client
+        .put('nemesis/members')
+        .value(value)
+        .options({ deadline: new Date(Date.now() + 1000) })
+        .exec()
+        .then(() => true)
+        .catch(() => false);
+    expect(await putThroughProxy('all members up')).toBe(true);
+    await etcd.member(0).kill9();
+    // The client's connection to the killed member closes; its next one goes to a live member.
+    await pollUntil(() => putThroughProxy('one member down'), 'a put through the proxy with member 0 dead', {
+      timeoutMs: 15_000,
+    });
+  });
+
   it('etcd calls through a cut proxy time out, on an open client and a new one, and work after the heal', async () => {
     const etcd = await startEtcd();
     onTestFinished(() => etcd.stop());

@@ -7,6 +7,7 @@
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { isIPv4 } from 'node:net';
+import { threadId } from 'node:worker_threads';
 
 /** Where Debian's nftables package (scripts/ensure-system-deps.sh) installs the binary. */
 const NFT_BINARY = '/usr/sbin/nft';
@@ -47,7 +48,8 @@ export class LinkCuts {
     checkCanCut(this.#nft, options.uid ?? process.geteuid?.());
     deleteTablesOfDeadProcesses(this.#nft);
     tablesCreated += 1;
-    this.table = `${TABLE_PREFIX}${process.pid}_${tablesCreated}`;
+    // The thread id keeps names apart when test files share a process (vitest's threads pool).
+    this.table = `${TABLE_PREFIX}${process.pid}_${threadId}_${tablesCreated}`;
     const t = `inet ${this.table}`;
     this.#apply([
       `add table ${t}`,
