@@ -177,7 +177,7 @@ describe('nft link cuts', () => {
   });
 });
 
-describe('etcd link proxy', () => {
+describe('etcd link proxy', { timeout: 90_000 }, () => {
   it('cut black-holes open and new connections without closing them; heal closes those and forwards again', async () => {
     const upstream = await echoServer('127.0.0.1');
     const proxy = await EtcdLinkProxy.start([{ host: '127.0.0.1', port: upstream.port }]);
@@ -240,7 +240,7 @@ describe('etcd link proxy', () => {
     await etcd.member(0).kill9();
     // The client's connection to the killed member closes; its next one goes to a live member.
     await pollUntil(() => putThroughProxy('one member down'), 'a put through the proxy with member 0 dead', {
-      timeoutMs: 15_000,
+      timeoutMs: 30_000,
     });
   });
 
@@ -273,7 +273,7 @@ describe('etcd link proxy', () => {
           .string()
           .catch(() => undefined),
       'the open client to reach etcd again',
-      { timeoutMs: 15_000 },
+      { timeoutMs: 30_000 },
     );
     expect(await client.get('nemesis/k').options({ deadline: deadline() }).string()).toBe('before');
   });
