@@ -9,8 +9,10 @@ import { type TemporaryDirectory, temporaryDirectory } from '@weir/test-broker';
 import type { BrokerConfigInput } from '../../src/config/broker-config';
 import { spawnChildBroker } from '../broker-child-process';
 import { pollUntil } from '../group-fixtures';
+import { EtcdLinkProxy } from './etcd-link-proxy';
 import type { EtcdCluster } from './etcd-process';
 import { freePorts, isAddressInUse, type PortSource } from './free-ports';
+import { LinkCuts } from './nft-link-cuts';
 import { describeExit, SupervisedProcess } from './supervised-process';
 
 /** Port collisions at a first start (another process took a port after `freePorts`) retried this often. */
@@ -24,10 +26,9 @@ const READY_TIMEOUT_MS = 60_000;
 
 /**
  * Where each broker listens. `shared`: all on 127.0.0.1. `per-broker`: broker i on 127.0.0.(10+i),
- * the address the nemesis of the next issue will cut links by (nft rules on source and
- * destination address, cluster-brief §4). That needs the broker to bind its outgoing sockets (to
- * etcd and to other brokers) to its own address too, which the broker does not do yet; until then
- * only links *to* a broker can be told apart by address.
+ * the address the nemesis cuts links by (nft rules on source and destination address,
+ * nft-link-cuts.ts). Brokers dial each other from their own address, so broker links can be cut;
+ * their etcd client cannot bind one, so links to etcd go through `etcdProxies` instead.
  */
 export type LoopbackHosts = 'shared' | 'per-broker';
 
@@ -46,6 +47,11 @@ export interface BrokerClusterOptions {
   ports?: PortSource;
   /** Resolve once every broker answers `/ready` 200 (the default), or as soon as all are spawned. */
   waitReady?: boolean;
+  /**
+   * Each broker reaches etcd through its own proxy in the test process (etcd-link-proxy.ts), so
+   * `isolateFromEtcd` can cut one broker off from etcd and no other. Off by default.
+   */
+  etcdProxies?: boolean;
 }
 
 export interface ClusterBrokerPorts {
@@ -69,6 +75,7 @@ export class ClusterBroker {
   #ports: ClusterBrokerPorts;
   #config: Record<string, unknown>;
   #process: SupervisedProcess | undefined;
+  #etcdProxy: EtcdLinkProxy | undefined;
 
   constructor(
     nodeId: number,
@@ -76,12 +83,33 @@ export class ClusterBroker {
     dataDir: string,
     ports: ClusterBrokerPorts,
     config: Record<string, unknown>,
+    etcdProxy?: EtcdLinkProxy,
   ) {
     this.nodeId = nodeId;
     this.host = host;
     this.dataDir = dataDir;
     this.#ports = ports;
     this.#config = config;
+    this.#etcdProxy = etcdProxy;
+  }
+
+  /** The proxy this broker reaches etcd through (`etcdProxies: true`); throws without one. */
+  get etcdProxy(): EtcdLinkProxy {
+    if (!this.#etcdProxy)
+      throw new Error(
+        `broker ${this.nodeId} reaches etcd directly; start the cluster with etcdProxies: true`,
+      );
+    return this.#etcdProxy;
+  }
+
+  /** Cuts this broker off from etcd (and only it): its etcd calls and lease keepalives hang. */
+  isolateFromEtcd(): void {
+    this.etcdProxy.cut();
+  }
+
+  /** Ends `isolateFromEtcd`: the black-holed connections are closed, and the broker's client reconnects. */
+  reconnectToEtcd(): void {
+    this.etcdProxy.heal();
   }
 
   get ports(): ClusterBrokerPorts {
@@ -228,6 +256,9 @@ export class BrokerCluster {
   /** The internal listeners' shared token: the console's gateway and other brokers present it. */
   readonly internalToken: string;
   #directory: TemporaryDirectory;
+  #etcdProxies: readonly EtcdLinkProxy[];
+  /** Made on the first cut, so clusters that cut nothing need neither nft nor root. */
+  #linkCuts: LinkCuts | undefined;
 
   constructor(
     name: string,
@@ -235,12 +266,14 @@ export class BrokerCluster {
     brokers: readonly ClusterBroker[],
     internalToken: string,
     directory: TemporaryDirectory,
+    etcdProxies: readonly EtcdLinkProxy[] = [],
   ) {
     this.name = name;
     this.etcd = etcd;
     this.brokers = brokers;
     this.internalToken = internalToken;
     this.#directory = directory;
+    this.#etcdProxies = etcdProxies;
   }
 
   /** The broker with `nodeId` (1..N). */
@@ -276,12 +309,67 @@ export class BrokerCluster {
     );
   }
 
-  /** Stops every broker by PID (SIGTERM, SIGKILL after a bound) and removes their data directories. */
+  /**
+   * Cuts `broker` off from every other broker, both ways (nft drops between their addresses, so
+   * established connections hang too); clients and etcd still reach it. Needs `hosts: 'per-broker'`.
+   */
+  isolateFromBrokers(broker: ClusterBroker): void {
+    const cuts = this.#cuts('isolateFromBrokers');
+    for (const other of this.brokers) if (other !== broker) cuts.cut(broker.host, other.host);
+  }
+
+  /**
+   * Cuts `broker`'s client listener off from clients (kcat, kafkajs and the SDK connect from
+   * 127.0.0.1), both ways. Only that listener: its health and metrics endpoints and its internal
+   * listener stay reachable, so a test can still ask `/ready` what the broker thinks. Needs
+   * `hosts: 'per-broker'`.
+   */
+  isolateFromClients(broker: ClusterBroker): void {
+    this.#cuts('isolateFromClients').cutService(CLIENT_ADDRESS, broker.host, broker.ports.client);
+  }
+
+  /** Cuts `broker` off from etcd (its proxy black-holes); needs `etcdProxies: true`. */
+  isolateFromEtcd(broker: ClusterBroker): void {
+    broker.isolateFromEtcd();
+  }
+
+  /** Ends `isolateFromEtcd` (see `ClusterBroker.reconnectToEtcd`). */
+  reconnectToEtcd(broker: ClusterBroker): void {
+    broker.reconnectToEtcd();
+  }
+
+  /** Heals every cut: broker links, client links and etcd links. */
+  healAll(): void {
+    this.#linkCuts?.healAll();
+    for (const proxy of this.#etcdProxies) proxy.heal();
+  }
+
+  #cuts(what: string): LinkCuts {
+    if (this.brokers.some((broker) => broker.host === CLIENT_ADDRESS))
+      throw new Error(`${what} tells brokers apart by address; start the cluster with hosts: 'per-broker'`);
+    this.#linkCuts ??= new LinkCuts();
+    return this.#linkCuts;
+  }
+
+  /**
+   * Stops every broker by PID (SIGTERM, SIGKILL after a bound), removes their data directories,
+   * and removes the nemesis: the nft table of the cuts and the etcd proxies.
+   */
   async stop(): Promise<void> {
-    await Promise.all(this.brokers.map((broker) => broker.stop()));
-    await this.#directory.cleanup();
+    try {
+      // Healed first, so a graceful stop can reach etcd and its peers to hand over.
+      this.healAll();
+      await Promise.all(this.brokers.map((broker) => broker.stop()));
+      await this.#directory.cleanup();
+    } finally {
+      this.#linkCuts?.close();
+      await Promise.all(this.#etcdProxies.map((proxy) => proxy.close()));
+    }
   }
 }
+
+/** Where tests' clients connect from: the kernel's source address for any 127/8 destination. */
+const CLIENT_ADDRESS = '127.0.0.1';
 
 /**
  * Starts `brokers` brokers (3 by default) in cluster mode against `etcd`, each with ports chosen
@@ -296,9 +384,12 @@ export async function startBrokerCluster(options: BrokerClusterOptions): Promise
   const internalToken = `weir-test-${randomBytes(16).toString('hex')}`;
   const directory = await temporaryDirectory('weir-cluster-');
   const brokers: ClusterBroker[] = [];
-  const cluster = new BrokerCluster(name, options.etcd, brokers, internalToken, directory);
+  const etcdProxies: EtcdLinkProxy[] = [];
+  const cluster = new BrokerCluster(name, options.etcd, brokers, internalToken, directory, etcdProxies);
   const waitReady = options.waitReady ?? true;
   try {
+    if (options.etcdProxies)
+      for (let i = 0; i < count; i++) etcdProxies.push(await EtcdLinkProxy.start(options.etcd.endpoints));
     const plans = Array.from({ length: count }, (_, i): BrokerPlan => {
       const nodeId = i + 1;
       const host = options.hosts === 'per-broker' ? `127.0.0.${10 + nodeId}` : '127.0.0.1';
@@ -312,6 +403,7 @@ export async function startBrokerCluster(options: BrokerClusterOptions): Promise
         racks: options.racks,
         directory,
         ports,
+        etcdProxy: etcdProxies[i],
       };
     });
     for (const plan of plans) {
@@ -351,6 +443,8 @@ interface BrokerPlan {
   racks: Readonly<Record<number, string>> | undefined;
   directory: TemporaryDirectory;
   ports: PortSource;
+  /** The broker's own way to etcd (`etcdProxies`); it reaches the members directly without one. */
+  etcdProxy: EtcdLinkProxy | undefined;
 }
 
 /** A broker of the plan on four ports free right now (not started). */
@@ -364,6 +458,7 @@ async function plannedBroker(plan: BrokerPlan, overrides: BrokerConfigInput): Pr
     dataDir,
     ports,
     brokerConfig(plan, ports, dataDir, overrides),
+    plan.etcdProxy,
   );
 }
 
@@ -378,7 +473,10 @@ function brokerConfig(
     nodeId: plan.nodeId,
     dataDir,
     ...(rack === undefined ? {} : { rack }),
-    cluster: { etcdEndpoints: plan.etcd.endpoints, name: plan.name },
+    cluster: {
+      etcdEndpoints: plan.etcdProxy ? [plan.etcdProxy.endpoint] : plan.etcd.endpoints,
+      name: plan.name,
+    },
     listeners: {
       client: { host: plan.host, port: ports.client },
       internal: { host: plan.host, port: ports.internal, token: plan.internalToken },
