@@ -1,7 +1,7 @@
 import { decodeConsumerAssignment, ErrorCode, WeirError } from '@weir/protocol';
 import { CONSUMER_PROTOCOL_TYPE } from '../group/group';
 import type { GroupSnapshot } from '../group/group-views';
-import type { PartitionOffsets } from '../replica/partition';
+import type { PartitionOffsets } from '../replica/partition-types';
 
 /** Where lag reads a partition's offsets: its leader, as the replica layer serves them. */
 export type PartitionOffsetsSource = (topic: string, partition: number) => PartitionOffsets;

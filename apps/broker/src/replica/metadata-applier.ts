@@ -2,7 +2,8 @@ import type { LogManager } from '../log/log-manager';
 import type { PartitionLog } from '../log/partition-log';
 import type { ClusterView } from '../metadata/cluster-view';
 import type { PlacementChange } from '../metadata/metadata-store';
-import { type Partition, partitionKey } from './partition';
+import type { Partition } from './partition';
+import { partitionKey } from './partition-types';
 import type { LeadershipListener } from './replica-manager';
 
 /** Where the replica layer's log lines go (pino-shaped, so the broker's logger fits). */

@@ -1,93 +1,23 @@
 import { ErrorCode, isTransactionalBatch, type RecordBatchHeader, WeirError } from '@weir/protocol';
 import type { EpochEndOffset } from '../log/leader-epoch-cache';
-import type { AppendOrigin } from '../log/log-validator';
 import type { PartitionLog } from '../log/partition-log';
 import type { AppendResult, LogChange, ReadResult } from '../log/partition-log-types';
 import type { StoredRecords } from '../log/segment-region';
 import type { TimestampOffset } from '../log/timestamp-lookup';
 import type { VerificationGuard } from '../log/transaction-verification';
 import type { PartitionAssignment } from '../metadata/metadata-store';
-import { type FollowerLag, FollowerTracker } from './follower-progress';
-import { type InSyncSets, isrWith, isrWithout, sameMembers } from './isr-change';
+import { LeaderIsr, type PartitionReplication } from './leader-isr';
 import { judgeRoleChange, leaderEpochError, NO_LEADER_EPOCH, type PartitionRole } from './partition-role';
-import type { Purgatory } from './purgatory';
-
-/** A partition's offsets as its leader serves them. */
-export interface PartitionOffsets {
-  logStartOffset: number;
-  logEndOffset: number;
-  highWatermark: number;
-  /** Every transaction below it is decided; read_committed readers stop here. */
-  lastStableOffset: number;
-}
-
-/** How one append asks to be written and answered. */
-export interface PartitionAppend {
-  origin: AppendOrigin;
-  /** -1 waits until the records are durable and below the high watermark; 0 and 1 do not. */
-  acks: number;
-  /** How long an acks=-1 append may wait; undefined waits as long as it takes. */
-  timeoutMs: number | undefined;
-  /**
-   * Asked, in order with the partition's other appends, before a transactional client batch is
-   * written; it refuses by throwing a {@link WeirError}.
-   */
-  admit?: ((header: RecordBatchHeader) => Promise<void>) | undefined;
-  /** Coordinators write only while they lead at the epoch they loaded at. */
-  expectedLeaderEpoch?: number | undefined;
-}
-
-/** What this broker's replica of a partition is, for the operator views (no role check). */
-export interface LocalReplicaState {
-  role: PartitionRole;
-  leaderEpoch: number;
-  leaderId: number;
-  replicas: readonly number[];
-  isr: readonly number[];
-  elr: readonly number[];
-  offsets: PartitionOffsets;
-  /** The partition's min.insync.replicas. */
-  minInsyncReplicas: number;
-  /** The leader's view of its followers; empty on a follower. */
-  followers: readonly FollowerLag[];
-  log: Pick<PartitionLog, 'sizeBytes' | 'segments' | 'producerState'>;
-}
-
-/** The waits a partition answers: acks=-1 produces and long-polling fetches. */
-export interface PartitionWaits {
-  produce: Purgatory;
-  fetch: Purgatory;
-}
-
-/** What a partition's replication needs from the replica layer around it. */
-export interface PartitionReplication {
-  nowMs(): number;
-  /** replica.lag.time.max.ms: a follower not caught up for longer leaves the ISR. */
-  replicaLagTimeMaxMs: number;
-  /**
-   * Stores an ISR change the leader made, as a compare-and-swap on the assignment's version
-   * (docs/architecture.md §6.5); resolves once stored, rejects when another change came first.
-   */
-  alterIsr(next: PartitionAssignment): Promise<void>;
-  /** Told when an ISR change the leader tried failed for another reason than a lost race. */
-  onAlterIsrFailed(topic: string, partition: number, error: unknown): void;
-}
-
-/** The key follower fetches wait on: every change of the leader's log end wakes them. */
-export function replicaFetchKey(key: string): string {
-  return `${key}\u0000replicas`;
-}
-
-/** How a partition read is bounded and checked (see `Partition.read`). */
-export interface PartitionReadOptions {
-  maxBytes: number;
-  minOneBatch?: boolean;
-  isolation: 'read_committed' | 'read_uncommitted';
-  currentLeaderEpoch?: number | undefined;
-  expectedLeaderEpoch?: number | undefined;
-  /** A lower bound than the high watermark (a coordinator replays what was there when it began). */
-  maxOffset?: number | undefined;
-}
+import {
+  type LocalReplicaState,
+  type PartitionAppend,
+  type PartitionOffsets,
+  type PartitionReadOptions,
+  type PartitionWaits,
+  partitionKey,
+  type RoleTransition,
+  replicaFetchKey,
+} from './partition-types';
 
 /**
  * One topic-partition on this broker: its role (leader, follower, none) with the leader epoch, the
@@ -107,13 +37,10 @@ export class Partition {
   #replicas: readonly number[] = [];
   #isr: readonly number[] = [];
   #elr: readonly number[] = [];
-  #version = -1;
+  /** The assignment this partition applied last; undefined before the first. */
+  #assignment: PartitionAssignment | undefined;
   #highWatermark = 0;
-  /** The log end when this leadership began: no follower joins the ISR below it. */
-  #epochStartOffset = 0;
-  readonly #followers: FollowerTracker;
-  /** The ISR a change the leader is storing now would give; the high watermark counts both. */
-  #pendingIsr: readonly number[] | undefined;
+  readonly #leaderIsr: LeaderIsr;
   /** Bumped by every change a parked fetch may care about, so it can tell one happened. */
   #changeCount = 0;
   /** Bumped by every change of the log end, for the followers' parked fetches. */
@@ -130,10 +57,10 @@ export class Partition {
     /** Undefined when the log could not be opened; every data call answers KAFKA_STORAGE_ERROR. */
     private readonly log: PartitionLog | undefined,
     private readonly waits: PartitionWaits,
-    private readonly replication: PartitionReplication,
+    replication: PartitionReplication,
   ) {
     this.key = partitionKey(topic, partition);
-    this.#followers = new FollowerTracker(replication.replicaLagTimeMaxMs);
+    this.#leaderIsr = new LeaderIsr(localBrokerId, replication);
     this.#unsubscribe = log?.subscribe((change) => this.#onLogChange(change));
   }
 
@@ -195,23 +122,14 @@ export class Partition {
     this.#replicas = assignment.replicas;
     this.#isr = assignment.isr;
     this.#elr = assignment.elr ?? [];
-    this.#version = assignment.version;
-    // Whatever ISR change was being stored has landed or lost its race; the next check sees anew.
-    this.#pendingIsr = undefined;
-    const followers = assignment.replicas.filter((id) => id !== this.localBrokerId);
-    if (newLeadership) {
-      const log = this.log;
-      this.#epochStartOffset = log?.logEndOffset ?? 0;
+    this.#assignment = assignment;
+    const log = this.log;
+    if (newLeadership && log !== undefined) {
       // A follower's high watermark may trail the log; it never passes it, nor the log start.
-      if (log !== undefined) {
-        this.#highWatermark = Math.max(Math.min(this.#highWatermark, log.logEndOffset), log.logStartOffset);
-      }
-      this.#followers.reset(followers, assignment.isr, this.replication.nowMs());
-    } else if (role === 'leader') {
-      this.#followers.retain(followers);
-    } else {
-      this.#followers.clear();
+      this.#highWatermark = Math.max(Math.min(this.#highWatermark, log.logEndOffset), log.logStartOffset);
     }
+    const leadership = newLeadership ? 'new' : role === 'leader' ? 'same' : 'none';
+    this.#leaderIsr.applied(assignment, leadership, log?.logEndOffset ?? 0);
     if (role === 'leader') this.#maybeAdvanceHighWatermark();
     this.#changed();
     this.waits.produce.checkAndComplete(this.key);
@@ -443,8 +361,8 @@ export class Partition {
         detail: `follower offset ${fetchOffset} is outside ${log.logStartOffset}..${log.logEndOffset} of ${this.topic}-${this.partition}`,
       });
     }
-    this.#followers.recordFetch(followerId, fetchOffset, log.logEndOffset, this.replication.nowMs());
-    this.#maybeExpandIsr(followerId, fetchOffset);
+    this.#leaderIsr.recordFetch(followerId, fetchOffset, log.logEndOffset);
+    this.#leaderIsr.maybeExpand(this.#assignment!, followerId, this.#highWatermark, this.#minInsyncReplicas);
     this.#maybeAdvanceHighWatermark();
     const read = await log.read(fetchOffset, {
       maxBytes: options.maxBytes,
@@ -458,62 +376,13 @@ export class Partition {
 
   /**
    * Removes the followers that have not caught up within replica.lag.time.max.ms from the ISR, as
-   * the leader, with one compare-and-swap (docs/architecture.md §6.5). Until it is stored the high
-   * watermark still counts them, so a shrink that loses its race cannot have let it run ahead.
+   * the leader (leader-isr.ts).
    */
   checkIsr(): void {
     const log = this.log;
-    if (this.#role !== 'leader' || log === undefined || log.isOffline || this.#pendingIsr !== undefined)
+    if (this.#role !== 'leader' || log === undefined || log.isOffline || this.#assignment === undefined)
       return;
-    const nowMs = this.replication.nowMs();
-    const lagging = this.#isr.filter(
-      (id) => id !== this.localBrokerId && !this.#followers.isCaughtUp(id, log.logEndOffset, nowMs),
-    );
-    if (lagging.length === 0) return;
-    this.#alterIsr(isrWithout({ isr: this.#isr, elr: this.#elr }, lagging, this.#minInsyncReplicas));
-  }
-
-  /**
-   * A follower rejoins the ISR once its log end reaches both the high watermark and the start of
-   * this leadership (so it holds every record this leader may have acknowledged); the change
-   * counts only once it is stored.
-   */
-  #maybeExpandIsr(followerId: number, followerLogEndOffset: number): void {
-    if (this.#pendingIsr !== undefined || this.#isr.includes(followerId)) return;
-    if (followerLogEndOffset < this.#highWatermark || followerLogEndOffset < this.#epochStartOffset) return;
-    this.#alterIsr(
-      isrWith(
-        { isr: this.#isr, elr: this.#elr, replicas: this.#replicas },
-        followerId,
-        this.#minInsyncReplicas,
-      ),
-    );
-  }
-
-  #alterIsr(next: InSyncSets): void {
-    if (sameMembers(next.isr, this.#isr) && sameMembers(next.elr, this.#elr)) return;
-    this.#pendingIsr = next.isr;
-    const assignment: PartitionAssignment = {
-      topic: this.topic,
-      partition: this.partition,
-      replicas: this.#replicas,
-      leader: this.#leaderId,
-      leaderEpoch: this.#leaderEpoch,
-      isr: next.isr,
-      ...(next.elr.length === 0 ? {} : { elr: next.elr }),
-      version: this.#version,
-    };
-    const pending = this.#pendingIsr;
-    this.replication.alterIsr(assignment).then(
-      () => {},
-      (error: unknown) => {
-        // Lost to another change (its assignment is on its way) or not stored: try again later.
-        if (this.#pendingIsr === pending) this.#pendingIsr = undefined;
-        if (!(error instanceof WeirError && error.code === ErrorCode.INVALID_UPDATE_VERSION)) {
-          this.replication.onAlterIsrFailed(this.topic, this.partition, error);
-        }
-      },
-    );
+    this.#leaderIsr.checkShrink(this.#assignment, log.logEndOffset, this.#minInsyncReplicas);
   }
 
   /**
@@ -591,7 +460,7 @@ export class Partition {
               reject(this.#notLeader());
               return true;
             }
-            if (this.#highWatermark < this.#epochStartOffset) return false;
+            if (this.#highWatermark < this.#leaderIsr.epochStartOffset) return false;
             resolve();
             return true;
           },
@@ -608,9 +477,9 @@ export class Partition {
    * end below records the previous leader already served.
    */
   checkLatestOffsetAvailable(): void {
-    if (this.#role === 'leader' && this.#highWatermark < this.#epochStartOffset) {
+    if (this.#role === 'leader' && this.#highWatermark < this.#leaderIsr.epochStartOffset) {
       throw new WeirError(ErrorCode.OFFSET_NOT_AVAILABLE, {
-        detail: `${this.topic}-${this.partition}: the new leader's high watermark ${this.#highWatermark} has not reached ${this.#epochStartOffset} yet`,
+        detail: `${this.topic}-${this.partition}: the new leader's high watermark ${this.#highWatermark} has not reached ${this.#leaderIsr.epochStartOffset} yet`,
       });
     }
   }
@@ -690,8 +559,7 @@ export class Partition {
       elr: this.#elr,
       offsets: this.#offsetsOf(log),
       minInsyncReplicas: this.#minInsyncReplicas,
-      followers:
-        this.#role === 'leader' ? this.#followers.lags(log.logEndOffset, this.replication.nowMs()) : [],
+      followers: this.#role === 'leader' ? this.#leaderIsr.lags(log.logEndOffset) : [],
       log,
     };
   }
@@ -810,14 +678,8 @@ export class Partition {
     const log = this.log;
     if (this.#role !== 'leader' || log === undefined) return;
     if (this.#isr.length < this.#minInsyncReplicas) return;
-    let candidate = Number.POSITIVE_INFINITY;
-    const maximalIsr = new Set([...this.#isr, ...(this.#pendingIsr ?? [])]);
-    for (const brokerId of maximalIsr) {
-      const end = brokerId === this.localBrokerId ? log.logEndOffset : this.#followers.logEndOf(brokerId);
-      if (end === undefined) return;
-      candidate = Math.min(candidate, end);
-    }
-    if (!Number.isFinite(candidate) || candidate <= this.#highWatermark) return;
+    const candidate = this.#leaderIsr.highWatermarkCandidate(this.#isr, log.logEndOffset);
+    if (candidate === undefined || candidate <= this.#highWatermark) return;
     this.#highWatermark = candidate;
     this.#changed();
     this.waits.produce.checkAndComplete(this.key);
@@ -832,14 +694,4 @@ export class Partition {
     this.#logEndChangeCount += 1;
     this.waits.fetch.checkAndComplete(replicaFetchKey(this.key));
   }
-}
-
-/** What taking on an assignment did, for the leadership listeners (the coordinators). */
-export type RoleTransition =
-  | { kind: 'changed' | 'updated'; becameLeader: boolean; resigned: boolean }
-  | { kind: 'refused'; reason: string };
-
-/** The key of a topic-partition in maps and purgatories. */
-export function partitionKey(topic: string, partition: number): string {
-  return `${topic}\u0000${partition}`;
 }

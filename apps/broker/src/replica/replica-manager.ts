@@ -20,13 +20,13 @@ import {
   releaseFetchResults,
 } from './fetch-reads';
 import { MetadataApplier, type ReplicaLogger } from './metadata-applier';
+import { Partition } from './partition';
 import {
   type LocalReplicaState,
-  Partition,
   type PartitionOffsets,
   partitionKey,
   replicaFetchKey,
-} from './partition';
+} from './partition-types';
 import { type ProduceRequest, type ProduceResult, produceToPartition, type TrafficObserver } from './produce';
 import { Purgatory } from './purgatory';
 import { type LeaderClient, ReplicaFetchers } from './replica-fetchers';
