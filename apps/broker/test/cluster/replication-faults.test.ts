@@ -1,14 +1,12 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { pollUntil } from '../group-fixtures';
 import { type BrokerCluster, type ClusterBroker, startBrokerCluster } from './broker-cluster';
-import { kafkaOf, type StoredAssignment, storedAssignment } from './cluster-clients';
+import { kafkaOf, type StoredAssignment } from './cluster-clients';
 import { startEtcd } from './etcd-process';
-import { anomalyCounts, finalRead, startReplicationWorkload } from './replication-workload';
+import { anomalyCounts, assignmentWhere, finalRead, startReplicationWorkload } from './replication-workload';
 
 const FAST = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
 const TIMEOUT_MS = 600_000;
-
-type StoredPartition = StoredAssignment;
 
 async function cluster3(): Promise<BrokerCluster> {
   const etcd = await startEtcd();
@@ -38,37 +36,7 @@ async function createReplicated(cluster: BrokerCluster, topic: string, partition
   }
 }
 
-function stored(cluster: BrokerCluster, topic: string, partition: number): Promise<StoredPartition> {
-  return storedAssignment(cluster, topic, partition);
-}
-
-/** Waits until the stored assignment satisfies `accept`, and returns it. */
-async function assignmentWhere(
-  cluster: BrokerCluster,
-  topic: string,
-  partition: number,
-  what: string,
-  accept: (assignment: StoredPartition) => boolean,
-): Promise<StoredPartition> {
-  let last: StoredPartition | undefined;
-  try {
-    return await pollUntil(
-      async () => {
-        last = await stored(cluster, topic, partition);
-        return accept(last) ? last : undefined;
-      },
-      what,
-      { timeoutMs: 60_000, intervalMs: 100 },
-    );
-  } catch (error) {
-    const logs = cluster.brokers
-      .filter((broker) => broker.isRunning)
-      .map((broker) => `--- broker ${broker.nodeId}\n${broker.process.output()}`);
-    throw new Error(`${String(error)}; ${topic}-${partition} is ${JSON.stringify(last)}\n${logs.join('\n')}`);
-  }
-}
-
-function leaderOf(cluster: BrokerCluster, assignment: StoredPartition): ClusterBroker {
+function leaderOf(cluster: BrokerCluster, assignment: StoredAssignment): ClusterBroker {
   return cluster.broker(assignment.leader);
 }
 

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import type { Producer } from 'kafkajs';
 import { pollUntil } from '../group-fixtures';
 import type { BrokerCluster } from './broker-cluster';
-import { kafkaOf, kcatReadAll, storedAssignment } from './cluster-clients';
+import { kafkaOf, kcatReadAll, type StoredAssignment, storedAssignment } from './cluster-clients';
 import type { HistoryReport } from './history-checker';
 import { HistoryRecorder } from './history-recorder';
 
@@ -176,4 +176,33 @@ export async function finalRead(
 /** The anomaly counts of a report that must all be zero, for one readable assertion. */
 export function anomalyCounts(report: HistoryReport): Record<string, number> {
   return Object.fromEntries(Object.entries(report.counts).filter(([, count]) => count > 0));
+}
+
+/**
+ * Waits until partition `partition` of `topic` has an assignment in etcd that `accept` takes, and
+ * returns it; on a timeout the error carries the last assignment and every running broker's log.
+ */
+export async function assignmentWhere(
+  cluster: BrokerCluster,
+  topic: string,
+  partition: number,
+  what: string,
+  accept: (assignment: StoredAssignment) => boolean,
+): Promise<StoredAssignment> {
+  let last: StoredAssignment | undefined;
+  try {
+    return await pollUntil(
+      async () => {
+        last = await storedAssignment(cluster, topic, partition);
+        return accept(last) ? last : undefined;
+      },
+      what,
+      { timeoutMs: 60_000, intervalMs: 100 },
+    );
+  } catch (error) {
+    const logs = cluster.brokers
+      .filter((broker) => broker.isRunning)
+      .map((broker) => `--- broker ${broker.nodeId}\n${broker.process.output().slice(-20_000)}`);
+    throw new Error(`${String(error)}; ${topic}-${partition} is ${JSON.stringify(last)}\n${logs.join('\n')}`);
+  }
 }
