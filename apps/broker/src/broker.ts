@@ -426,8 +426,9 @@ export class Broker {
     // A fresh data directory is created here, so a first start needs nothing prepared.
     await this.#io.makeDirectory(this.config.dataDir);
     await this.#store.load();
+    let storageId: string | undefined;
     if (this.#etcd !== undefined) {
-      await checkClusterMembership(this.#io, this.config.dataDir, {
+      storageId = await checkClusterMembership(this.#io, this.config.dataDir, {
         clusterName: this.config.cluster.name,
         clusterId: this.#store.clusterId(),
         nodeId: this.config.nodeId,
@@ -439,9 +440,10 @@ export class Broker {
     await bindListeners(this.#listeners);
     await this.#internalToken?.resolve();
     await this.#interBroker.start();
-    this.#registration = await this.#store.registerBroker(
-      registrationOf(this.config, this.#listeners, this.#sessionId, systemClock.nowMs()),
-    );
+    this.#registration = await this.#store.registerBroker({
+      ...registrationOf(this.config, this.#listeners, this.#sessionId, systemClock.nowMs()),
+      ...(storageId === undefined ? {} : { storageId }),
+    });
     // A lost session stops this broker serving partitions until it is registered again.
     this.#unfollowSession = this.#store.onSession((event) => {
       if (event.kind === 'registered') this.#registration = event.registration;

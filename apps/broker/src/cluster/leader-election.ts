@@ -10,7 +10,12 @@ export interface ElectionPolicy {
 }
 
 /** Why the controller changed a partition, for its log and the replication timeline. */
-export type ElectionReason = 'leader-not-live' | 'offline-partition' | 'member-not-live' | 'unclean';
+export type ElectionReason =
+  | 'leader-not-live'
+  | 'offline-partition'
+  | 'member-not-live'
+  | 'member-lost-storage'
+  | 'unclean';
 
 export interface LeaderDecision {
   next: PartitionAssignment;
@@ -31,7 +36,11 @@ export function leaderDecision(
   assignment: PartitionAssignment,
   isLive: (brokerId: number) => boolean,
   policy: ElectionPolicy,
+  /** The storage id each live broker registered with; undefined when it did not say. */
+  storageIdOf: (brokerId: number) => string | undefined = () => undefined,
 ): LeaderDecision | undefined {
+  const lost = lostStorage(assignment, storageIdOf);
+  if (lost.length > 0) return withoutLostMembers(assignment, lost, isLive, policy, storageIdOf);
   const { leader, leaderEpoch, isr } = assignment;
   const deadMembers = isr.filter((id) => !isLive(id));
   const leaderLive = leader !== -1 && isLive(leader);
@@ -68,6 +77,44 @@ export function leaderDecision(
   }
   if (leader === -1) return undefined;
   return { next: { ...assignment, leader: -1, leaderEpoch: leaderEpoch + 1 }, reason: 'leader-not-live' };
+}
+
+/**
+ * ISR and ELR members whose broker came back with another storage id than it had when it joined:
+ * its log is gone (a new disk), so it holds nothing it once acknowledged (KIP-903's rule, by storage
+ * rather than broker epoch: under this design's durability policy a restart that kept the disk
+ * keeps every record the broker reported, docs/architecture.md §6.5).
+ */
+function lostStorage(
+  assignment: PartitionAssignment,
+  storageIdOf: (brokerId: number) => string | undefined,
+): number[] {
+  const recorded = assignment.memberStorage ?? {};
+  return [...new Set([...assignment.isr, ...(assignment.elr ?? [])])].filter((id) => {
+    const then = recorded[String(id)];
+    const now = storageIdOf(id);
+    return then !== undefined && now !== undefined && then !== now;
+  });
+}
+
+/**
+ * Takes members that lost their storage out of the ISR and ELR, even the last one; a leader among
+ * them is replaced as a dead one would be. The rest of the rules then apply on the next pass.
+ */
+function withoutLostMembers(
+  assignment: PartitionAssignment,
+  lost: readonly number[],
+  isLive: (brokerId: number) => boolean,
+  policy: ElectionPolicy,
+  storageIdOf: (brokerId: number) => string | undefined,
+): LeaderDecision {
+  const isr = assignment.isr.filter((id) => !lost.includes(id));
+  const elr = (assignment.elr ?? []).filter((id) => !lost.includes(id));
+  const pruned = { ...withSets(assignment, isr, elr), ...(isr.length === 0 ? { isr: [] } : {}) };
+  if (!lost.includes(assignment.leader)) return { next: pruned, reason: 'member-lost-storage' };
+  const replaced = leaderDecision({ ...pruned, leader: -1 }, isLive, policy, storageIdOf);
+  const next = replaced?.next ?? { ...pruned, leader: -1, leaderEpoch: assignment.leaderEpoch + 1 };
+  return { next: { ...next, leaderEpoch: assignment.leaderEpoch + 1 }, reason: 'member-lost-storage' };
 }
 
 function withSets(

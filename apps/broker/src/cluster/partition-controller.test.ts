@@ -79,4 +79,35 @@ describe('leaderDecision', () => {
   it('keeps an offline partition offline while no in-sync replica is live', () => {
     expect(leaderDecision({ ...base, leader: -1 }, () => false, clean)).toBeUndefined();
   });
+
+  it('takes a member that came back on another disk out of the ISR, even the last one, and never elects it', () => {
+    const recorded = { ...three, memberStorage: { '1': 'disk-a', '2': 'disk-b', '3': 'disk-c' } };
+    const storage = (id: number) => (id === 2 ? 'disk-b2' : `disk-${'abc'[id - 1]}`);
+    expect(leaderDecision(recorded, () => true, strict, storage)).toMatchObject({
+      reason: 'member-lost-storage',
+      next: { leader: 1, leaderEpoch: 4, isr: [1, 3] },
+    });
+    // The last in-sync replica, back with an empty disk: the partition stays offline.
+    const lastOnly = { ...recorded, leader: -1, leaderEpoch: 6, isr: [2] };
+    expect(leaderDecision(lastOnly, () => true, strict, storage)).toMatchObject({
+      next: { leader: -1, isr: [], leaderEpoch: 6 },
+    });
+    // A leader back on a new disk is replaced by an in-sync replica that kept its log.
+    const ledByLost = { ...recorded, leader: 2 };
+    expect(leaderDecision(ledByLost, () => true, strict, storage)).toMatchObject({
+      next: { leader: 1, leaderEpoch: 5, isr: [1, 3] },
+    });
+  });
+
+  it('keeps a member that came back on the same disk', () => {
+    const recorded = { ...three, memberStorage: { '1': 'disk-a', '2': 'disk-b', '3': 'disk-c' } };
+    expect(
+      leaderDecision(
+        recorded,
+        () => true,
+        strict,
+        (id) => `disk-${'abc'[id - 1]}`,
+      ),
+    ).toBeUndefined();
+  });
 });

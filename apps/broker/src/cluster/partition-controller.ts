@@ -68,7 +68,14 @@ export class PartitionController {
       const policy = this.deps.policyOf(topic.name);
       for (const assignment of view.assignmentsOf(topic.name)) {
         const decision =
-          assignment === undefined ? undefined : leaderDecision(assignment, (id) => view.isLive(id), policy);
+          assignment === undefined
+            ? undefined
+            : leaderDecision(
+                assignment,
+                (id) => view.isLive(id),
+                policy,
+                (id) => view.broker(id)?.storageId,
+              );
         if (decision !== undefined) decisions.push(decision);
       }
     }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { ErrorCode, WeirError } from '@weir/protocol';
 import { StorageError, type StorageIo } from '../log/storage';
@@ -11,17 +12,28 @@ export interface ClusterMembership {
 
 const FILE_NAME = 'cluster.json';
 
+/** What the file holds: the membership, and the identity of this data directory's storage. */
+interface StoredMembership extends ClusterMembership {
+  /**
+   * Made once, when the file is first written: a data directory that lost its contents (a new
+   * disk) gets a new one, so the cluster can tell a broker that kept its logs from one that did not
+   * (docs/architecture.md §6.5). Absent in files of an older Weir, and then added.
+   */
+  storageId?: string;
+}
+
 /**
  * Binds a cluster broker's data directory to the cluster and node id it first joined, so a broker
  * pointed at another cluster (another etcd, or another cluster name in the same etcd) refuses to
  * start instead of serving its logs as that cluster's, as Kafka refuses an inconsistent cluster id
- * in `meta.properties`. Written on the first start; checked on every later one.
+ * in `meta.properties`. Written on the first start; checked on every later one. Resolves with the
+ * data directory's storage id (Kafka's directory id, KIP-858).
  */
 export async function checkClusterMembership(
   io: StorageIo,
   dataDirectory: string,
   current: ClusterMembership,
-): Promise<void> {
+): Promise<string> {
   const path = join(dataDirectory, FILE_NAME);
   let text: string | undefined;
   try {
@@ -29,11 +41,14 @@ export async function checkClusterMembership(
   } catch (error) {
     if (!(error instanceof StorageError && error.isNotFound)) throw error;
   }
+  const write = (membership: StoredMembership) =>
+    io.writeFileAtomic(path, Buffer.from(`${JSON.stringify(membership, null, 2)}\n`, 'utf8'));
   if (text === undefined) {
-    await io.writeFileAtomic(path, Buffer.from(`${JSON.stringify(current, null, 2)}\n`, 'utf8'));
-    return;
+    const storageId = randomUUID();
+    await write({ ...current, storageId });
+    return storageId;
   }
-  const stored = JSON.parse(text) as ClusterMembership;
+  const stored = JSON.parse(text) as StoredMembership;
   const describe = (membership: ClusterMembership) =>
     `cluster "${membership.clusterName}" (id ${membership.clusterId}) as node ${membership.nodeId}`;
   if (
@@ -45,4 +60,8 @@ export async function checkClusterMembership(
       detail: `the data directory ${dataDirectory} belongs to ${describe(stored)}, but this broker is configured for ${describe(current)}; point it at an empty data directory to join another cluster`,
     });
   }
+  if (stored.storageId !== undefined) return stored.storageId;
+  const storageId = randomUUID();
+  await write({ ...stored, storageId });
+  return storageId;
 }

@@ -32,6 +32,8 @@ export interface BrokerRegistration {
   listeners: { client: ListenerAddress; internal: ListenerAddress | null };
   sessionId: string;
   registeredAtMs: number;
+  /** Its data directory's storage id (cluster.json), in cluster mode; a new disk has a new one. */
+  storageId?: string;
 }
 
 /**
@@ -53,6 +55,13 @@ export interface PartitionAssignment {
    * acknowledged record; the controller may elect one when no ISR member is live. Absent is empty.
    */
   elr?: readonly number[];
+  /**
+   * The storage id of each ISR and ELR member (by broker id) when it became one (KIP-903's broker
+   * epoch, for this design's durability policy): a member whose broker comes back with another
+   * storage id lost its log and is no longer in sync, however it left. Absent for partitions of a
+   * standalone broker and of older Weir versions: nothing is checked then.
+   */
+  memberStorage?: Readonly<Record<string, string>>;
   version: number;
 }
 

@@ -15,6 +15,8 @@ export interface PartitionReplication {
   alterIsr(next: PartitionAssignment): Promise<void>;
   /** Told when an ISR change the leader tried failed for another reason than a lost race. */
   onAlterIsrFailed(topic: string, partition: number, error: unknown): void;
+  /** The storage id a broker registered with now (cluster mode), recorded when it joins the ISR. */
+  storageIdOf(brokerId: number): string | undefined;
 }
 
 /**
@@ -110,11 +112,22 @@ export class LeaderIsr {
 
   #alter(assignment: PartitionAssignment, next: InSyncSets): void {
     if (sameMembers(next.isr, assignment.isr) && sameMembers(next.elr, assignment.elr ?? [])) return;
-    const { elr: _previous, ...rest } = assignment;
+    const { elr: _previous, memberStorage: recorded, ...rest } = assignment;
     const pending = next.isr;
     this.#pendingIsr = pending;
+    // A member that joins now is recorded with the storage it fetched from; the others keep theirs.
+    const memberStorage: Record<string, string> = { ...recorded };
+    for (const id of next.isr) {
+      const storageId = this.replication.storageIdOf(id);
+      if (!assignment.isr.includes(id) && storageId !== undefined) memberStorage[String(id)] = storageId;
+    }
     this.replication
-      .alterIsr({ ...rest, isr: next.isr, ...(next.elr.length === 0 ? {} : { elr: next.elr }) })
+      .alterIsr({
+        ...rest,
+        isr: next.isr,
+        ...(next.elr.length === 0 ? {} : { elr: next.elr }),
+        ...(Object.keys(memberStorage).length === 0 ? {} : { memberStorage }),
+      })
       .then(
         () => {},
         (error: unknown) => {

@@ -24,6 +24,8 @@ export interface MetadataApplierDeps {
   onApplied(local: Partition): void;
   /** Told when a partition left this broker. */
   onRemoved(local: Partition): void;
+  /** This broker's storage id (cluster mode), to refuse leading on a log it does not have. */
+  localStorageId(): string | undefined;
   logger: ReplicaLogger;
 }
 
@@ -170,6 +172,17 @@ export class MetadataApplier {
     }
     // The view may have moved on while the log was created; apply what it says now.
     const current = view.assignment(topic, partition) ?? assignment!;
+    const recorded = current.memberStorage?.[String(localBrokerId)];
+    const own = this.deps.localStorageId();
+    if (current.leader === localBrokerId && recorded !== undefined && own !== undefined && recorded !== own) {
+      // This broker led the partition on a disk it no longer has: leading now would serve an empty
+      // log as the partition. The controller takes it out of the ISR; until then it waits.
+      logger.warn(
+        { topic, partition },
+        'not leading: this data directory is not the one the partition was in sync on',
+      );
+      return;
+    }
     this.#tell(local, local.applyAssignment(current));
     this.deps.onApplied(local);
   }

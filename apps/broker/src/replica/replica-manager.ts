@@ -98,6 +98,7 @@ export class ReplicaManager {
       alterIsr: (next: PartitionAssignment) => replication.alterIsr(next),
       onAlterIsrFailed: (topic: string, partition: number, error: unknown) =>
         deps.logger.warn({ topic, partition, err: error }, 'storing an ISR change failed'),
+      storageIdOf: (brokerId: number) => deps.view.broker(brokerId)?.storageId,
     };
     this.#fetchers =
       replication.leaders === undefined
@@ -120,6 +121,7 @@ export class ReplicaManager {
         new Partition(topic, partition, deps.localBrokerId, log, this.#waits, partitionReplication),
       onApplied: (local) => this.#fetchers?.update(local),
       onRemoved: (local) => this.#fetchers?.remove(local),
+      localStorageId: () => deps.view.broker(deps.localBrokerId)?.storageId,
       logger: deps.logger,
     });
   }

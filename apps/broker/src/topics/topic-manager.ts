@@ -263,7 +263,20 @@ export class TopicManager {
     };
     if (request.kind === 'factor') checkReplicationFactor(request.replicationFactor, live.length);
     // Leaders continue the round of the partitions before them (partition numbers, not a new start).
-    return placePartitions(name, first, count, request, live, 0, racks);
+    const placed = placePartitions(name, first, count, request, live, 0, racks);
+    // Every replica starts in sync, with the storage it has now (docs/architecture.md §6.5).
+    const storage = new Map(
+      brokers.flatMap((broker) =>
+        broker.storageId === undefined ? [] : [[broker.brokerId, broker.storageId] as const],
+      ),
+    );
+    if (storage.size === 0) return placed;
+    return placed.map((assignment) => ({
+      ...assignment,
+      memberStorage: Object.fromEntries(
+        assignment.isr.flatMap((id) => (storage.has(id) ? [[String(id), storage.get(id)!]] : [])),
+      ),
+    }));
   }
 }
 

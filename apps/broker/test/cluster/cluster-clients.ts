@@ -75,6 +75,7 @@ export interface StoredAssignment {
   replicas: number[];
   isr: number[];
   elr?: number[];
+  memberStorage?: Record<string, string>;
 }
 
 /** The assignment of one partition as stored in etcd (the controller's record, read by the test). */

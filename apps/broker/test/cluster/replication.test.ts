@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { pollUntil } from '../group-fixtures';
 import { type BrokerCluster, startBrokerCluster } from './broker-cluster';
@@ -58,5 +59,28 @@ describe('replication', { timeout: TIMEOUT_MS }, () => {
       async () => (await storedAssignment(cluster, 'replicated', 0)).isr.length === 3,
       'the restarted broker to rejoin the ISR',
     );
+  });
+
+  it('takes a follower that came back on an empty disk out of the ISR until it has copied the log again', async () => {
+    const cluster = await cluster3();
+    await createReplicated(cluster, 'disk-loss', 1);
+    const lines = Array.from({ length: 30 }, (_, index) => `k${index}:v${index}`);
+    await kcatProduce(cluster.bootstrapServers.join(','), 'disk-loss', lines, 0);
+    const before = await storedAssignment(cluster, 'disk-loss', 0);
+    expect(Object.keys(before.memberStorage ?? {}).sort()).toEqual(['1', '2', '3']);
+    const follower = cluster.broker(before.replicas.find((id) => id !== before.leader)!);
+    const oldStorage = before.memberStorage![String(follower.nodeId)];
+    await follower.kill9();
+    await rm(follower.dataDir, { recursive: true, force: true });
+    follower.spawn();
+    await follower.waitReady();
+    const after = await pollUntil(async () => {
+      const now = await storedAssignment(cluster, 'disk-loss', 0);
+      const storage = now.memberStorage?.[String(follower.nodeId)];
+      return now.isr.length === 3 && storage !== undefined && storage !== oldStorage ? now : undefined;
+    }, 'the follower back in the ISR with its new disk');
+    expect(after.leader).toBe(before.leader);
+    const read = await kcatReadAll(cluster.bootstrapServers.join(','), 'disk-loss');
+    expect(read.map((line) => line.split(' ')[3])).toEqual(lines.map((line) => line.split(':')[1]));
   });
 });

@@ -20,7 +20,7 @@ export interface StoredCluster {
 /** An assignment as stored: its version is the key's mod revision, so it is not in the value. */
 export type StoredAssignment = Pick<
   PartitionAssignment,
-  'replicas' | 'leader' | 'leaderEpoch' | 'isr' | 'elr'
+  'replicas' | 'leader' | 'leaderEpoch' | 'isr' | 'elr' | 'memberStorage'
 >;
 
 /**
@@ -195,6 +195,7 @@ export function assignmentOf(
     leaderEpoch: stored.leaderEpoch,
     isr: stored.isr,
     ...(stored.elr === undefined || stored.elr.length === 0 ? {} : { elr: stored.elr }),
+    ...(stored.memberStorage === undefined ? {} : { memberStorage: stored.memberStorage }),
     version,
   };
 }

@@ -480,6 +480,17 @@ function assignmentWrite(assignment: NewPartitionAssignment): EtcdWrite {
     leaderEpoch: assignment.leaderEpoch,
     isr: [...assignment.isr],
     ...(assignment.elr === undefined || assignment.elr.length === 0 ? {} : { elr: [...assignment.elr] }),
+    ...(assignment.memberStorage === undefined ? {} : { memberStorage: memberStorageOf(assignment) }),
   };
   return { put: partitionKey(assignment.topic, assignment.partition), value: JSON.stringify(stored) };
+}
+
+/** The storage ids of the assignment's ISR and ELR members only: those of former members are dropped. */
+function memberStorageOf(assignment: NewPartitionAssignment): Record<string, string> {
+  const members = new Set([...assignment.isr, ...(assignment.elr ?? [])]);
+  const kept: Record<string, string> = {};
+  for (const [brokerId, storageId] of Object.entries(assignment.memberStorage ?? {})) {
+    if (members.has(Number(brokerId))) kept[brokerId] = storageId;
+  }
+  return kept;
 }
