@@ -98,6 +98,12 @@ export class DurabilityTracker {
     this.#dirtySegments.delete(segment);
   }
 
+  /** Starts over at `offset` with nothing written: the log was emptied and begins again there. */
+  restartAt(offset: number): void {
+    this.#dirtySegments.clear();
+    this.#flushedOffset = offset;
+  }
+
   /** Lowers the flushed offset after a truncation removed data. */
   truncateTo(offset: number): void {
     this.#flushedOffset = Math.min(this.#flushedOffset, offset);

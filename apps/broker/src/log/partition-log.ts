@@ -728,6 +728,49 @@ export class PartitionLog {
   }
 
   /**
+   * Empties the log and begins it again, empty, at `offset`, above its log end: a follower whose
+   * log ends below its leader's log start (retention or DeleteRecords removed what it lacks) can
+   * only copy from there, as Kafka's `truncateFullyAndStartAt`. The new segment comes first and
+   * the old ones are then renamed for deletion; a crash in between leaves the old segments below
+   * an empty one at `offset`, which reads the same to a follower (its log end is `offset`). No
+   * appends may arrive meanwhile, as for {@link truncateTo}.
+   */
+  async restartAt(offset: number): Promise<void> {
+    this.#storage.assertOnline();
+    await this.#appends.settle();
+    if (this.#appends.busy) throw new Error('restartAt while appends are in flight');
+    if (offset <= this.#logEndOffset) {
+      throw new Error(`restartAt(${offset}) must be past the log end ${this.#logEndOffset}`);
+    }
+    await this.#storage.run(async () => {
+      await this.#durability.waitUntilFlushed(this.#logEndOffset);
+      const next = await SegmentClass.create(this.context, offset);
+      const doomed = this.#segments;
+      this.#segments = [next];
+      this.#logStartOffset = offset;
+      this.#logEndOffset = offset;
+      this.#logEndPoint = this.#endPoint();
+      this.#durability.restartAt(offset);
+      await this.#flushedPointFile.write({
+        point: { offset, segmentBaseOffset: offset, positionBytes: 0 },
+        confirmedOffset: offset,
+      });
+      for (const segment of doomed) {
+        await segment.renameFilesWithSuffix(DELETED_SUFFIX);
+        this.events.scheduleDelete(segment, 'follower restarted at the leader log start');
+      }
+      if (this.#epochs.truncateFromEnd(offset) || this.#epochs.truncateFromStart(offset))
+        await this.#epochs.persist();
+      await deleteSnapshotsBelow(this.context.io, this.context.directory, offset);
+      await rebuildProducerState(this.context, this.#segments, this.producerState, offset);
+      this.#firstUnstableOffset = this.producerState.firstUnstableOffset();
+    });
+    this.events.onLogStartOffsetChanged();
+    this.#notify('truncated');
+    this.#notify('log-start');
+  }
+
+  /**
    * Closes the log cleanly: waits for queued appends, flushes everything, writes the active
    * segment's indexes and a producer snapshot at the log end, so the next open scans nothing.
    */

@@ -421,6 +421,16 @@ export class Partition {
     if (logStart > log.logStartOffset) await log.deleteRecordsBefore(logStart);
   }
 
+  /**
+   * Begins this follower's log again, empty, at the leader's log start, when its own log ends
+   * below it (what it lacks is gone from the leader too). Its high watermark starts there.
+   */
+  async restartAsFollowerAt(leaderEpoch: number, offset: number): Promise<void> {
+    await this.#followerLog(leaderEpoch).restartAt(offset);
+    this.#highWatermark = offset;
+    this.#changed();
+  }
+
   /** Cuts this follower's log at `offset` (a divergent tail, found with OffsetForLeaderEpoch). */
   async truncateAsFollower(leaderEpoch: number, offset: number): Promise<void> {
     await this.#followerLog(leaderEpoch).truncateTo(offset);

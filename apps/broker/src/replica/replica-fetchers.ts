@@ -292,7 +292,26 @@ class LeaderFetcher {
     answer: ResponseOf<typeof Fetch>['responses'][number]['partitions'][number],
   ): Promise<void> {
     if (answer.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) {
-      // The logs disagree again (the leader changed its mind, or this log is behind its start).
+      const leaderLogStart = Number(answer.logStartOffset);
+      if (leaderLogStart > fetchOffset) {
+        // What this log lacks is gone from the leader too: start over where the leader's begins.
+        this.deps.logger.info(
+          {
+            topic: followed.partition.topic,
+            partition: followed.partition.partition,
+            from: fetchOffset,
+            to: leaderLogStart,
+          },
+          "follower log ends below the leader's log start: starting over there",
+        );
+        try {
+          await followed.partition.restartAsFollowerAt(followed.leaderEpoch, leaderLogStart);
+        } catch (error) {
+          this.#partitionFailed(followed, error);
+        }
+        return;
+      }
+      // The logs disagree again (the leader changed its mind): find where once more.
       followed.phase = 'truncating';
       followed.retryAtMs = performance.now() + BACKOFF.initialMs;
       return;
