@@ -127,13 +127,13 @@ export async function controlledShutdown(deps: ControlledShutdownDeps): Promise<
       Promise.all(writes.map((step) => writeStep(store, step))),
       remainingMs(),
     );
-    if (outcomes === undefined) {
+    if (outcomes === 'timed out') {
       report.timedOut = true;
       break;
     }
     let failed = false;
     let raced = false;
-    for (const [index, outcome] of outcomes.entries()) {
+    for (const [index, outcome] of outcomes.value.entries()) {
       const step = writes[index]!;
       if (outcome === 'written') {
         if (step.kind === 'move-leader') report.moved += 1;
@@ -164,7 +164,7 @@ export async function controlledShutdown(deps: ControlledShutdownDeps): Promise<
     else if (failed) await delay(Math.min(RETRY_BACKOFF_MS, Math.max(0, remainingMs())));
   }
   // The writes resolved once the view held them; the partitions here take them on after that.
-  if ((await withinDeadline(deps.replicas.whenApplied(view.revision), remainingMs())) === undefined)
+  if ((await withinDeadline(deps.replicas.whenApplied(view.revision), remainingMs())) === 'timed out')
     report.timedOut = true;
   report.stayed = stays.size;
   for (const stay of stays.values()) {
@@ -196,14 +196,17 @@ async function writeStep(
   }
 }
 
-/** `promise`'s value, or undefined when `timeoutMs` passes first. */
-async function withinDeadline<T>(promise: Promise<T>, timeoutMs: number): Promise<T | undefined> {
+/** `promise`'s outcome, or 'timed out' when `timeoutMs` passes first. */
+async function withinDeadline<T>(
+  promise: Promise<T>,
+  timeoutMs: number,
+): Promise<{ value: T } | 'timed out'> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), Math.max(0, timeoutMs));
+  const expired = new Promise<'timed out'>((resolve) => {
+    timer = setTimeout(() => resolve('timed out'), Math.max(0, timeoutMs));
   });
   try {
-    return await Promise.race([promise, expired]);
+    return await Promise.race([promise.then((value) => ({ value })), expired]);
   } finally {
     clearTimeout(timer);
   }
