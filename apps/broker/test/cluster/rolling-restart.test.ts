@@ -113,11 +113,10 @@ describe('rolling restart', { timeout: TIMEOUT_MS }, () => {
       await fullIsr(cluster, `a full ISR after broker ${broker.nodeId} restarted`);
     }
     await workload.stop();
-    console.log(JSON.stringify(summaries));
     const report = await finalRead(cluster, TOPIC, PARTITIONS, workload.recorder);
-    console.log(JSON.stringify(report.stats));
     expect(anomalyCounts(report)).toEqual({});
-    expect(report.stats.sends.fail).toBe(0);
+    // Every send was acknowledged in the end: the clients' retries covered every error they saw.
+    expect(report.stats.sends).toMatchObject({ fail: 0, unknown: 0 });
     expect(report.stats.sends.ok).toBeGreaterThan(100);
     // Every broker handed over what it led and left the ISRs it followed in, before stopping.
     for (const { broker, led, summary } of summaries) {
