@@ -4,6 +4,7 @@ import { type BrokerCluster, type ClusterBroker, startBrokerCluster } from './br
 import { kafkaOf, type StoredAssignment, storedAssignment } from './cluster-clients';
 import { startEtcd } from './etcd-process';
 import { anomalyCounts, finalRead, startReplicationWorkload } from './replication-workload';
+import type { ProcessExit } from './supervised-process';
 
 const FAST = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
 const TIMEOUT_MS = 600_000;
@@ -60,10 +61,12 @@ async function fullIsr(cluster: BrokerCluster, what: string): Promise<StoredAssi
 }
 
 /**
- * SIGTERM, and the summary line its controlled shutdown logged before the process exited
- * (undefined when it logged none).
+ * SIGTERM, and how the process ended (SIGKILL if it had not exited within the fixture's bound)
+ * with the summary line its controlled shutdown logged (undefined when it logged none).
  */
-async function stopAndReadSummary(broker: ClusterBroker): Promise<ShutdownSummary | undefined> {
+async function stopAndReadSummary(
+  broker: ClusterBroker,
+): Promise<{ exit: ProcessExit; summary: ShutdownSummary | undefined }> {
   let summary: ShutdownSummary | undefined;
   const unlisten = broker.process.onLine((line) => {
     if (!line.includes('controlled shutdown')) return;
@@ -75,11 +78,11 @@ async function stopAndReadSummary(broker: ClusterBroker): Promise<ShutdownSummar
     }
   });
   try {
-    await broker.stop();
+    const exit = await broker.process.stop();
+    return { exit, summary };
   } finally {
     unlisten();
   }
-  return summary;
 }
 
 describe('rolling restart', { timeout: TIMEOUT_MS }, () => {
@@ -98,8 +101,14 @@ describe('rolling restart', { timeout: TIMEOUT_MS }, () => {
       const before = await fullIsr(cluster, `a full ISR before broker ${broker.nodeId} stops`);
       const led = before.filter((a) => a.leader === broker.nodeId).length;
       const acknowledgedBefore = workload.acknowledged();
-      const summary = await stopAndReadSummary(broker);
+      const { exit, summary } = await stopAndReadSummary(broker);
       summaries.push({ broker: broker.nodeId, led, summary });
+      // A leader that stopped without handing over first kept acks=all produces parked until the
+      // drain bound, and was killed at the fixture's SIGKILL bound: an unclean stop.
+      expect({ broker: broker.nodeId, exit }).toEqual({
+        broker: broker.nodeId,
+        exit: { code: 0, signal: null },
+      });
       // It led nothing and was in no ISR once it was gone.
       const after = await assignments(cluster);
       expect(after.filter((a) => a.leader === broker.nodeId || a.isr.includes(broker.nodeId))).toEqual([]);
