@@ -12,6 +12,7 @@ import {
 } from './broker-listeners';
 import { brokerReadiness } from './broker-readiness';
 import type { BrokerServices } from './broker-services';
+import { controlledShutdown } from './cluster/controlled-shutdown';
 import { PartitionController } from './cluster/partition-controller';
 import type { BrokerConfig } from './config/broker-config';
 import { ConfigManager } from './config-resources/config-manager';
@@ -496,6 +497,21 @@ export class Broker {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
+    // Before anything stops, while the listeners still answer: leadership goes to other in-sync
+    // replicas and this broker leaves the ISRs it follows in (docs/architecture.md §6.3).
+    if (this.#etcd !== undefined) {
+      await controlledShutdown({
+        localBrokerId: this.config.nodeId,
+        view: this.#view,
+        store: this.#store,
+        replicas: this.#replicas,
+        minInsyncReplicasOf: (topic) =>
+          logConfigFor(this.config, this.#view.topic(topic)?.configs ?? {}).minInsyncReplicas,
+        timeoutMs: this.config.cluster.controlledShutdownTimeoutMs,
+        clock: systemClock,
+        logger: this.deps.logger.child({ component: 'controlled-shutdown' }),
+      });
+    }
     this.#listening = false;
     // First: parked JoinGroup/SyncGroup answers would otherwise hold the drain for up to a
     // rebalance timeout; members are told NOT_COORDINATOR and look again after the restart.

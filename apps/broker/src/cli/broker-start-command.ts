@@ -15,7 +15,7 @@ export const EXIT_FAILURE = 1;
 
 /**
  * `weir broker start`: runs the broker until SIGTERM or SIGINT, then stops it gracefully within
- * `shutdownTimeoutMs`. Returns the exit status: 0 after a clean stop, 1 when starting failed or the
+ * `shutdownTimeoutMs` (plus `cluster.controlledShutdownTimeoutMs` in cluster mode). Returns the exit status: 0 after a clean stop, 1 when starting failed or the
  * stop failed or took too long, 2 when the configuration is invalid (nothing is started then).
  */
 export async function brokerStartCommand(flags: ConfigFlags, deps: CliDeps): Promise<number> {
@@ -76,7 +76,11 @@ async function runUntilSignal(
   }
   if (first?.ok) logger.info('startup complete');
   const signal = await shutdownRequested;
-  logger.info({ signal, shutdownTimeoutMs: config.shutdownTimeoutMs }, 'shutting down');
+  // A cluster broker first hands its partitions over, within its own bound (docs/architecture.md §6.3).
+  const stopBoundMs =
+    config.shutdownTimeoutMs +
+    (config.cluster.etcdEndpoints.length > 0 ? config.cluster.controlledShutdownTimeoutMs : 0);
+  logger.info({ signal, shutdownTimeoutMs: stopBoundMs }, 'shutting down');
   // The bound starts at the signal and also covers a start still in progress when it came.
   const shutdown = (async (): Promise<boolean> => {
     const outcome = await started;
@@ -89,10 +93,10 @@ async function runUntilSignal(
     shutdown.then((ok) => {
       stopped = ok;
     }),
-    config.shutdownTimeoutMs,
+    stopBoundMs,
   );
   if (result === 'timed out') {
-    logger.error({ shutdownTimeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long; exiting anyway');
+    logger.error({ shutdownTimeoutMs: stopBoundMs }, 'shutdown took too long; exiting anyway');
     return EXIT_FAILURE;
   }
   if (!stopped) return EXIT_FAILURE;

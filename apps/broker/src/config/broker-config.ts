@@ -125,6 +125,14 @@ export const brokerConfigSchema = z.strictObject({
       /** The TTL of the controller election: how long a dead controller keeps the title. */
       controllerTtlSeconds: z.number().int().min(2).max(300).default(5),
       /**
+       * How long a broker stopping on SIGTERM may spend handing the leadership of its partitions to
+       * other in-sync replicas and leaving the ISRs it is in before it stops anyway
+       * (docs/architecture.md §6.3; Kafka's controlled.shutdown.enable with its retries and backoff,
+       * bounded in time instead). 0 skips the handover: the controller then moves the leaders once
+       * the broker's session ends.
+       */
+      controlledShutdownTimeoutMs: z.number().int().min(0).default(30_000),
+      /**
        * How brokers authenticate to each other's internal listener (interbroker/inter-broker-credentials.ts;
        * Kafka's sasl.mechanism.inter.broker.protocol): `token`, the internal listener's token, which must
        * then be the same on every broker; `secret`, the cluster secret in `secretFile`; `certificate`,

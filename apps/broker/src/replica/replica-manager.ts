@@ -160,6 +160,15 @@ export class ReplicaManager {
     await this.#logs.shutdown();
   }
 
+  /**
+   * Stops every fetch from a leader for good, for a broker's controlled shutdown
+   * (docs/architecture.md §6.3): a follower that goes on fetching would be added back to an ISR it
+   * just left. The partitions keep their roles; `stop` closes them later.
+   */
+  async stopFollowing(): Promise<void> {
+    await this.#fetchers?.stop();
+  }
+
   /** Resolves once every placement change up to `revision` (default: the view's now) is applied. */
   whenApplied(revision = this.deps.view.revision): Promise<void> {
     return this.#applier.whenApplied(revision);
