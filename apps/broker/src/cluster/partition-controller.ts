@@ -1,6 +1,6 @@
 import { ErrorCode, WeirError } from '@weir/protocol';
 import type { ClusterView } from '../metadata/cluster-view';
-import type { MetadataStore } from '../metadata/metadata-store';
+import type { MetadataStore, PartitionAssignment } from '../metadata/metadata-store';
 import { type ElectionPolicy, type LeaderDecision, leaderDecision } from './leader-election';
 
 export interface PartitionControllerDeps {
@@ -12,6 +12,8 @@ export interface PartitionControllerDeps {
   logger: { info(fields: object, message: string): void; warn(fields: object, message: string): void };
   /** Leader changes written at once; the rest wait their turn. */
   maxConcurrentWrites?: number;
+  /** Counts each stored change: elections by reason, and members dropped from the ISR. */
+  onStored?: (previous: PartitionAssignment, decision: LeaderDecision) => void;
 }
 
 /**
@@ -63,21 +65,24 @@ export class PartitionController {
   async #pass(): Promise<void> {
     const { view, store, logger } = this.deps;
     if (view.controllerId !== this.deps.localBrokerId) return;
-    const decisions: LeaderDecision[] = [];
+    const decisions: { previous: PartitionAssignment; decision: LeaderDecision }[] = [];
     for (const topic of view.topics()) {
       const policy = this.deps.policyOf(topic.name);
       for (const assignment of view.assignmentsOf(topic.name)) {
         const decision =
           assignment === undefined ? undefined : leaderDecision(assignment, (id) => view.isLive(id), policy);
-        if (decision !== undefined) decisions.push(decision);
+        if (assignment !== undefined && decision !== undefined)
+          decisions.push({ previous: assignment, decision });
       }
     }
     const limit = this.deps.maxConcurrentWrites ?? 32;
     for (let start = 0; start < decisions.length && !this.#stopped; start += limit) {
       await Promise.all(
-        decisions.slice(start, start + limit).map(async ({ next, reason }) => {
+        decisions.slice(start, start + limit).map(async ({ previous, decision }) => {
+          const { next, reason } = decision;
           try {
             await store.compareAndSetAssignment(next, 'controller');
+            this.deps.onStored?.(previous, decision);
             const fields = {
               topic: next.topic,
               partition: next.partition,
