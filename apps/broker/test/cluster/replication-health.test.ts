@@ -40,7 +40,10 @@ function checkOf(readiness: Readiness | undefined, name: string): ReadyCheck | u
   return (readiness?.body.checks as ReadyCheck[] | undefined)?.find((check) => check.name === name);
 }
 
-/** Polls `read` on `broker` until `accept` holds, naming what it waited for and what it last saw. */
+/** The cluster whose logs a failed wait shows. */
+let current: BrokerCluster | undefined;
+
+/** Polls `read` until `accept` holds; a timeout names what it waited for, what it last saw and the brokers' logs. */
 async function brokerUntil<T>(
   what: string,
   read: () => Promise<T>,
@@ -57,7 +60,22 @@ async function brokerUntil<T>(
       { timeoutMs: 60_000, intervalMs: 200 },
     );
   } catch (error) {
-    throw new Error(`${String(error)}; last saw ${JSON.stringify(last)}`);
+    const seen =
+      typeof last === 'string'
+        ? last
+            .split('\n')
+            .filter(
+              (line) =>
+                line.startsWith('weir_partitions') ||
+                line.startsWith('weir_isr') ||
+                line.startsWith('weir_replica'),
+            )
+            .join('\n')
+        : JSON.stringify(last);
+    const logs = (current?.brokers ?? [])
+      .filter((broker) => broker.isRunning)
+      .map((broker) => `--- broker ${broker.nodeId}\n${broker.process.output()}`);
+    throw new Error(`${String(error)}; last saw ${seen}\n${logs.join('\n')}`);
   }
 }
 
@@ -67,6 +85,7 @@ describe('replication health in /metrics and /ready', { timeout: TIMEOUT_MS }, (
     onTestFinished(() => etcd.stop());
     const cluster: BrokerCluster = await startBrokerCluster({ etcd, brokers: 3, config: FAST });
     onTestFinished(() => cluster.stop());
+    current = cluster;
     const admin = kafkaOf(cluster).admin();
     await admin.connect();
     try {
