@@ -16,6 +16,9 @@ export interface PartitionControllerDeps {
   onStored?: (previous: PartitionAssignment, decision: LeaderDecision) => void;
 }
 
+/** How soon a pass whose write found the election's fence not yet armed runs again. */
+const NOT_CONTROLLER_RETRY_MS = 100;
+
 /**
  * The controller's work: while this broker holds the controller election, every change of the
  * cluster view (a broker's session ending or starting, a new partition) is followed by one pass over
@@ -102,13 +105,20 @@ export class PartitionController {
             // A newer version reaches the view soon, and its change starts the next pass; losing
             // the election ends the work here.
             if (error instanceof WeirError && error.code === ErrorCode.INVALID_UPDATE_VERSION) return;
-            if (!(error instanceof WeirError && error.code === ErrorCode.NOT_CONTROLLER)) {
-              logger.warn(
-                { err: error, topic: next.topic, partition: next.partition },
-                'leader change not written',
-              );
-              setTimeout(() => this.#schedule(), 1000).unref();
+            if (error instanceof WeirError && error.code === ErrorCode.NOT_CONTROLLER) {
+              // The watch can show this broker's election before the election's own answer has
+              // armed its write fence (the two race), and no later change may come to start
+              // another pass: while the view still names this broker, try again shortly.
+              if (view.controllerId === this.deps.localBrokerId) {
+                setTimeout(() => this.#schedule(), NOT_CONTROLLER_RETRY_MS).unref();
+              }
+              return;
             }
+            logger.warn(
+              { err: error, topic: next.topic, partition: next.partition },
+              'leader change not written',
+            );
+            setTimeout(() => this.#schedule(), 1000).unref();
           }
         }),
       );
