@@ -538,7 +538,8 @@ export class Broker {
       clientListener: this.#listeners.client,
       internalListener: this.#listeners.internal,
       cluster: this.#etcd,
-      replication: this.#replicationHealth(),
+      // Replication exists in cluster mode only: a standalone broker's partitions have one replica.
+      replication: this.#etcd === undefined ? undefined : this.#replicationHealth(),
     });
   }
 
