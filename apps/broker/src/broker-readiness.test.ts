@@ -96,4 +96,85 @@ describe('broker readiness', () => {
     expect(stopping.status).toBe('not ready');
     expect(stopping.checks[0]).toEqual({ name: 'client-listener', ok: false, detail: 'shutting down' });
   });
+
+  it('notes under-replicated partitions, and is degraded by those under min ISR and leaderless ones, naming them', () => {
+    const shortfall = (partition: number, isrCount: number) => ({
+      topic: 'orders',
+      partition,
+      isrCount,
+      replicaCount: 3,
+      minInsyncReplicas: 2,
+    });
+    const noted = readinessReport(
+      brokerReadiness(
+        sources({
+          replication: {
+            underReplicated: [shortfall(1, 2)],
+            underMinIsr: [],
+            atMinIsr: [shortfall(1, 2)],
+            leaderless: [],
+            followerLags: [],
+          },
+        }),
+      ),
+    );
+    expect(noted.status).toBe('ready');
+    expect(noted.checks.find((check) => check.name === 'in-sync-replicas')).toEqual({
+      name: 'in-sync-replicas',
+      ok: true,
+      detail: 'note: 1 under-replicated, acks=all still served (orders-1 ISR 2 of 3)',
+    });
+    expect(noted.checks.find((check) => check.name === 'leaderless-partitions')?.ok).toBe(true);
+
+    const degraded = readinessReport(
+      brokerReadiness(
+        sources({
+          replication: {
+            underReplicated: [shortfall(1, 2), shortfall(2, 1)],
+            underMinIsr: [shortfall(2, 1)],
+            atMinIsr: [shortfall(1, 2)],
+            leaderless: ['audit-0'],
+            followerLags: [],
+          },
+        }),
+      ),
+    );
+    expect(degraded.status).toBe('degraded');
+    expect(degraded.summary).toBe(
+      'degraded: in-sync-replicas: 1 under min.insync.replicas, acks=all refused (orders-2); 1 more under-replicated; leaderless-partitions: 1 without a live leader (audit-0)',
+    );
+    expect(degraded.checks[0]).toMatchObject({
+      name: 'in-sync-replicas',
+      impact: 'degraded',
+      problems: [
+        {
+          subject: 'orders-2',
+          state: 'under-min-isr',
+          error: 'ISR 1 of 3, min.insync.replicas 2',
+          action: expect.stringContaining('NOT_ENOUGH_REPLICAS'),
+        },
+      ],
+    });
+    expect(degraded.checks[1]).toMatchObject({
+      name: 'leaderless-partitions',
+      impact: 'degraded',
+      problems: [{ subject: 'audit-0', state: 'leaderless' }],
+    });
+  });
+
+  it('has no leaderless check on a broker that is not the controller', () => {
+    const checks = brokerReadiness(
+      sources({
+        replication: {
+          underReplicated: [],
+          underMinIsr: [],
+          atMinIsr: [],
+          leaderless: undefined,
+          followerLags: [],
+        },
+      }),
+    );
+    expect(checks.map((check) => check.name)).toContain('in-sync-replicas');
+    expect(checks.map((check) => check.name)).not.toContain('leaderless-partitions');
+  });
 });

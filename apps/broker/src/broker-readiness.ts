@@ -1,3 +1,4 @@
+import type { PartitionIsrShortfall, ReplicationHealth } from './cluster/replication-health';
 import type { GroupCoordinator } from './group/group-coordinator';
 import type { ReadinessCheck, ReadinessProblem } from './http/health-server';
 import type { ReplicaManager } from './replica/replica-manager';
@@ -19,6 +20,8 @@ export interface ReadinessSources {
   internalListener: { readonly port: number } | undefined;
   /** The etcd store in cluster mode (undefined standalone, which has no such check). */
   cluster?: { health(): { ok: boolean; detail: string } } | undefined;
+  /** ISR shortfalls of the partitions led here, and leaderless partitions on the controller. */
+  replication?: ReplicationHealth | undefined;
 }
 
 /**
@@ -42,6 +45,7 @@ export function brokerReadiness(sources: ReadinessSources): ReadinessCheck[] {
     ...(sources.cluster === undefined ? [] : [{ name: 'etcd', ...sources.cluster.health() }]),
     { name: 'storage', ok: storageReady, detail: storageReady ? 'recovered' : 'recovering' },
     partitionsCheck(sources.replicas),
+    ...(sources.replication === undefined ? [] : replicationChecks(sources.replication)),
     coordinatorsCheck(sources.groupCoordinator),
     { name: 'transactions', ...sources.transactionCoordinator.readiness() },
     {
@@ -105,11 +109,82 @@ function partitionsCheck(
   };
 }
 
+/**
+ * `in-sync-replicas`: partitions led here below min.insync.replicas degrade the broker (acks=all is
+ * refused there, acks=1 still served); partitions that are only under-replicated are a note on a
+ * passing check, since every write is still served and acknowledged as configured. On the
+ * controller, `leaderless-partitions`: partitions of the cluster nobody serves.
+ */
+function replicationChecks(health: ReplicationHealth): ReadinessCheck[] {
+  const checks = [inSyncReplicasCheck(health)];
+  if (health.leaderless !== undefined) checks.push(leaderlessCheck(health.leaderless));
+  return checks;
+}
+
+function inSyncReplicasCheck({ underMinIsr, underReplicated }: ReplicationHealth): ReadinessCheck {
+  if (underMinIsr.length > 0) {
+    const problems = underMinIsr.map((shortfall) => ({
+      subject: subjectOf(shortfall),
+      state: 'under-min-isr',
+      error: `ISR ${shortfall.isrCount} of ${shortfall.replicaCount}, min.insync.replicas ${shortfall.minInsyncReplicas}`,
+      action:
+        'produces with acks=all get NOT_ENOUGH_REPLICAS (acks=1 is served); bring the brokers of its replicas back (or lower min.insync.replicas on the topic) and the ISR expands by itself once they catch up',
+    }));
+    const onlyUnder = underReplicated.length - underMinIsr.length;
+    const note = onlyUnder > 0 ? `; ${onlyUnder} more under-replicated` : '';
+    return {
+      name: 'in-sync-replicas',
+      ok: false,
+      impact: 'degraded',
+      detail: `${underMinIsr.length} under min.insync.replicas, acks=all refused (${listed(problems, 'under-min-isr')})${note}`,
+      problems: problems.slice(0, MAX_PROBLEMS_LISTED),
+    };
+  }
+  if (underReplicated.length > 0) {
+    const names = underReplicated.map(
+      (shortfall) => `${subjectOf(shortfall)} ISR ${shortfall.isrCount} of ${shortfall.replicaCount}`,
+    );
+    return {
+      name: 'in-sync-replicas',
+      ok: true,
+      detail: `note: ${underReplicated.length} under-replicated, acks=all still served (${firstFew(names)})`,
+    };
+  }
+  return { name: 'in-sync-replicas', ok: true, detail: 'every partition led here has its full ISR' };
+}
+
+function leaderlessCheck(leaderless: readonly string[]): ReadinessCheck {
+  if (leaderless.length === 0) {
+    return { name: 'leaderless-partitions', ok: true, detail: 'every partition has a live leader' };
+  }
+  return {
+    name: 'leaderless-partitions',
+    ok: false,
+    impact: 'degraded',
+    detail: `${leaderless.length} without a live leader (${firstFew(leaderless)})`,
+    problems: leaderless.slice(0, MAX_PROBLEMS_LISTED).map((subject) => ({
+      subject,
+      state: 'leaderless',
+      error: 'no live in-sync or eligible replica',
+      action:
+        'no broker serves its reads or writes; restart a broker that held an in-sync replica and the controller elects it',
+    })),
+  };
+}
+
+function subjectOf({ topic, partition }: PartitionIsrShortfall): string {
+  return `${topic}-${partition}`;
+}
+
+/** The first ten names, then how many more, for a one-line detail. */
+function firstFew(names: readonly string[]): string {
+  const shown = names.slice(0, 10).join(', ');
+  return names.length > 10 ? `${shown} and ${names.length - 10} more` : shown;
+}
+
 /** The first few subjects in `state`, for the one-line detail. */
 function listed(problems: readonly ReadinessProblem[], state: string): string {
-  const subjects = problems.filter((problem) => problem.state === state).map((problem) => problem.subject);
-  const shown = subjects.slice(0, 10).join(', ');
-  return subjects.length > 10 ? `${shown} and ${subjects.length - 10} more` : shown;
+  return firstFew(problems.filter((problem) => problem.state === state).map((problem) => problem.subject));
 }
 
 function coordinatorsCheck(groupCoordinator: Pick<GroupCoordinator, 'loadState'>): ReadinessCheck {

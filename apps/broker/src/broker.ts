@@ -14,6 +14,8 @@ import { brokerReadiness } from './broker-readiness';
 import type { BrokerServices } from './broker-services';
 import { controlledShutdown } from './cluster/controlled-shutdown';
 import { PartitionController } from './cluster/partition-controller';
+import { countControllerChange, countLeaderIsrChange } from './cluster/replication-events';
+import { type ReplicationHealth, replicationHealth } from './cluster/replication-health';
 import type { BrokerConfig } from './config/broker-config';
 import { ConfigManager } from './config-resources/config-manager';
 import { CoordinatorLocator } from './coordination/coordinator-locator';
@@ -153,6 +155,8 @@ export class Broker {
               };
             },
             logger: deps.logger.child({ component: 'controller' }),
+            onStored: (previous, decision) =>
+              countControllerChange(deps.metrics.replication, previous, decision),
           });
     const logLogger = deps.logger.child({ component: 'log' });
     this.#replicas = new ReplicaManager({
@@ -196,7 +200,9 @@ export class Broker {
       replication: {
         replicaLagTimeMaxMs: config.replication.replicaLagTimeMaxMs,
         alterIsr: async (next) => {
+          const previous = this.#view.assignment(next.topic, next.partition);
           await this.#store.compareAndSetAssignment(next);
+          countLeaderIsrChange(deps.metrics.replication, previous, next);
         },
         // The inter-broker client is built below; followers call it only once partitions are applied.
         ...(chosen.etcd === undefined
@@ -211,6 +217,7 @@ export class Broker {
       offline: this.#replicas.offlinePartitions().length,
       writeDegraded: this.#replicas.writeDegradedPartitions().length,
     }));
+    deps.metrics.registerReplicationCollector(() => this.#replicationHealth());
     this.#topics = new TopicManager(this.#store, this.#view, this.#replicas, config.topics, systemClock);
     this.#groupStore = new OffsetsTopicStore(
       this.#topics,
@@ -549,6 +556,17 @@ export class Broker {
       clientListener: this.#listeners.client,
       internalListener: this.#listeners.internal,
       cluster: this.#etcd,
+      // Replication exists in cluster mode only: a standalone broker's partitions have one replica.
+      replication: this.#etcd === undefined ? undefined : this.#replicationHealth(),
+    });
+  }
+
+  /** ISR shortfalls and follower lag of the partitions led here; leaderless ones on the controller. */
+  #replicationHealth(): ReplicationHealth {
+    return replicationHealth({
+      replicas: this.#replicas,
+      view: this.#etcd === undefined ? undefined : this.#view,
+      localBrokerId: this.config.nodeId,
     });
   }
 

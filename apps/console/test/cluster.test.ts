@@ -164,16 +164,22 @@ describe('the console on a three-broker cluster', { timeout: CLUSTER_TIMEOUT_MS 
   it('keeps answering when a broker is killed, names its offline partitions, and heals after its restart', async () => {
     const before = await json<BrokerList>('GET', '/brokers');
     const victim = before.brokers.find((broker) => !broker.isController) ?? before.brokers[0]!;
-    const victimPartitions = victim.ledTopics.flatMap((entry) =>
-      entry.partitions.map((partition) => `${entry.topic}-${partition}`),
-    );
+    // Only the single-replica topic's partitions go offline with their broker: the internal
+    // topics have three replicas, so the controller gives the victim's ones to another in-sync replica.
+    const victimPartitions = victim.ledTopics
+      .filter((entry) => entry.topic === TOPIC)
+      .flatMap((entry) => entry.partitions.map((partition) => `${entry.topic}-${partition}`));
+    const victimReplicated = victim.ledTopics.filter((entry) => entry.topic !== TOPIC);
     expect(victimPartitions.length).toBeGreaterThan(0);
     await cluster.broker(victim.nodeId).kill9();
 
     const overview = await pollUntil(
       async () => {
         const current = await json<ClusterOverview>('GET', '/cluster/overview');
-        return offlineReason(current)?.ok === false ? current : undefined;
+        const settled =
+          offlineReason(current)?.ok === false &&
+          current.counts?.offlinePartitions === victimPartitions.length;
+        return settled ? current : undefined;
       },
       'the health panel to name offline partitions',
       { timeoutMs: 30_000, intervalMs: 250 },
@@ -185,6 +191,25 @@ describe('the console on a three-broker cluster', { timeout: CLUSTER_TIMEOUT_MS 
     }
     expect(overview.health.status).toBe('degraded');
     expect(overview.counts?.offlinePartitions).toBe(victimPartitions.length);
+    if (victimReplicated.length > 0) {
+      // The victim's replicated partitions moved to brokers that now lead them with an ISR of 2 of 3,
+      // which those brokers' /ready notes (in-sync-replicas) and the panel lists.
+      const noted = await pollUntil(
+        async () => {
+          const current = await json<ClusterOverview>('GET', '/cluster/overview');
+          return current.health.reasons.find(
+            (reason) =>
+              reason.check.endsWith('in-sync-replicas') &&
+              reason.ok &&
+              reason.detail.startsWith('note:') &&
+              reason.detail.includes('ISR 2 of 3'),
+          );
+        },
+        'the health panel to note the under-replicated partitions of the brokers that took over',
+        { timeoutMs: 30_000, intervalMs: 250 },
+      );
+      expect(noted.detail).toContain('acks=all still served');
+    }
 
     const during = await json<BrokerList>('GET', '/brokers');
     expect(during.brokers.find((broker) => broker.nodeId === victim.nodeId)?.state).not.toBe('live');

@@ -1,6 +1,6 @@
 import { ErrorCode, WeirError } from '@weir/protocol';
 import type { ClusterView } from '../metadata/cluster-view';
-import type { MetadataStore } from '../metadata/metadata-store';
+import type { MetadataStore, PartitionAssignment } from '../metadata/metadata-store';
 import { type ElectionPolicy, type LeaderDecision, leaderDecision } from './leader-election';
 
 export interface PartitionControllerDeps {
@@ -12,7 +12,12 @@ export interface PartitionControllerDeps {
   logger: { info(fields: object, message: string): void; warn(fields: object, message: string): void };
   /** Leader changes written at once; the rest wait their turn. */
   maxConcurrentWrites?: number;
+  /** Counts each stored change: elections by reason, and members dropped from the ISR. */
+  onStored?: (previous: PartitionAssignment, decision: LeaderDecision) => void;
 }
+
+/** How soon a pass whose write found the election's fence not yet armed runs again. */
+const NOT_CONTROLLER_RETRY_MS = 100;
 
 /**
  * The controller's work: while this broker holds the controller election, every change of the
@@ -63,7 +68,7 @@ export class PartitionController {
   async #pass(): Promise<void> {
     const { view, store, logger } = this.deps;
     if (view.controllerId !== this.deps.localBrokerId) return;
-    const decisions: LeaderDecision[] = [];
+    const decisions: { previous: PartitionAssignment; decision: LeaderDecision }[] = [];
     for (const topic of view.topics()) {
       const policy = this.deps.policyOf(topic.name);
       for (const assignment of view.assignmentsOf(topic.name)) {
@@ -76,15 +81,18 @@ export class PartitionController {
                 policy,
                 (id) => view.broker(id)?.storageId,
               );
-        if (decision !== undefined) decisions.push(decision);
+        if (assignment !== undefined && decision !== undefined)
+          decisions.push({ previous: assignment, decision });
       }
     }
     const limit = this.deps.maxConcurrentWrites ?? 32;
     for (let start = 0; start < decisions.length && !this.#stopped; start += limit) {
       await Promise.all(
-        decisions.slice(start, start + limit).map(async ({ next, reason }) => {
+        decisions.slice(start, start + limit).map(async ({ previous, decision }) => {
+          const { next, reason } = decision;
           try {
             await store.compareAndSetAssignment(next, 'controller');
+            this.deps.onStored?.(previous, decision);
             const fields = {
               topic: next.topic,
               partition: next.partition,
@@ -104,13 +112,20 @@ export class PartitionController {
             // A newer version reaches the view soon, and its change starts the next pass; losing
             // the election ends the work here.
             if (error instanceof WeirError && error.code === ErrorCode.INVALID_UPDATE_VERSION) return;
-            if (!(error instanceof WeirError && error.code === ErrorCode.NOT_CONTROLLER)) {
-              logger.warn(
-                { err: error, topic: next.topic, partition: next.partition },
-                'leader change not written',
-              );
-              setTimeout(() => this.#schedule(), 1000).unref();
+            if (error instanceof WeirError && error.code === ErrorCode.NOT_CONTROLLER) {
+              // The watch can show this broker's election before the election's own answer has
+              // armed its write fence (the two race), and no later change may come to start
+              // another pass: while the view still names this broker, try again shortly.
+              if (view.controllerId === this.deps.localBrokerId) {
+                setTimeout(() => this.#schedule(), NOT_CONTROLLER_RETRY_MS).unref();
+              }
+              return;
             }
+            logger.warn(
+              { err: error, topic: next.topic, partition: next.partition },
+              'leader change not written',
+            );
+            setTimeout(() => this.#schedule(), 1000).unref();
           }
         }),
       );

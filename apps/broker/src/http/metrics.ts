@@ -1,6 +1,8 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { ReplicationHealth } from '../cluster/replication-health';
 import { type GroupMetricsSnapshot, registerGroupMetrics } from './group-metrics';
 import { type PartitionStats, registerPartitionGauges } from './partition-metrics';
+import { type ReplicationCounters, registerReplicationMetrics } from './replication-metrics';
 import { registerStorageHealthGauges, type StorageHealthStats } from './storage-health-metrics';
 
 /** The broker's metrics: one registry, and a typed handle for everything the broker counts. */
@@ -46,6 +48,10 @@ export interface BrokerMetrics {
   registerGroupCollector(collect: () => GroupMetricsSnapshot): void;
   /** Sets where the counts of offline and write-degraded partitions come from. */
   registerStorageHealthCollector(collect: () => StorageHealthStats): void;
+  /** ISR shrinks and expands, leader elections (clean and unclean), counted as they are stored. */
+  replication: ReplicationCounters;
+  /** Sets where the replication gauges (ISR shortfalls, leaderless partitions, follower lag) come from. */
+  registerReplicationCollector(collect: () => ReplicationHealth): void;
   /** Warnings strangers can cause (refusals, bad frames), by kind, whether written or not. */
   logWarningsTotal: Counter<'kind'>;
   /** Of those, the ones not written because their kind went past its lines per interval. */
@@ -108,6 +114,9 @@ export function createBrokerMetrics(): BrokerMetrics {
   });
   const setStorageHealthCollector = registerStorageHealthGauges(registry, () => {
     collectorErrorsTotal.inc({ collector: 'storage-health' });
+  });
+  const replication = registerReplicationMetrics(registry, () => {
+    collectorErrorsTotal.inc({ collector: 'replication' });
   });
   // Registered after the collected gauges: a scrape reads metrics in registration order, so a
   // collector failure counted during this scrape already shows in it.
@@ -215,6 +224,8 @@ export function createBrokerMetrics(): BrokerMetrics {
     registerPartitionCollector: setPartitionCollector,
     registerGroupCollector: setGroupCollector,
     registerStorageHealthCollector: setStorageHealthCollector,
+    replication: replication.counters,
+    registerReplicationCollector: replication.setCollector,
     registerHeldRequestBytes(read) {
       readHeldRequestBytes = read;
     },

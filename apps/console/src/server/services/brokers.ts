@@ -11,9 +11,9 @@ export interface BrokerListSources {
 }
 
 /** How long a broker may take to answer the probe before it is shown unreachable. */
-const PROBE_TIMEOUT_MS = 3_000;
+export const PROBE_TIMEOUT_MS = 3_000;
 
-function withDeadline<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+export function withDeadline<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what} did not answer within ${timeoutMs} ms`)), timeoutMs);

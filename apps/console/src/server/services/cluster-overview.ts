@@ -8,6 +8,7 @@ import {
   type PartitionHealth,
   replicationReason,
 } from './partition-health';
+import { type PeerOverview, peerReplicationReasons } from './replication-reasons';
 
 /** Where the overview reads from: the internal listener's overview and the cluster metadata. */
 export interface OverviewSources {
@@ -15,6 +16,11 @@ export interface OverviewSources {
   readPartitionHealth(): Promise<PartitionHealth>;
   /** Registered brokers the console could not reach lately, described for a reason. */
   unreachableBrokers?(): readonly string[];
+  /**
+   * The overviews of the registered brokers other than `selfNodeId` (the one `describeBroker`
+   * asked), for their replication checks: each broker reports only the partitions it leads.
+   */
+  peerOverviews?(selfNodeId: number): Promise<readonly PeerOverview[]>;
 }
 
 /** Why the broker could not be asked, as a health reason an operator can act on. */
@@ -95,9 +101,11 @@ export async function clusterOverview(
     };
   }
   const partitions = await partitionHealth;
+  const peers = await (sources.peerOverviews?.(overview.nodeId) ?? Promise.resolve([]));
   const reasons = [
     ...overview.checks.map((check) => ({ check: check.name, ok: check.ok, detail: check.detail })),
     ...(partitions.ok ? partitionReasons(partitions.health) : [metadataFailureReason(partitions.error)]),
+    ...peerReplicationReasons(peers),
     ...brokerReasons(sources.unreachableBrokers?.() ?? []),
   ].sort((left, right) => Number(left.ok) - Number(right.ok));
   return {

@@ -1,5 +1,6 @@
 import { clusterOverview } from '../../services/cluster-overview';
 import { readPartitionHealth } from '../../services/partition-health';
+import { readPeerOverviews } from '../../services/replication-reasons';
 import { rest } from '../rest-meta';
 import { clusterOverviewSchema } from '../schemas/cluster';
 import { emptyInputSchema } from '../schemas/common';
@@ -33,6 +34,13 @@ export function clusterRouter(transport: Transport) {
               .filter((node) => registered.has(node.nodeId) && broker.reachability.isSkipped(node.nodeId))
               .map((node) => `broker ${node.nodeId} (${node.host}:${node.port})`);
           },
+          peerOverviews: (selfNodeId: number) =>
+            readPeerOverviews(
+              broker.client().cluster().brokers,
+              selfNodeId,
+              (node) => broker.nodeInternal(node).describeBroker(),
+              broker.reachability,
+            ),
         };
         return clusterOverview(sources, broker.address, now);
       }),
