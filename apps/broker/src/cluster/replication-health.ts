@@ -1,5 +1,5 @@
 import type { ClusterView } from '../metadata/cluster-view';
-import type { LocalReplicaState } from '../replica/partition';
+import type { LocalReplicaState } from '../replica/partition-types';
 
 /** One partition led here whose ISR is short of something, and by how much. */
 export interface PartitionIsrShortfall {
