@@ -13,6 +13,7 @@ import {
 import { brokerReadiness } from './broker-readiness';
 import type { BrokerServices } from './broker-services';
 import { controlledShutdown } from './cluster/controlled-shutdown';
+import { handOverFailedLog } from './cluster/failed-log-handover';
 import { PartitionController } from './cluster/partition-controller';
 import { countControllerChange, countLeaderIsrChange } from './cluster/replication-events';
 import { type ReplicationHealth, replicationHealth } from './cluster/replication-health';
@@ -209,6 +210,20 @@ export class Broker {
           ? {}
           : {
               leaders: { send: (brokerId, api, body) => this.#interBroker.leaders.send(brokerId, api, body) },
+              onLogOffline: (topic: string, partition: number) =>
+                void handOverFailedLog(
+                  {
+                    localBrokerId: brokerId,
+                    view: this.#view,
+                    store: this.#store,
+                    minInsyncReplicasOf: (name) =>
+                      logConfigFor(config, this.#view.topic(name)?.configs ?? {}).minInsyncReplicas,
+                    logger: deps.logger.child({ component: 'replica' }),
+                    delay: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+                  },
+                  topic,
+                  partition,
+                ),
             }),
       },
     });

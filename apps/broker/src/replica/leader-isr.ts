@@ -15,6 +15,8 @@ export interface PartitionReplication {
   alterIsr(next: PartitionAssignment): Promise<void>;
   /** Told when an ISR change the leader tried failed for another reason than a lost race. */
   onAlterIsrFailed(topic: string, partition: number, error: unknown): void;
+  /** Told when the log of a partition this broker leads or follows failed (it gives up its place). */
+  onLogOffline(topic: string, partition: number): void;
   /** The storage id a broker registered with now (cluster mode), recorded when it joins the ISR. */
   storageIdOf(brokerId: number): string | undefined;
 }

@@ -57,7 +57,7 @@ export class Partition {
     /** Undefined when the log could not be opened; every data call answers KAFKA_STORAGE_ERROR. */
     private readonly log: PartitionLog | undefined,
     private readonly waits: PartitionWaits,
-    replication: PartitionReplication,
+    private readonly replication: PartitionReplication,
   ) {
     this.key = partitionKey(topic, partition);
     this.#leaderIsr = new LeaderIsr(localBrokerId, replication);
@@ -674,6 +674,7 @@ export class Partition {
       case 'offline':
         this.#changed();
         this.waits.produce.checkAndComplete(this.key);
+        if (this.#role !== 'none') this.replication.onLogOffline(this.topic, this.partition);
         break;
     }
   }

@@ -60,6 +60,8 @@ export interface ReplicaManagerDeps {
     replicaLagTimeMaxMs: number;
     alterIsr(next: PartitionAssignment): Promise<void>;
     leaders?: LeaderClient;
+    /** A partition's log failed while this broker leads or follows it (cluster mode hands it over). */
+    onLogOffline?(topic: string, partition: number): void;
   };
 }
 
@@ -99,6 +101,7 @@ export class ReplicaManager {
       onAlterIsrFailed: (topic: string, partition: number, error: unknown) =>
         deps.logger.warn({ topic, partition, err: error }, 'storing an ISR change failed'),
       storageIdOf: (brokerId: number) => deps.view.broker(brokerId)?.storageId,
+      onLogOffline: (topic: string, partition: number) => replication.onLogOffline?.(topic, partition),
     };
     this.#fetchers =
       replication.leaders === undefined
