@@ -728,9 +728,10 @@ export class PartitionLog {
   }
 
   /**
-   * Empties the log and begins it again, empty, at `offset`, above its log end: a follower whose
-   * log ends below its leader's log start (retention or DeleteRecords removed what it lacks) can
-   * only copy from there, as Kafka's `truncateFullyAndStartAt`. The new segment comes first and
+   * Empties the log and begins it again, empty, at `offset`, above its log end (or anywhere, when
+   * the log is empty): a follower whose log ends below its leader's log start (retention or
+   * DeleteRecords removed what it lacks) can only copy from there, as Kafka's
+   * `truncateFullyAndStartAt`, and from the start of the leader's batch that holds that offset. The new segment comes first and
    * the old ones are then renamed for deletion; a crash in between leaves the old segments below
    * an empty one at `offset`, which reads the same to a follower (its log end is `offset`). No
    * appends may arrive meanwhile, as for {@link truncateTo}.
@@ -739,7 +740,8 @@ export class PartitionLog {
     this.#storage.assertOnline();
     await this.#appends.settle();
     if (this.#appends.busy) throw new Error('restartAt while appends are in flight');
-    if (offset <= this.#logEndOffset) {
+    const empty = this.#logStartOffset === this.#logEndOffset;
+    if (offset <= this.#logEndOffset && !empty) {
       throw new Error(`restartAt(${offset}) must be past the log end ${this.#logEndOffset}`);
     }
     await this.#storage.run(async () => {

@@ -438,6 +438,7 @@ export class Partition {
 
   /** What a follower's truncation asks the leader about: its log end and its newest leader epoch. */
   followerLogState(leaderEpoch: number): {
+    logStartOffset: number;
     logEndOffset: number;
     latestEpoch: number;
     endOffsetForEpoch(epoch: number): EpochEndOffset;
@@ -445,6 +446,7 @@ export class Partition {
     const log = this.#followerLog(leaderEpoch);
     const epochs = log.leaderEpochs;
     return {
+      logStartOffset: log.logStartOffset,
       logEndOffset: log.logEndOffset,
       latestEpoch: epochs.length === 0 ? -1 : epochs[epochs.length - 1]!.epoch,
       endOffsetForEpoch: (epoch) => log.endOffsetForEpoch(epoch),

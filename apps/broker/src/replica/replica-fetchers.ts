@@ -329,9 +329,14 @@ class LeaderFetcher {
         else if (item.kind === 'invalid') throw item.error;
       }
       const first = batches[0];
-      if (first !== undefined && Number(first.readBigInt64BE(0)) !== fetchOffset) {
+      const firstBase = first === undefined ? fetchOffset : Number(first.readBigInt64BE(0));
+      const state = followed.partition.followerLogState(followed.leaderEpoch);
+      if (firstBase < fetchOffset && state.logStartOffset === state.logEndOffset) {
+        // The leader's log start fell inside a batch: an empty log begins at that batch instead.
+        await followed.partition.restartAsFollowerAt(followed.leaderEpoch, firstBase);
+      } else if (firstBase !== fetchOffset) {
         throw new WeirError(ErrorCode.CORRUPT_MESSAGE, {
-          detail: `the leader answered offset ${fetchOffset} with a batch at ${first.readBigInt64BE(0)}`,
+          detail: `the leader answered offset ${fetchOffset} with a batch at ${firstBase}`,
         });
       }
       if (batches.length > 0) await followed.partition.appendAsFollower(batches, followed.leaderEpoch);

@@ -4,6 +4,7 @@ import { pollUntil } from '../group-fixtures';
 import { type BrokerCluster, startBrokerCluster } from './broker-cluster';
 import { kafkaOf, kcatProduce, kcatReadAll, storedAssignment } from './cluster-clients';
 import { startEtcd } from './etcd-process';
+import { assignmentWhere } from './replication-workload';
 
 const FAST = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
 const TIMEOUT_MS = 240_000;
@@ -82,5 +83,34 @@ describe('replication', { timeout: TIMEOUT_MS }, () => {
     expect(after.leader).toBe(before.leader);
     const read = await kcatReadAll(cluster.bootstrapServers.join(','), 'disk-loss');
     expect(read.map((line) => line.split(' ')[3])).toEqual(lines.map((line) => line.split(':')[1]));
+  });
+
+  it("starts a follower over at the leader's log start when what it lacks was deleted meanwhile", async () => {
+    const cluster = await cluster3();
+    await createReplicated(cluster, 'moved-start', 1);
+    const bootstrap = cluster.bootstrapServers.join(',');
+    await kcatProduce(bootstrap, 'moved-start', ['k:a0', 'k:a1', 'k:a2'], 0);
+    const before = await storedAssignment(cluster, 'moved-start', 0);
+    const follower = cluster.broker(before.replicas.find((id) => id !== before.leader)!);
+    await follower.kill9();
+    const later = Array.from({ length: 20 }, (_, index) => `k:b${index}`);
+    await kcatProduce(bootstrap, 'moved-start', later, 0);
+    const admin = kafkaOf(cluster).admin();
+    await admin.connect();
+    onTestFinished(() => admin.disconnect());
+    // Everything the stopped follower has, and more, is deleted on the leader.
+    await admin.fetchTopicMetadata({ topics: ['moved-start'] });
+    await admin.deleteTopicRecords({ topic: 'moved-start', partitions: [{ partition: 0, offset: '13' }] });
+    follower.spawn();
+    await follower.waitReady();
+    await assignmentWhere(
+      cluster,
+      'moved-start',
+      0,
+      'the follower back in the ISR',
+      (a) => a.isr.length === 3,
+    );
+    const read = await kcatReadAll(bootstrap, 'moved-start');
+    expect(read.map((line) => line.split(' ')[3])).toEqual(later.slice(10).map((line) => line.split(':')[1]));
   });
 });
