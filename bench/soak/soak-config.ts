@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { numberFromEnvironment } from '../broker/bench-config';
-import { FAULT_KINDS, type FaultKind } from './soak-faults';
+import { FAULT_KINDS, type FaultKind } from './fault-kinds';
 
 /**
  * The cluster soak's settings (read here and nowhere else in the soak): flags first, then the
@@ -16,6 +16,15 @@ export interface SoakConfig {
   rounds: number;
   minutes: number;
   faults: readonly FaultKind[];
+}
+
+/** The settings as the environment a child run reads them from (run-soak.ts passes the flags on so). */
+export function soakEnvironment(config: SoakConfig): Record<string, string> {
+  return {
+    SOAK_ROUNDS: String(config.rounds),
+    SOAK_MINUTES: String(config.minutes),
+    SOAK_FAULTS: config.faults.join(','),
+  };
 }
 
 export function soakConfig(argv: readonly string[]): SoakConfig {

@@ -4,22 +4,11 @@ import type { BrokerCluster, ClusterBroker } from '../../apps/broker/test/cluste
 import { type StoredAssignment, storedAssignment } from '../../apps/broker/test/cluster/cluster-clients';
 import type { ReplicationWorkload } from '../../apps/broker/test/cluster/replication-workload';
 import { pollUntil } from '../../apps/broker/test/group-fixtures';
+import type { FaultKind } from './fault-kinds';
 
-/**
- * The faults the cluster soak mixes (issue 17, "A longer run"), each one round: inject, wait
- * until the workload is acknowledged again, heal. The same faults as the replication fault tests
- * (apps/broker/test/cluster/replication-faults.test.ts), on the fixtures' nemesis.
- */
-export const FAULT_KINDS = [
-  'kill-leader',
-  'kill-follower',
-  'kill-controller',
-  'pause-leader',
-  'isolate-leader-from-brokers',
-  'isolate-leader-from-etcd',
-  'graceful-restart',
-] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+// The faults the cluster soak mixes (fault-kinds.ts), each one round: inject, wait until the
+// workload is acknowledged again, heal. The same faults as the replication fault tests
+// (apps/broker/test/cluster/replication-faults.test.ts), on the fixtures' nemesis.
 
 /** What a fault acts on. */
 export interface FaultContext {
