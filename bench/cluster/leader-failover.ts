@@ -29,9 +29,9 @@ interface Send {
 /**
  * An idempotent acks=all SDK producer (the SDK's defaults otherwise) sending one record at a time
  * to partition 0 of the failover topic, flat out, until stopped, keeping every send's times. One
- * send at a time, because a steady-rate producer with many sends unanswered over the kill was seen
- * to get no acknowledgement for over 60 s and never to answer some sends at all (the report of
- * h-rbench has it), which would measure that rather than the failover.
+ * send at a time: a producer starting a send every 10 ms, many unanswered over the kill, stalled
+ * this benchmark in its first kill for minutes (some sends were never answered, so closing the
+ * producer waited forever), which would measure that rather than the failover.
  */
 class SteadyProducer {
   readonly sends: Send[] = [];
