@@ -13,6 +13,10 @@ export interface BenchSetup {
   admin: Admin;
   /** The broker processes whose CPU a run is charged with. */
   serverPids(): number[];
+  /** Put before the benchmark's topic names, so setups on one cluster never share a topic. */
+  topicPrefix?: string;
+  /** Topics created with this replication factor and min.insync.replicas; the broker's default otherwise. */
+  replication?: { factor: number; minInsyncReplicas: number };
 }
 
 /** The standalone broker of bench:broker (a child process, flush.ms as there); `stop` is idempotent. */
@@ -37,6 +41,34 @@ export interface ClusterSetup extends BenchSetup {
   brokers: BrokerCluster;
   client: Client;
   stop(): Promise<void>;
+}
+
+/** The cluster's throughput rows without replication: topics at the broker's default.replication.factor, 1. */
+export function unreplicatedSetup(cluster: ClusterSetup): BenchSetup {
+  return {
+    name: `${BROKER_COUNT} brokers, RF 1`,
+    bootstrap: cluster.bootstrap,
+    admin: cluster.admin,
+    serverPids: () => cluster.serverPids(),
+  };
+}
+
+/**
+ * The same brokers with the benchmark's topics replicated: `factor` replicas each (so every
+ * broker holds every partition, leading a third) and `minInsyncReplicas`.
+ */
+export function replicatedSetup(
+  cluster: ClusterSetup,
+  replication: { factor: number; minInsyncReplicas: number },
+): BenchSetup {
+  return {
+    name: `${BROKER_COUNT} brokers, RF ${replication.factor}`,
+    bootstrap: cluster.bootstrap,
+    admin: cluster.admin,
+    serverPids: () => cluster.serverPids(),
+    topicPrefix: `rf${replication.factor}-`,
+    replication,
+  };
 }
 
 /**

@@ -9,7 +9,8 @@ import { numberFromEnvironment, type Size } from '../broker/bench-config';
  * (produce/consume runs per row, the median is shown; default 5: the load of other work on a
  * shared machine moves single runs by 2×), CLUSTER_BENCH_TOPICS (topics
  * created for the propagation time, default 50), CLUSTER_BENCH_FAILOVERS (controller kills,
- * default 3), CLUSTER_BENCH_REST_SECONDS (the at-rest window on etcd's metrics, default 20).
+ * default 3), CLUSTER_BENCH_REST_SECONDS (the at-rest window on etcd's metrics, default 20),
+ * CLUSTER_BENCH_LEADER_KILLS (kill -9 of a partition leader for the leader failover row, default 10).
  */
 
 const SCALE = numberFromEnvironment('CLUSTER_BENCH_SCALE', 1);
@@ -17,6 +18,7 @@ export const ROUND_COUNT = Math.round(numberFromEnvironment('CLUSTER_BENCH_ROUND
 export const TOPIC_COUNT = Math.round(numberFromEnvironment('CLUSTER_BENCH_TOPICS', 50));
 export const FAILOVER_COUNT = Math.round(numberFromEnvironment('CLUSTER_BENCH_FAILOVERS', 3));
 export const REST_SECONDS = numberFromEnvironment('CLUSTER_BENCH_REST_SECONDS', 20);
+export const LEADER_KILL_COUNT = Math.round(numberFromEnvironment('CLUSTER_BENCH_LEADER_KILLS', 10));
 
 /** Brokers in the cluster; with 6 partitions each leads 2. */
 export const BROKER_COUNT = 3;
@@ -31,6 +33,26 @@ export const THROUGHPUT_RATIO_TARGET = 0.8;
 export const PROPAGATION_P99_TARGET_MS = 200;
 /** Failover must take less than this many election TTLs. */
 export const FAILOVER_TTL_MULTIPLE = 2;
+/** Issue 17: RF 3 acks=all at least this share of standalone acks=all. */
+export const REPLICATED_RATIO_TARGET = 0.5;
+/** Issue 17: p99 from kill -9 of a leader to the first produce its successor acknowledged. */
+export const LEADER_FAILOVER_P99_TARGET_MS = 3000;
+
+/** The replicated topics' replication factor and min.insync.replicas (Kafka's usual 3 and 2). */
+export const REPLICATION_FACTOR = 3;
+export const MIN_INSYNC_REPLICAS = 2;
+/**
+ * The leader failover row runs on a cluster of its own with these TTLs: the leader's session TTL
+ * bounds how long its partitions stay without a leader after kill -9 (its lease must expire
+ * before the controller elects), and the controller's, when the killed leader was the controller.
+ * 2 s is the least either setting accepts.
+ */
+export const FAILOVER_SESSION_TTL_SECONDS = 2;
+export const FAILOVER_CONTROLLER_TTL_SECONDS = 2;
+/** How often the replication lag probe asks the leader for its high watermark. */
+export const LAG_POLL_INTERVAL_MS = 2;
+/** The lag probe's window on the idle cluster, its baseline. */
+export const LAG_AT_REST_SECONDS = 5;
 
 /** How often the propagation and failover probes ask each broker for Metadata. */
 export const PROBE_INTERVAL_MS = 2;
@@ -38,4 +60,4 @@ export const PROBE_INTERVAL_MS = 2;
 export const PROPAGATION_TIMEOUT_MS = 30_000;
 export const FAILOVER_TIMEOUT_MS = 60_000;
 /** The whole run is killed after this, children included, so it always stops by itself. */
-export const RUN_TIMEOUT_MS = 20 * 60_000;
+export const RUN_TIMEOUT_MS = 45 * 60_000;

@@ -35,7 +35,8 @@ export interface ClusterRow {
   eventsPerSecond?: { count: number; seconds: number };
   /** A row that could not be measured says why instead. */
   failure?: string;
-  target?: { label: string; verdict: Verdict | undefined };
+  /** `ratio` stands in for the verdict's where the issue sets no target, only a baseline. */
+  target?: { label: string; verdict: Verdict | undefined; ratio?: string };
 }
 
 /** The rows, in the order measured, the notes printed under the table and the targets missed. */
@@ -54,6 +55,12 @@ export class ClusterReport {
       this.notes.push(`${setup} ${measurement} FAILED: ${message}`);
       this.rows.push({ setup, measurement, failure: message });
     }
+  }
+
+  /** A row without a target: `label` names its baseline, and `ratio` is the row over it. */
+  setBaseline(row: ClusterRow | undefined, label: string, ratio: string): void {
+    if (row === undefined || row.failure !== undefined) return;
+    row.target = { label, verdict: undefined, ratio };
   }
 
   find(setup: string, measurement: string): ClusterRow | undefined {

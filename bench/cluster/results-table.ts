@@ -48,7 +48,7 @@ function formatRow(row: ClusterRow): string[] {
     run ? percentOfCore(run.clientCpuMs, run.seconds) : '',
     run ? percentOfCore(run.serverCpuMs, run.serverSeconds) : '',
     target?.label ?? '',
-    verdict?.ratio ?? '',
+    verdict?.ratio ?? target?.ratio ?? '',
     status,
   ];
 }
