@@ -13,6 +13,20 @@ import { startEtcd } from './etcd-process';
  * Coordinators fail over with their partitions (docs/architecture.md §5): the broker leading a
  * group's `__consumer_offsets` partition, or a transactional id's `__transaction_state`
  * partition, is killed with SIGKILL, and the new leader of that partition takes over its state.
+ *
+ * What kafkajs 2.2.4 transactions do when their coordinator moves (seen in these tests' runs; the
+ * loop prints its failures): the producer re-runs FindCoordinator before every transactional call
+ * (AddPartitionsToTxn, AddOffsetsToTxn, EndTxn), retrying it while the old broker refuses
+ * connections, so a coordinator that died between two calls is usually found again without an
+ * error. A call in flight when its coordinator dies fails the transaction: `commit()` with
+ * KafkaJSConnectionError ECONNREFUSED (EndTxn is not retried), `sendOffsets` with
+ * KafkaJSConnectionClosedError (its TxnOffsetCommit retry re-finds the group coordinator only on
+ * ECONNREFUSED or on the error types 'NOT_COORDINATOR' / 'COORDINATOR_NOT_AVAILABLE', which kafkajs'
+ * own table names NOT_COORDINATOR_FOR_GROUP / GROUP_COORDINATOR_NOT_AVAILABLE, so a NOT_COORDINATOR
+ * answer fails it too), and a send with LEADER_NOT_AVAILABLE after its retries when a data
+ * partition's leader died with it. After a failed `commit()` the producer stays in COMMITTING and
+ * refuses `abort()` and new transactions, so the loop restarts its producer and consumer, as an
+ * application must (see startCopyLoop).
  */
 
 const OFFSETS_TOPIC = '__consumer_offsets';
@@ -386,7 +400,7 @@ function startCopyLoop(kafka: Kafka, options: { groupId: string; transactionalId
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
-        eachBatch: async ({ batch }) => {
+        eachBatch: async ({ batch, resolveOffset, heartbeat }) => {
           if (failed || !running || batch.isEmpty()) return;
           let step: LoopFailure['step'] = 'send';
           const transaction = await producer.transaction();
@@ -410,6 +424,10 @@ function startCopyLoop(kafka: Kafka, options: { groupId: string; transactionalId
             step = 'commit';
             await transaction.commit();
             commits += 1;
+            // kafkajs fetches on from the resolved offset, even without autoCommit: without this
+            // it fetches the same batch again and copies it again in the next transaction.
+            resolveOffset(batch.lastOffset());
+            await heartbeat();
           } catch (error) {
             failOnce({ step, error: describeError(error) });
             if (step !== 'commit') {
