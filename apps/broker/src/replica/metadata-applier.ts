@@ -99,16 +99,21 @@ export class MetadataApplier {
     this.#running ??= this.#passes().finally(() => {
       this.#running = undefined;
       this.#resolveWaiters();
+      // Changes noted after the last pass checked for work, before this ran (a burst of watch
+      // events in one turn), found a run still in place and started none: start it for them.
+      if (this.#hasWork()) void this.#run();
     });
     return this.#running;
   }
 
+  #hasWork(): boolean {
+    return (
+      this.#dirty.size > 0 || this.#reconfigured.size > 0 || this.#appliedRevision < this.#noticedRevision
+    );
+  }
+
   async #passes(): Promise<void> {
-    while (
-      this.#dirty.size > 0 ||
-      this.#reconfigured.size > 0 ||
-      this.#appliedRevision < this.#noticedRevision
-    ) {
+    while (this.#hasWork()) {
       const revision = this.#noticedRevision;
       const topics = [...this.#reconfigured];
       this.#reconfigured.clear();

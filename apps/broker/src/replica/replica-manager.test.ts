@@ -333,4 +333,34 @@ describe('ReplicaManager', () => {
     await fixture.topics.createTopic({ name: TOPIC, partitionCount: 1, configs: {} });
     expect(fixture.replicas.offsets(TOPIC, 0)).toMatchObject({ logEndOffset: 0, highWatermark: 0 });
   });
+
+  it('applies every change of a burst delivered in one turn, the last one included', async () => {
+    const current = fixture.view.assignment(TOPIC, 0)!;
+    const revision = fixture.view.revision;
+    // Committed batches in the same turn of the event loop, as a watch replays them after a reconnect:
+    // the first starts a pass that finds nothing to do, the last must still be applied.
+    fixture.view.apply([{ kind: 'controller', controllerId: 0 }], revision + 1);
+    fixture.view.apply(
+      [
+        {
+          kind: 'assignment',
+          topic: TOPIC,
+          partition: 0,
+          assignment: {
+            ...current,
+            replicas: [0, ANOTHER_BROKER],
+            leader: ANOTHER_BROKER,
+            leaderEpoch: current.leaderEpoch + 1,
+            isr: [0, ANOTHER_BROKER],
+          },
+        },
+      ],
+      revision + 2,
+    );
+    await pollUntil(
+      () => fixture.replicas.localReplica(TOPIC, 0)?.role === 'follower',
+      'the partition to take the last assignment of the burst',
+      { timeoutMs: 2000, intervalMs: 10 },
+    );
+  });
 });
