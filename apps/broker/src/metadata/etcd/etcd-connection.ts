@@ -196,6 +196,14 @@ export class EtcdConnection {
         .startRevision(String(afterRevision + 1))
         .create(),
     );
+    // etcd3 resumes a watch after a reconnect from the revision in the last response header, which
+    // is etcd's current revision when it answered, not the last event delivered: a stream that
+    // breaks again while etcd is still sending the events it missed would skip them for good. So
+    // every response and reconnection sets the resume point back to the last revision delivered.
+    let delivered = afterRevision;
+    const resumeAfterDelivered = () => {
+      watcher.request.start_revision = String(delivered + 1);
+    };
     watcher.on('data', (response) => {
       const byRevision = new Map<number, EtcdEvent[]>();
       for (const event of response.events) {
@@ -206,13 +214,18 @@ export class EtcdConnection {
       }
       for (const [revision, events] of [...byRevision].sort((left, right) => left[0] - right[0])) {
         handlers.onEvents(events, revision);
+        delivered = Math.max(delivered, revision);
       }
+      resumeAfterDelivered();
     });
     // The client emits 'error' only when etcd cancels the watch, which it does for a compacted
     // start revision; the watch cannot resume and the caller lists again.
     watcher.on('error', () => handlers.onCompacted());
     watcher.on('disconnected', (error) => handlers.onDisconnected?.(error));
-    watcher.on('connected', () => handlers.onConnected?.());
+    watcher.on('connected', () => {
+      resumeAfterDelivered();
+      handlers.onConnected?.();
+    });
     return async () => {
       await watcher.cancel().catch(() => undefined);
     };
