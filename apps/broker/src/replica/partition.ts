@@ -41,6 +41,8 @@ export class Partition {
   #assignment: PartitionAssignment | undefined;
   #highWatermark = 0;
   readonly #leaderIsr: LeaderIsr;
+  /** Follower cuts of the log under way (truncations, restarts); no leader work meanwhile. */
+  #cuts = 0;
   /** Bumped by every change a parked fetch may care about, so it can tell one happened. */
   #changeCount = 0;
   /** Bumped by every change of the log end, for the followers' parked fetches. */
@@ -426,14 +428,40 @@ export class Partition {
    * below it (what it lacks is gone from the leader too). Its high watermark starts there.
    */
   async restartAsFollowerAt(leaderEpoch: number, offset: number): Promise<void> {
-    await this.#followerLog(leaderEpoch).restartAt(offset);
+    const log = this.#followerLog(leaderEpoch);
+    await this.#cutting(() => log.restartAt(offset));
     this.#highWatermark = offset;
     this.#changed();
   }
 
   /** Cuts this follower's log at `offset` (a divergent tail, found with OffsetForLeaderEpoch). */
   async truncateAsFollower(leaderEpoch: number, offset: number): Promise<void> {
-    await this.#followerLog(leaderEpoch).truncateTo(offset);
+    const log = this.#followerLog(leaderEpoch);
+    await this.#cutting(() => log.truncateTo(offset));
+  }
+
+  /**
+   * Runs a cut of the log that began as a follower. The partition may be made leader while it runs
+   * (an election lands meanwhile): until the cut is done it serves nothing as leader, since an
+   * append queued now would race the cut, and its leadership then starts from the cut log.
+   */
+  async #cutting(cut: () => Promise<void>): Promise<void> {
+    this.#cuts += 1;
+    try {
+      await cut();
+    } finally {
+      this.#cuts -= 1;
+      const log = this.log;
+      if (
+        this.#cuts === 0 &&
+        this.#role === 'leader' &&
+        log !== undefined &&
+        this.#assignment !== undefined
+      ) {
+        this.#highWatermark = Math.min(this.#highWatermark, log.logEndOffset);
+        this.#leaderIsr.applied(this.#assignment, 'new', log.logEndOffset);
+      }
+    }
   }
 
   /** What a follower's truncation asks the leader about: its log end and its newest leader epoch. */
@@ -583,7 +611,7 @@ export class Partition {
   #leaderLog(expectedLeaderEpoch?: number, currentLeaderEpoch = NO_LEADER_EPOCH): PartitionLog {
     const log = this.log;
     if (log === undefined || log.isOffline) throw this.#offlineError();
-    if (this.#role !== 'leader') throw this.#notLeader();
+    if (this.#role !== 'leader' || this.#cuts > 0) throw this.#notLeader();
     if (expectedLeaderEpoch !== undefined && expectedLeaderEpoch !== this.#leaderEpoch) {
       throw new WeirError(
         expectedLeaderEpoch < this.#leaderEpoch
