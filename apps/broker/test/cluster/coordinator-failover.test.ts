@@ -192,17 +192,30 @@ function progress(what: string, detail?: unknown): void {
 }
 
 /** A background idempotent acks=all producer of unique values, until `stop`. */
-function produceUntilStopped(kafka: Kafka, topic: string, prefix: string) {
+/**
+ * An idempotent acks=all producer sending batches of 10 to one partition at a time, in turn. Never
+ * several partitions in one send: kafkajs 2.2.4 loses messages then when a leader moves (its
+ * sendMessages keeps, across a retry, the answer of a broker that already replied for another
+ * partition, so a partition whose leader moved to that broker is never sent again, and the send
+ * still resolves; seen here as an acknowledged batch missing from every replica, with the next
+ * batch carrying its sequence numbers).
+ */
+function produceUntilStopped(kafka: Kafka, topic: string, prefix: string, partitions = 2) {
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   const acknowledged: string[] = [];
   let running = true;
   let next = 0;
   const done = (async () => {
     await producer.connect();
-    while (running) {
+    for (let round = 0; running; round++) {
       const values = Array.from({ length: 10 }, () => `${prefix}-${next++}`);
+      const partition = round % partitions;
       try {
-        await producer.send({ topic, acks: -1, messages: values.map((value) => ({ key: value, value })) });
+        await producer.send({
+          topic,
+          acks: -1,
+          messages: values.map((value) => ({ key: value, value, partition })),
+        });
         acknowledged.push(...values);
       } catch {
         // A send that failed for good during the failover; the next batch goes on.
@@ -232,7 +245,7 @@ describe('coordinators fail over with their partitions', { timeout: TIMEOUT_MS }
     const cluster = await cluster3();
     const kafka = kafkaOf(cluster, 'group-failover');
     await createReplicated(kafka, ['events'], 3);
-    const producer = produceUntilStopped(kafka, 'events', 'event');
+    const producer = produceUntilStopped(kafka, 'events', 'event', 3);
     onTestFinished(() => producer.stop());
 
     const groupId = 'failover-group';
