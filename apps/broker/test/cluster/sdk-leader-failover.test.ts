@@ -7,7 +7,7 @@ import { startEtcd } from './etcd-process';
 
 /**
  * The SDK's producer and consumer follow a partition's leader across a kill -9 of it
- * (docs/architecture.md §5): the refused connections to the dead leader make them look the
+ * (docs/architecture.md §3 and §6.5): the refused connections to the dead leader make them look the
  * leader up again until the cluster names its successor, so the send in flight at the kill is
  * stored there within its retry budget, by the same idempotent batch (stored once), and the
  * consumer goes on reading from the new leader.
