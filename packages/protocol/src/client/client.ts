@@ -224,6 +224,15 @@ export class Client {
     return this.#topics.get(name)?.metadata;
   }
 
+  /**
+   * Whether a topic's cached metadata is stale (marked so, or older than `metadataMaxAgeMs`): it
+   * may still be used, but should be fetched again. False when nothing is cached.
+   */
+  isTopicStale(name: string): boolean {
+    const cached = this.#topics.get(name);
+    return cached !== undefined && !this.#isFresh(cached);
+  }
+
   /** Marks a topic's metadata stale (or every topic's, and the controller), so it is fetched again. */
   invalidateMetadata(topic?: string): void {
     if (topic !== undefined) {

@@ -78,11 +78,18 @@ export function snapshotFromResponse(body: ResponseOf<typeof Metadata>): Metadat
   };
 }
 
-/** The codes after which the cached view of leaders and brokers is probably wrong. */
+/**
+ * The codes after which the cached view of leaders and brokers is probably wrong: the leader moved
+ * (a newer or older leader epoch, not the leader, a storage error that made it give the partition
+ * up) or could not be reached.
+ */
 const STALE_METADATA_CODES: ReadonlySet<number> = new Set([
   ErrorCode.NOT_LEADER_OR_FOLLOWER,
   ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
   ErrorCode.LEADER_NOT_AVAILABLE,
+  ErrorCode.FENCED_LEADER_EPOCH,
+  ErrorCode.UNKNOWN_LEADER_EPOCH,
+  ErrorCode.KAFKA_STORAGE_ERROR,
   ErrorCode.NOT_CONTROLLER,
   ErrorCode.NETWORK_EXCEPTION,
   ErrorCode.REQUEST_TIMED_OUT,

@@ -223,7 +223,10 @@ export class Consumer {
         continue;
       }
       const leaderId = this.#client.cachedTopic(state.topic)?.partitions[state.partition]?.leaderId;
-      if (leaderId === undefined || leaderId < 0) {
+      // A stale topic (its leader refused a connection or said it no longer leads) is looked up
+      // again before the next fetch, which would otherwise go to the same dead or demoted broker
+      // until the cache ages out.
+      if (leaderId === undefined || leaderId < 0 || this.#client.isTopicStale(state.topic)) {
         this.#refreshTopic(state.topic);
         continue;
       }
