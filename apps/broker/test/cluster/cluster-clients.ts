@@ -53,7 +53,8 @@ export async function kcatReadAll(bootstrap: string, topic: string): Promise<str
   const { stdout } = await run(
     'kcat',
     ['-b', bootstrap, ...KCAT_BASE, '-C', '-t', topic, '-o', 'beginning', '-e', '-q', '-f', '%p %o %k %s\\n'],
-    { timeout: 60_000 },
+    // A soak's topic holds far more than execFile's 1 MiB default.
+    { timeout: 120_000, maxBuffer: 512 * 1024 * 1024 },
   );
   return stdout.split('\n').filter((line) => line.length > 0);
 }
