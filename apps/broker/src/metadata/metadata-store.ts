@@ -1,4 +1,5 @@
 import type { AclBinding } from '@weir/protocol';
+import type { AssignmentChangeCause } from './assignment-change';
 
 /** A topic as the metadata store keeps it. Partition data lives in the logs; this is the catalogue. */
 export interface TopicRecord {
@@ -62,6 +63,12 @@ export interface PartitionAssignment {
    * standalone broker and of older Weir versions: nothing is checked then.
    */
   memberStorage?: Readonly<Record<string, string>>;
+  /**
+   * While a reassignment moves the partition (KIP-455): the replicas being added and removed.
+   * `replicas` then holds the target replicas followed by the ones being removed. Absent is empty.
+   */
+  addingReplicas?: readonly number[];
+  removingReplicas?: readonly number[];
   version: number;
 }
 
@@ -190,7 +197,11 @@ export interface MetadataStore {
    * read); the stored one gets the next version. Fails with INVALID_UPDATE_VERSION when another
    * write came first, and UNKNOWN_TOPIC_OR_PARTITION when the partition does not exist.
    */
-  compareAndSetAssignment(next: PartitionAssignment, fence?: WriteFence): Promise<PartitionAssignment>;
+  compareAndSetAssignment(
+    next: PartitionAssignment,
+    fence?: WriteFence,
+    cause?: AssignmentChangeCause,
+  ): Promise<PartitionAssignment>;
   allocateProducerIdBlock(count: number): Promise<ProducerIdBlock>;
   listUsers(): readonly UserRecord[];
   getUser(name: string): UserRecord | undefined;
