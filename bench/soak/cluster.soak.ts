@@ -2,10 +2,13 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Admin, Client } from '@weir/protocol';
 import { describe, expect, it } from 'vitest';
-import { type BrokerCluster, startBrokerCluster } from '../../apps/broker/test/cluster/broker-cluster';
-import { kafkaOf, storedAssignment } from '../../apps/broker/test/cluster/cluster-clients';
-import { startEtcd } from '../../apps/broker/test/cluster/etcd-process';
+import type { BrokerCluster } from '../../apps/broker/test/cluster/broker-cluster';
+import { storedAssignment } from '../../apps/broker/test/cluster/cluster-clients';
 import type { HistoryOperation } from '../../apps/broker/test/cluster/history-checker';
+import {
+  createReplicatedTopics,
+  startReplicatedCluster,
+} from '../../apps/broker/test/cluster/replicated-cluster';
 import { finalRead, startReplicationWorkload } from '../../apps/broker/test/cluster/replication-workload';
 import { pollUntil } from '../../apps/broker/test/group-fixtures';
 import { type Column, formatTable } from '../harness/table';
@@ -48,26 +51,6 @@ interface KindStats {
   sendsOk: number;
   sendsNotOk: number;
   recoveredMs: number[];
-}
-
-async function createTopic(cluster: BrokerCluster): Promise<void> {
-  const admin = kafkaOf(cluster).admin();
-  await admin.connect();
-  try {
-    await admin.createTopics({
-      topics: [
-        {
-          topic: TOPIC,
-          numPartitions: PARTITIONS.length,
-          replicationFactor: 3,
-          configEntries: [{ name: 'min.insync.replicas', value: '2' }],
-        },
-      ],
-      waitForLeaders: true,
-    });
-  } finally {
-    await admin.disconnect();
-  }
 }
 
 /** Every broker running and ready, every partition led with all its replicas in the ISR. */
@@ -140,7 +123,7 @@ async function soak(cluster: BrokerCluster, config: SoakConfig): Promise<SoakRes
     `${config.rounds} rounds over about ${config.minutes} min (${(slotMs / 1000).toFixed(1)} s a round), ` +
       `faults: ${config.faults.join(', ')}`,
   );
-  await createTopic(cluster);
+  await createReplicatedTopics(cluster, [TOPIC], PARTITIONS.length);
   await healed(cluster);
   const workload = await startReplicationWorkload(cluster, { topic: TOPIC, partitions: PARTITIONS });
   const metadataClient = new Client({ bootstrapServers: cluster.bootstrapServers });
@@ -208,23 +191,8 @@ async function soak(cluster: BrokerCluster, config: SoakConfig): Promise<SoakRes
 }
 
 async function run(config: SoakConfig): Promise<SoakResult> {
-  const etcd = await startEtcd();
-  try {
-    const cluster = await startBrokerCluster({
-      etcd,
-      brokers: 3,
-      hosts: 'per-broker',
-      etcdProxies: true,
-      config: TIMINGS,
-    });
-    try {
-      return await soak(cluster, config);
-    } finally {
-      await cluster.stop();
-    }
-  } finally {
-    await etcd.stop();
-  }
+  const cluster = await startReplicatedCluster({ hosts: 'per-broker', etcdProxies: true, config: TIMINGS });
+  return soak(cluster, config);
 }
 
 const config = soakConfig([]);

@@ -5,9 +5,9 @@ import type { Kafka } from 'kafkajs';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { partitionForKey } from '../../src/coordination/partition-for-key';
 import { pollUntil } from '../group-fixtures';
-import { type BrokerCluster, type ClusterBroker, startBrokerCluster } from './broker-cluster';
+import type { BrokerCluster, ClusterBroker } from './broker-cluster';
 import { kafkaOf, kcatReadAll, storedAssignment } from './cluster-clients';
-import { startEtcd } from './etcd-process';
+import { createReplicatedTopics, startReplicatedCluster } from './replicated-cluster';
 import { startCopyLoop } from './transactional-copy-loop';
 
 /**
@@ -35,38 +35,11 @@ const TRANSACTION_STATE_TOPIC = '__transaction_state';
 /** Few internal partitions, so that every broker leads some and a load is quick. */
 const INTERNAL_PARTITIONS = 3;
 const CONFIG = {
-  cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 },
   groups: { offsetsTopicPartitions: INTERNAL_PARTITIONS, initialRebalanceDelayMs: 0 },
   transactions: { stateTopicPartitions: INTERNAL_PARTITIONS, abortTimedOutCheckIntervalMs: 1000 },
 };
 const TIMEOUT_MS = 600_000;
 const CONSUMER_TIMEOUTS = { sessionTimeout: 10_000, rebalanceTimeout: 10_000, heartbeatInterval: 1000 };
-
-async function cluster3(): Promise<BrokerCluster> {
-  const etcd = await startEtcd();
-  onTestFinished(() => etcd.stop());
-  const cluster = await startBrokerCluster({ etcd, brokers: 3, config: CONFIG });
-  onTestFinished(() => cluster.stop());
-  return cluster;
-}
-
-async function createReplicated(kafka: Kafka, topics: readonly string[], partitions: number): Promise<void> {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    await admin.createTopics({
-      topics: topics.map((topic) => ({
-        topic,
-        numPartitions: partitions,
-        replicationFactor: 3,
-        configEntries: [{ name: 'min.insync.replicas', value: '2' }],
-      })),
-      waitForLeaders: true,
-    });
-  } finally {
-    await admin.disconnect();
-  }
-}
 
 /**
  * The broker coordinating `key`: the leader of the internal partition FindCoordinator picks for
@@ -242,9 +215,9 @@ function logsOf(cluster: BrokerCluster): string {
 
 describe('coordinators fail over with their partitions', { timeout: TIMEOUT_MS }, () => {
   it('keeps every committed offset of a consumer group across a kill -9 of its coordinator', async () => {
-    const cluster = await cluster3();
+    const cluster = await startReplicatedCluster({ config: CONFIG });
     const kafka = kafkaOf(cluster, 'group-failover');
-    await createReplicated(kafka, ['events'], 3);
+    await createReplicatedTopics(cluster, ['events'], 3, { clientId: 'group-failover' });
     const producer = produceUntilStopped(kafka, 'events', 'event', 3);
     onTestFinished(() => producer.stop());
 
@@ -377,9 +350,9 @@ describe('a transactional consume-process-produce loop across coordinator failov
   timeout: TIMEOUT_MS,
 }, () => {
   it('copies every input exactly once to read_committed readers, leaves no transaction open and no LSO stuck', async () => {
-    const cluster = await cluster3();
+    const cluster = await startReplicatedCluster({ config: CONFIG });
     const kafka = kafkaOf(cluster, 'txn-failover');
-    await createReplicated(kafka, ['in', 'out'], 2);
+    await createReplicatedTopics(cluster, ['in', 'out'], 2, { clientId: 'txn-failover' });
     // __transaction_state is created by the first transactional InitProducerId, and
     // __consumer_offsets by the first group FindCoordinator.
     await committedOffsets(cluster, 'copy-group', 'in');

@@ -1,40 +1,11 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { pollUntil } from '../group-fixtures';
-import { type BrokerCluster, type ClusterBroker, startBrokerCluster } from './broker-cluster';
+import type { BrokerCluster, ClusterBroker } from './broker-cluster';
 import { kafkaOf, type StoredAssignment } from './cluster-clients';
-import { startEtcd } from './etcd-process';
+import { createReplicatedTopics, startReplicatedCluster } from './replicated-cluster';
 import { anomalyCounts, assignmentWhere, finalRead, startReplicationWorkload } from './replication-workload';
 
-const FAST = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
 const TIMEOUT_MS = 600_000;
-
-async function cluster3(): Promise<BrokerCluster> {
-  const etcd = await startEtcd();
-  onTestFinished(() => etcd.stop());
-  const cluster = await startBrokerCluster({ etcd, brokers: 3, config: FAST });
-  onTestFinished(() => cluster.stop());
-  return cluster;
-}
-
-async function createReplicated(cluster: BrokerCluster, topic: string, partitions: number): Promise<void> {
-  const admin = kafkaOf(cluster).admin();
-  await admin.connect();
-  try {
-    await admin.createTopics({
-      topics: [
-        {
-          topic,
-          numPartitions: partitions,
-          replicationFactor: 3,
-          configEntries: [{ name: 'min.insync.replicas', value: '2' }],
-        },
-      ],
-      waitForLeaders: true,
-    });
-  } finally {
-    await admin.disconnect();
-  }
-}
 
 function leaderOf(cluster: BrokerCluster, assignment: StoredAssignment): ClusterBroker {
   return cluster.broker(assignment.leader);
@@ -42,8 +13,8 @@ function leaderOf(cluster: BrokerCluster, assignment: StoredAssignment): Cluster
 
 describe('replication under faults', { timeout: TIMEOUT_MS }, () => {
   it('loses nothing acknowledged over 10 rounds of kill -9 of the busiest partition leader', async () => {
-    const cluster = await cluster3();
-    await createReplicated(cluster, 'kills', 2);
+    const cluster = await startReplicatedCluster();
+    await createReplicatedTopics(cluster, ['kills'], 2);
     const workload = await startReplicationWorkload(cluster, { topic: 'kills', partitions: [0, 1] });
     onTestFinished(() => workload.stop());
     for (let round = 0; round < 10; round++) {
@@ -79,8 +50,8 @@ describe('replication under faults', { timeout: TIMEOUT_MS }, () => {
   });
 
   it('acknowledges nothing from a leader paused past its session, and loses nothing', async () => {
-    const cluster = await cluster3();
-    await createReplicated(cluster, 'zombie', 1);
+    const cluster = await startReplicatedCluster();
+    await createReplicatedTopics(cluster, ['zombie'], 1);
     const workload = await startReplicationWorkload(cluster, { topic: 'zombie', partitions: [0] });
     onTestFinished(() => workload.stop());
     for (let round = 0; round < 3; round++) {
@@ -117,8 +88,8 @@ describe('replication under faults', { timeout: TIMEOUT_MS }, () => {
   });
 
   it('shrinks the ISR when followers stop, refuses acks=all below min ISR without writing, and expands it again', async () => {
-    const cluster = await cluster3();
-    await createReplicated(cluster, 'shrink', 1);
+    const cluster = await startReplicatedCluster();
+    await createReplicatedTopics(cluster, ['shrink'], 1);
     const start = await assignmentWhere(
       cluster,
       'shrink',

@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { partitionDirectoryName } from '../../src/log/log-files';
 import { pollUntil } from '../group-fixtures';
-import { type BrokerCluster, startBrokerCluster } from './broker-cluster';
 import { kafkaOf, kcatProduce } from './cluster-clients';
-import { startEtcd } from './etcd-process';
+import { createReplicatedTopics, startReplicatedCluster } from './replicated-cluster';
 import { anomalyCounts, assignmentWhere, finalRead, startReplicationWorkload } from './replication-workload';
 
 // Network faults between brokers, and between a broker and etcd (the nemesis of broker-cluster.ts:
@@ -13,44 +12,11 @@ import { anomalyCounts, assignmentWhere, finalRead, startReplicationWorkload } f
 
 const TIMEOUT_MS = 600_000;
 /** Short sessions and a short lag time, so a cut shows within seconds. */
-const FAULT_CONFIG = {
-  cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 },
-  replication: { replicaLagTimeMaxMs: 3000 },
-};
-
-async function partitionedCluster(): Promise<BrokerCluster> {
-  const etcd = await startEtcd();
-  onTestFinished(() => etcd.stop());
-  const cluster = await startBrokerCluster({
-    etcd,
-    brokers: 3,
-    hosts: 'per-broker',
-    etcdProxies: true,
-    config: FAULT_CONFIG,
-  });
-  onTestFinished(() => cluster.stop());
-  return cluster;
-}
-
-async function createReplicated(cluster: BrokerCluster, topic: string): Promise<void> {
-  const admin = kafkaOf(cluster).admin();
-  await admin.connect();
-  try {
-    await admin.createTopics({
-      topics: [
-        {
-          topic,
-          numPartitions: 1,
-          replicationFactor: 3,
-          configEntries: [{ name: 'min.insync.replicas', value: '2' }],
-        },
-      ],
-      waitForLeaders: true,
-    });
-  } finally {
-    await admin.disconnect();
-  }
-}
+const FAULT_CLUSTER = {
+  hosts: 'per-broker',
+  etcdProxies: true,
+  config: { replication: { replicaLagTimeMaxMs: 3000 } },
+} as const;
 
 /** The bytes of every segment file of a partition in a broker's data directory, by file name. */
 async function segmentFiles(dataDir: string, topic: string): Promise<Map<string, Buffer>> {
@@ -64,8 +30,8 @@ async function segmentFiles(dataDir: string, topic: string): Promise<Map<string,
 
 describe('replication across network partitions', { timeout: TIMEOUT_MS }, () => {
   it('a leader cut off from the other brokers shrinks its ISR below min ISR and acknowledges nothing it cannot replicate', async () => {
-    const cluster = await partitionedCluster();
-    await createReplicated(cluster, 'cut-brokers');
+    const cluster = await startReplicatedCluster(FAULT_CLUSTER);
+    await createReplicatedTopics(cluster, ['cut-brokers'], 1);
     const workload = await startReplicationWorkload(cluster, { topic: 'cut-brokers', partitions: [0] });
     onTestFinished(() => workload.stop());
     const start = await assignmentWhere(
@@ -86,8 +52,33 @@ describe('replication across network partitions', { timeout: TIMEOUT_MS }, () =>
       (a) => a.isr.length === 1,
     );
     const acknowledgedWhileAlone = workload.acknowledged();
-    // Below min ISR nothing more is acknowledged, however long the cut lasts.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // Below min ISR the isolated leader refuses acks=all outright: a probe that does not retry is
+    // answered NOT_ENOUGH_REPLICAS, and the workload (whose sends retry) gets no more acknowledgements
+    // than the few that were in flight when the ISR shrank.
+    const probe = kafkaOf(cluster, 'min-isr-probe').producer({ idempotent: false, retry: { retries: 0 } });
+    await probe.connect();
+    onTestFinished(() => probe.disconnect());
+    let refusals = 0;
+    await pollUntil(
+      async () => {
+        const refused = await probe
+          .send({
+            topic: 'cut-brokers',
+            acks: -1,
+            timeout: 5000,
+            messages: [{ value: 'probe', partition: 0 }],
+          })
+          .then(
+            () => false,
+            (error: unknown) =>
+              (error as { cause?: { type?: string } }).cause?.type === 'NOT_ENOUGH_REPLICAS',
+          );
+        if (refused) refusals += 1;
+        return refusals >= 3;
+      },
+      'three NOT_ENOUGH_REPLICAS answers from the isolated leader',
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
     expect(workload.acknowledged()).toBeLessThanOrEqual(acknowledgedWhileAlone + 10);
     cluster.healAll();
     await assignmentWhere(cluster, 'cut-brokers', 0, 'the ISR healed', (a) => a.isr.length === 3);
@@ -104,8 +95,8 @@ describe('replication across network partitions', { timeout: TIMEOUT_MS }, () =>
   });
 
   it('a leader cut off from etcd, not from clients, is replaced and fenced, and rejoins as a follower', async () => {
-    const cluster = await partitionedCluster();
-    await createReplicated(cluster, 'cut-etcd');
+    const cluster = await startReplicatedCluster(FAULT_CLUSTER);
+    await createReplicatedTopics(cluster, ['cut-etcd'], 1);
     const workload = await startReplicationWorkload(cluster, { topic: 'cut-etcd', partitions: [0] });
     onTestFinished(() => workload.stop());
     const start = await assignmentWhere(
@@ -147,8 +138,8 @@ describe('replication across network partitions', { timeout: TIMEOUT_MS }, () =>
   });
 
   it('a leader that appended unreplicated records and died truncates them as a follower; they are never served', async () => {
-    const cluster = await partitionedCluster();
-    await createReplicated(cluster, 'divergent');
+    const cluster = await startReplicatedCluster(FAULT_CLUSTER);
+    await createReplicatedTopics(cluster, ['divergent'], 1);
     const bootstrap = cluster.bootstrapServers.join(',');
     await kcatProduce(bootstrap, 'divergent', ['k:acked-1', 'k:acked-2'], 0);
     const start = await assignmentWhere(

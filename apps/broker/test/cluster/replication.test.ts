@@ -1,46 +1,16 @@
 import { rm } from 'node:fs/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { pollUntil } from '../group-fixtures';
-import { type BrokerCluster, startBrokerCluster } from './broker-cluster';
 import { kafkaOf, kcatProduce, kcatReadAll, storedAssignment } from './cluster-clients';
-import { startEtcd } from './etcd-process';
+import { createReplicatedTopics, startReplicatedCluster } from './replicated-cluster';
 import { assignmentWhere } from './replication-workload';
 
-const FAST = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
 const TIMEOUT_MS = 240_000;
-
-async function cluster3(): Promise<BrokerCluster> {
-  const etcd = await startEtcd();
-  onTestFinished(() => etcd.stop());
-  const cluster = await startBrokerCluster({ etcd, brokers: 3, config: FAST });
-  onTestFinished(() => cluster.stop());
-  return cluster;
-}
-
-async function createReplicated(cluster: BrokerCluster, topic: string, partitions: number): Promise<void> {
-  const admin = kafkaOf(cluster).admin();
-  await admin.connect();
-  try {
-    await admin.createTopics({
-      topics: [
-        {
-          topic,
-          numPartitions: partitions,
-          replicationFactor: 3,
-          configEntries: [{ name: 'min.insync.replicas', value: '2' }],
-        },
-      ],
-      waitForLeaders: true,
-    });
-  } finally {
-    await admin.disconnect();
-  }
-}
 
 describe('replication', { timeout: TIMEOUT_MS }, () => {
   it('replicates acks=all records to every replica and keeps them when the leader is killed', async () => {
-    const cluster = await cluster3();
-    await createReplicated(cluster, 'replicated', 1);
+    const cluster = await startReplicatedCluster();
+    await createReplicatedTopics(cluster, ['replicated'], 1);
     const lines = Array.from({ length: 50 }, (_, index) => `k${index}:v${index}`);
     await kcatProduce(cluster.bootstrapServers.join(','), 'replicated', lines, 0);
     const before = await storedAssignment(cluster, 'replicated', 0);
@@ -63,8 +33,8 @@ describe('replication', { timeout: TIMEOUT_MS }, () => {
   });
 
   it('takes a follower that came back on an empty disk out of the ISR until it has copied the log again', async () => {
-    const cluster = await cluster3();
-    await createReplicated(cluster, 'disk-loss', 1);
+    const cluster = await startReplicatedCluster();
+    await createReplicatedTopics(cluster, ['disk-loss'], 1);
     const lines = Array.from({ length: 30 }, (_, index) => `k${index}:v${index}`);
     await kcatProduce(cluster.bootstrapServers.join(','), 'disk-loss', lines, 0);
     const before = await storedAssignment(cluster, 'disk-loss', 0);
@@ -86,8 +56,8 @@ describe('replication', { timeout: TIMEOUT_MS }, () => {
   });
 
   it("starts a follower over at the leader's log start when what it lacks was deleted meanwhile", async () => {
-    const cluster = await cluster3();
-    await createReplicated(cluster, 'moved-start', 1);
+    const cluster = await startReplicatedCluster();
+    await createReplicatedTopics(cluster, ['moved-start'], 1);
     const bootstrap = cluster.bootstrapServers.join(',');
     await kcatProduce(bootstrap, 'moved-start', ['k:a0', 'k:a1', 'k:a2'], 0);
     const before = await storedAssignment(cluster, 'moved-start', 0);

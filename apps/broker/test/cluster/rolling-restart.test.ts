@@ -1,12 +1,11 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { pollUntil } from '../group-fixtures';
-import { type BrokerCluster, type ClusterBroker, startBrokerCluster } from './broker-cluster';
-import { kafkaOf, type StoredAssignment, storedAssignment } from './cluster-clients';
-import { startEtcd } from './etcd-process';
+import type { BrokerCluster, ClusterBroker } from './broker-cluster';
+import { type StoredAssignment, storedAssignment } from './cluster-clients';
+import { createReplicatedTopics, startReplicatedCluster } from './replicated-cluster';
 import { anomalyCounts, finalRead, startReplicationWorkload } from './replication-workload';
 import type { ProcessExit } from './supervised-process';
 
-const FAST = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
 const TIMEOUT_MS = 600_000;
 const TOPIC = 'rolling';
 const PARTITIONS = [0, 1, 2];
@@ -17,26 +16,6 @@ interface ShutdownSummary {
   moved: number;
   left: number;
   stayed: number;
-}
-
-async function createReplicated(cluster: BrokerCluster): Promise<void> {
-  const admin = kafkaOf(cluster).admin();
-  await admin.connect();
-  try {
-    await admin.createTopics({
-      topics: [
-        {
-          topic: TOPIC,
-          numPartitions: PARTITIONS.length,
-          replicationFactor: 3,
-          configEntries: [{ name: 'min.insync.replicas', value: '2' }],
-        },
-      ],
-      waitForLeaders: true,
-    });
-  } finally {
-    await admin.disconnect();
-  }
 }
 
 async function assignments(cluster: BrokerCluster): Promise<StoredAssignment[]> {
@@ -87,11 +66,8 @@ async function stopAndReadSummary(
 
 describe('rolling restart', { timeout: TIMEOUT_MS }, () => {
   it('restarts the three brokers one at a time under load: leadership moves first, nothing is lost, clients see only retriable errors', async () => {
-    const etcd = await startEtcd();
-    onTestFinished(() => etcd.stop());
-    const cluster = await startBrokerCluster({ etcd, brokers: 3, config: FAST });
-    onTestFinished(() => cluster.stop());
-    await createReplicated(cluster);
+    const cluster = await startReplicatedCluster();
+    await createReplicatedTopics(cluster, [TOPIC], PARTITIONS.length);
     await fullIsr(cluster, 'a full ISR before the workload');
     const workload = await startReplicationWorkload(cluster, { topic: TOPIC, partitions: PARTITIONS });
     onTestFinished(() => workload.stop());
