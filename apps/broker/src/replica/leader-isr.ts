@@ -99,6 +99,11 @@ export class LeaderIsr {
    * not fetched under this leadership.
    */
   highWatermarkCandidate(isr: readonly number[], localLogEndOffset: number): number | undefined {
+    // This broker alone (a standalone broker, or a replicated partition whose ISR shrank to its
+    // leader) with no change being stored: the leader's log end is the candidate. Every append
+    // asks, so this spares the common case building a set.
+    if (this.#pendingIsr === undefined && isr.length === 1 && isr[0] === this.localBrokerId)
+      return localLogEndOffset;
     let candidate = Number.POSITIVE_INFINITY;
     for (const brokerId of new Set([...isr, ...(this.#pendingIsr ?? [])])) {
       const end = brokerId === this.localBrokerId ? localLogEndOffset : this.#followers.logEndOf(brokerId);

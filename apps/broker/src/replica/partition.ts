@@ -7,6 +7,7 @@ import type { TimestampOffset } from '../log/timestamp-lookup';
 import type { VerificationGuard } from '../log/transaction-verification';
 import type { PartitionAssignment } from '../metadata/metadata-store';
 import { LeaderIsr, type PartitionReplication } from './leader-isr';
+import { type FollowerLogState, PartitionFollower } from './partition-follower';
 import { judgeRoleChange, leaderEpochError, NO_LEADER_EPOCH, type PartitionRole } from './partition-role';
 import {
   type LocalReplicaState,
@@ -41,12 +42,15 @@ export class Partition {
   #assignment: PartitionAssignment | undefined;
   #highWatermark = 0;
   readonly #leaderIsr: LeaderIsr;
+  readonly #follower: PartitionFollower;
   /** Follower cuts of the log under way (truncations, restarts); no leader work meanwhile. */
   #cuts = 0;
   /** Bumped by every change a parked fetch may care about, so it can tell one happened. */
   #changeCount = 0;
   /** Bumped by every change of the log end, for the followers' parked fetches. */
   #logEndChangeCount = 0;
+  /** The purgatory key followers' fetches park under, made once: every append looks it up. */
+  readonly #replicaFetchKey: string;
   /** The turn the next append waits for while an earlier one is still being admitted. */
   #admissionTail: Promise<void> | undefined;
   #admissionsPending = 0;
@@ -63,6 +67,16 @@ export class Partition {
   ) {
     this.key = partitionKey(topic, partition);
     this.#leaderIsr = new LeaderIsr(localBrokerId, replication);
+    this.#follower = new PartitionFollower({
+      followerLog: (leaderEpoch) => this.#followerLog(leaderEpoch),
+      highWatermark: () => this.#highWatermark,
+      setHighWatermark: (offset) => {
+        this.#highWatermark = offset;
+        this.#changed();
+      },
+      cutting: (cut) => this.#cutting(cut),
+    });
+    this.#replicaFetchKey = replicaFetchKey(this.key);
     this.#unsubscribe = log?.subscribe((change) => this.#onLogChange(change));
   }
 
@@ -387,57 +401,27 @@ export class Partition {
     this.#leaderIsr.checkShrink(this.#assignment, log.logEndOffset, this.#minInsyncReplicas);
   }
 
-  /**
-   * Appends the batches a leader's fetch answer carried, as its follower at `leaderEpoch`, byte
-   * for byte (their offsets and epochs are the leader's), and resolves once they are fdatasync'd:
-   * the follower's next fetch reports them as its log end, and what the leader counts as
-   * replicated must be on disk (docs/architecture.md §6.5). Returns the new log end.
-   */
-  async appendAsFollower(batches: readonly Buffer[], leaderEpoch: number): Promise<number> {
-    const log = this.#followerLog(leaderEpoch);
-    const appends: Promise<AppendResult>[] = [];
-    for (const batch of batches) {
-      const header = log.validate(batch, 'replication');
-      appends.push(log.appendValidated(batch, header, { origin: 'replication' }));
-    }
-    await Promise.all(appends);
-    await log.waitUntilDurable(log.logEndOffset);
-    return log.logEndOffset;
+  /** Appends a leader's batches as its follower at `leaderEpoch` (partition-follower.ts); the new log end. */
+  appendAsFollower(batches: readonly Buffer[], leaderEpoch: number): Promise<number> {
+    return this.#follower.append(batches, leaderEpoch);
   }
 
-  /**
-   * What a leader's fetch answer says of the partition: the follower's high watermark becomes the
-   * leader's, capped at its own log end, and its log start follows the leader's up to there.
-   */
-  async followLeaderOffsets(
+  /** Follows the leader's high watermark and log start a fetch answer carried (partition-follower.ts). */
+  followLeaderOffsets(
     leaderEpoch: number,
     leaderOffsets: { highWatermark: number; logStartOffset: number },
   ): Promise<void> {
-    const log = this.#followerLog(leaderEpoch);
-    const highWatermark = Math.min(leaderOffsets.highWatermark, log.logEndOffset);
-    if (highWatermark > this.#highWatermark) {
-      this.#highWatermark = highWatermark;
-      this.#changed();
-    }
-    const logStart = Math.min(leaderOffsets.logStartOffset, this.#highWatermark);
-    if (logStart > log.logStartOffset) await log.deleteRecordsBefore(logStart);
+    return this.#follower.followLeaderOffsets(leaderEpoch, leaderOffsets);
   }
 
-  /**
-   * Begins this follower's log again, empty, at the leader's log start, when its own log ends
-   * below it (what it lacks is gone from the leader too). Its high watermark starts there.
-   */
-  async restartAsFollowerAt(leaderEpoch: number, offset: number): Promise<void> {
-    const log = this.#followerLog(leaderEpoch);
-    await this.#cutting(() => log.restartAt(offset));
-    this.#highWatermark = offset;
-    this.#changed();
+  /** Begins this follower's log again, empty, at the leader's log start (partition-follower.ts). */
+  restartAsFollowerAt(leaderEpoch: number, offset: number): Promise<void> {
+    return this.#follower.restartAt(leaderEpoch, offset);
   }
 
-  /** Cuts this follower's log at `offset` (a divergent tail, found with OffsetForLeaderEpoch). */
-  async truncateAsFollower(leaderEpoch: number, offset: number): Promise<void> {
-    const log = this.#followerLog(leaderEpoch);
-    await this.#cutting(() => log.truncateTo(offset));
+  /** Cuts this follower's log at `offset` (partition-follower.ts). */
+  truncateAsFollower(leaderEpoch: number, offset: number): Promise<void> {
+    return this.#follower.truncate(leaderEpoch, offset);
   }
 
   /**
@@ -464,21 +448,9 @@ export class Partition {
     }
   }
 
-  /** What a follower's truncation asks the leader about: its log end and its newest leader epoch. */
-  followerLogState(leaderEpoch: number): {
-    logStartOffset: number;
-    logEndOffset: number;
-    latestEpoch: number;
-    endOffsetForEpoch(epoch: number): EpochEndOffset;
-  } {
-    const log = this.#followerLog(leaderEpoch);
-    const epochs = log.leaderEpochs;
-    return {
-      logStartOffset: log.logStartOffset,
-      logEndOffset: log.logEndOffset,
-      latestEpoch: epochs.length === 0 ? -1 : epochs[epochs.length - 1]!.epoch,
-      endOffsetForEpoch: (epoch) => log.endOffsetForEpoch(epoch),
-    };
+  /** What a follower's truncation asks the leader about (partition-follower.ts). */
+  followerLogState(leaderEpoch: number): FollowerLogState {
+    return this.#follower.logState(leaderEpoch);
   }
 
   /**
@@ -733,6 +705,7 @@ export class Partition {
 
   #logEndChanged(): void {
     this.#logEndChangeCount += 1;
-    this.waits.fetch.checkAndComplete(replicaFetchKey(this.key));
+    // A standalone partition has no followers, so nothing ever parks here and the lookup finds nothing.
+    this.waits.fetch.checkAndComplete(this.#replicaFetchKey);
   }
 }
