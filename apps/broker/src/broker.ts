@@ -336,6 +336,7 @@ export class Broker {
       groups: this.#groupCoordinator,
       traffic: this.#traffic,
       clock: systemClock,
+      logDirectory: join(dataDirectory, 'logs'),
       broker: {
         version: WEIR_VERSION,
         startedAtMs: () => this.#startedAtMs,
