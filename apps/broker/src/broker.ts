@@ -233,7 +233,7 @@ export class Broker {
       writeDegraded: this.#replicas.writeDegradedPartitions().length,
     }));
     deps.metrics.registerReplicationCollector(() => this.#replicationHealth());
-    deps.metrics.clusterRole.setControllerCollector(() => this.#view.controllerId === brokerId);
+    deps.metrics.clusterRole.setControllerCollector(() => this.#store.holdsControllerTitle());
     this.#topics = new TopicManager(this.#store, this.#view, this.#replicas, config.topics, systemClock);
     this.#groupStore = new OffsetsTopicStore(
       this.#topics,

@@ -13,7 +13,8 @@ export interface ClusterRoleMetrics {
 
 /**
  * Registers `weir_controller_active` (1 on the broker that is the controller now, else 0; Kafka's
- * ActiveControllerCount), read from the cluster view when scraped, and
+ * ActiveControllerCount), read from the broker's own controller election when scraped (not
+ * the cluster view, which a broker cut off from etcd stops seeing change), and
  * `weir_broker_session_starts_total`. Summed over the cluster, the gauge is 1 when all is well:
  * 0 means no controller, so no leader is elected for partitions whose leader fails.
  */
