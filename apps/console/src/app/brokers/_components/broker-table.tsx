@@ -47,11 +47,26 @@ const columns: readonly DataTableColumn<BrokerRow>[] = [
   {
     id: 'leaders',
     header: 'Leader skew',
+    className: 'min-w-32 whitespace-normal',
     cell: (broker) => <LeaderSkew broker={broker} />,
   },
   {
+    id: 'followed',
+    header: 'Followed',
+    align: 'right',
+    cell: (broker) => <Count value={broker.followerCount} />,
+  },
+  {
+    id: 'disk',
+    header: 'Disk',
+    className: 'min-w-40 whitespace-normal',
+    cell: (broker) => <BrokerDisk broker={broker} />,
+  },
+  // Last and bounded: an internal topic alone lists 50 partitions.
+  {
     id: 'led',
     header: 'Partitions led',
+    className: 'min-w-48 max-w-md whitespace-normal',
     cell: (broker) =>
       broker.ledTopics.length === 0 ? (
         '—'
@@ -70,13 +85,6 @@ const columns: readonly DataTableColumn<BrokerRow>[] = [
         </span>
       ),
   },
-  {
-    id: 'followed',
-    header: 'Followed',
-    align: 'right',
-    cell: (broker) => <Count value={broker.followerCount} />,
-  },
-  { id: 'disk', header: 'Disk', cell: (broker) => <BrokerDisk broker={broker} /> },
 ];
 
 export function BrokerTable() {
