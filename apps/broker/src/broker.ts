@@ -233,6 +233,7 @@ export class Broker {
       writeDegraded: this.#replicas.writeDegradedPartitions().length,
     }));
     deps.metrics.registerReplicationCollector(() => this.#replicationHealth());
+    deps.metrics.clusterRole.setControllerCollector(() => this.#store.holdsControllerTitle());
     this.#topics = new TopicManager(this.#store, this.#view, this.#replicas, config.topics, systemClock);
     this.#groupStore = new OffsetsTopicStore(
       this.#topics,
@@ -336,6 +337,7 @@ export class Broker {
       groups: this.#groupCoordinator,
       traffic: this.#traffic,
       clock: systemClock,
+      logDirectory: join(dataDirectory, 'logs'),
       broker: {
         version: WEIR_VERSION,
         startedAtMs: () => this.#startedAtMs,
@@ -467,9 +469,13 @@ export class Broker {
       ...registrationOf(this.config, this.#listeners, this.#sessionId, systemClock.nowMs()),
       ...(storageId === undefined ? {} : { storageId }),
     });
+    this.deps.metrics.clusterRole.sessionStartsTotal.inc();
     // A lost session stops this broker serving partitions until it is registered again.
     this.#unfollowSession = this.#store.onSession((event) => {
-      if (event.kind === 'registered') this.#registration = event.registration;
+      if (event.kind === 'registered') {
+        this.#registration = event.registration;
+        this.deps.metrics.clusterRole.sessionStartsTotal.inc();
+      }
       this.#replicas.setSessionFenced(event.kind === 'lost');
     });
     this.#controller?.start();

@@ -16,6 +16,7 @@ import {
   DescribeClientQuotas,
   DescribeConfigs,
   DescribeGroups,
+  DescribeLogDirs,
   DescribeProducers,
   DescribeTransactions,
   EndTxn,
@@ -87,6 +88,15 @@ export const ROWS: Row[] = [
     grants: [cluster('DESCRIBE_CONFIGS')],
     request: { components: [], strict: false },
     expect: { denied: CLUSTER },
+  }),
+  row({
+    api: DescribeLogDirs,
+    label: 'DescribeLogDirs',
+    grants: [cluster('DESCRIBE')],
+    request: { topics: null },
+    // The client listener serves v0–1, which have no top-level error code: a denial is an answer
+    // without any log directory.
+    expect: { shows: (response) => (response as { results: unknown[] }).results.length > 0 },
   }),
   row({
     api: AlterClientQuotas,

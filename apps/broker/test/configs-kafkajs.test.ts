@@ -241,9 +241,11 @@ describe('topic and broker configs through the kafkajs admin client', () => {
       expect(entries.get('auto.create.topics.enable')?.configValue).toBe('false');
       expect(entries.get('log.retention.ms')?.configValue).toBe(String(RETENTION_DEFAULT_MS));
       expect(entries.get('message.max.bytes')?.configValue).toBe(String(1024 * 1024 + 12));
+      // Left at its built-in value, so Kafka's DEFAULT_CONFIG.
       expect(entries.get('min.insync.replicas')).toMatchObject({
         configValue: '1',
-        configSource: ConfigSource.STATIC_BROKER_CONFIG,
+        configSource: ConfigSource.DEFAULT_CONFIG,
+        isDefault: true,
       });
       expect(entries.get('unclean.leader.election.enable')?.configValue).toBe('false');
       expect(entries.get('replica.lag.time.max.ms')?.configValue).toBe('30000');

@@ -268,6 +268,51 @@ describe('config APIs on the wire (versions and IncrementalAlterConfigs, which k
     expect(known!.configs.map((entry) => entry.name)).toEqual(['retention.ms']);
   });
 
+  it("lists the broker's effective configs: set ones as static, the rest default, secrets as null", async () => {
+    const response = await client.request(DescribeConfigs, 2, {
+      resources: [{ resourceType: BROKER, resourceName: '1', configurationKeys: null }],
+      includeSynonyms: false,
+    });
+    const [broker] = response.results;
+    expect(broker!.errorCode).toBe(ErrorCode.NONE);
+    const entries = new Map(broker!.configs.map((entry) => [entry.name, entry]));
+    // Set by the test's configuration: node id, retention, the listeners' ports (0: any free one,
+    // as configured; the bound ports are in Metadata) and the token.
+    expect(entries.get('broker.id')).toMatchObject({ value: '1', configSource: SOURCE_STATIC_BROKER });
+    expect(entries.get('log.retention.ms')).toMatchObject({
+      value: String(RETENTION_DEFAULT_MS),
+      configSource: SOURCE_STATIC_BROKER,
+    });
+    expect(entries.get('listeners')).toMatchObject({
+      value: 'CLIENT://127.0.0.1:0,INTERNAL://127.0.0.1:0',
+      configSource: SOURCE_STATIC_BROKER,
+    });
+    expect(entries.get('listener.security.protocol.map')).toMatchObject({
+      value: 'CLIENT:PLAINTEXT,INTERNAL:SASL_PLAINTEXT',
+      configSource: SOURCE_DEFAULT,
+    });
+    expect(entries.get('weir.internal.listener.token')).toMatchObject({
+      value: null,
+      isSensitive: true,
+      configSource: SOURCE_STATIC_BROKER,
+    });
+    // Left at the built-in value: Kafka's DEFAULT_CONFIG, and null where Kafka has no default.
+    expect(entries.get('num.partitions')).toMatchObject({ value: '1', configSource: SOURCE_DEFAULT });
+    expect(entries.get('min.insync.replicas')).toMatchObject({ value: '1', configSource: SOURCE_DEFAULT });
+    expect(entries.get('broker.rack')).toMatchObject({ value: null, configSource: SOURCE_DEFAULT });
+    expect(entries.get('weir.bootstrap.admin.password')).toMatchObject({
+      value: null,
+      isSensitive: true,
+      configSource: SOURCE_DEFAULT,
+    });
+    // No secret appears in any value.
+    expect(broker!.configs.some((entry) => entry.value?.includes(running.internalToken))).toBe(false);
+    expect([...entries.values()].filter((entry) => entry.isSensitive).map((entry) => entry.name)).toEqual([
+      'weir.internal.listener.token',
+      'weir.bootstrap.admin.password',
+    ]);
+  });
+
   it('keeps both changes when two connections alter the same topic at once', async () => {
     const other = await RawClient.connect(running.bootstrap);
     try {

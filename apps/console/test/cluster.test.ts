@@ -89,6 +89,21 @@ describe('the console on a three-broker cluster', { timeout: CLUSTER_TIMEOUT_MS 
     expect(list.brokers.map((broker) => `${broker.host}:${broker.port}`)).toEqual(
       cluster.brokers.map((broker) => broker.internalAddress),
     );
+    // Each broker's own answer: the client listener clients use, and its own log directory.
+    expect(list.brokers.map((broker) => broker.clientAddress)).toEqual(
+      cluster.brokers.map((broker) => broker.bootstrap),
+    );
+    const paths = list.brokers.map((broker) => broker.logDirs?.[0]?.path);
+    expect(new Set(paths).size).toBe(3);
+    for (const broker of list.brokers) {
+      expect(broker.logDirsError).toBeNull();
+      expect(broker.logDirs![0]!.usableBytes).toBeGreaterThan(0);
+      // Every replica held is either led or followed.
+      expect(broker.leaderCount + broker.followerCount).toBe(broker.replicaCount);
+    }
+    // The even share is the same for everyone: the cluster's led partitions over three brokers.
+    const led = list.brokers.reduce((sum, broker) => sum + broker.leaderCount, 0);
+    for (const broker of list.brokers) expect(broker.leaderSkew.evenShare).toBeCloseTo(led / 3, 1);
   });
 
   it('browses every record of a topic whose partitions live on three brokers', async () => {

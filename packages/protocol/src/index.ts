@@ -29,6 +29,7 @@ export { DescribeAcls } from './messages/apis/describe-acls';
 export { DescribeClientQuotas } from './messages/apis/describe-client-quotas';
 export { DescribeConfigs } from './messages/apis/describe-configs';
 export { DescribeGroups } from './messages/apis/describe-groups';
+export { DescribeLogDirs } from './messages/apis/describe-log-dirs';
 export { DescribeProducers } from './messages/apis/describe-producers';
 export { DescribeTransactions } from './messages/apis/describe-transactions';
 export { EndTxn } from './messages/apis/end-txn';
@@ -281,6 +282,7 @@ export type {
   UserScramMechanism,
 } from './client/internal/user-admin-types';
 export type { OffsetQuery, OffsetSpec, PartitionOffset } from './client/list-offsets';
+export type { LogDirDescription, LogDirReplica, LogDirTopicFilter } from './client/log-dirs-admin';
 export type {
   ConsumerRecord,
   MessageBytes,

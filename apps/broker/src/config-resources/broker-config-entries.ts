@@ -5,10 +5,12 @@ import { topicConfigDefinition } from '../topics/topic-configs';
 /** One broker config under its Kafka name, as DescribeConfigs reports it for a broker resource. */
 export interface BrokerConfigDefinition {
   name: string;
-  value(config: BrokerConfig): string;
+  /** Null when unset and without a default (Kafka's null, e.g. broker.rack). */
+  value(config: BrokerConfig): string | null;
   /**
-   * STATIC_BROKER_CONFIG when it comes from `BrokerConfig` (YAML, env, flags); DEFAULT_CONFIG when
-   * Weir fixes the value and nothing can set it.
+   * STATIC_BROKER_CONFIG when it comes from `BrokerConfig` (YAML, env, flags), reported as such
+   * when its value differs from the built-in default; DEFAULT_CONFIG when Weir fixes the value and
+   * nothing can set it.
    */
   source: 'STATIC_BROKER_CONFIG' | 'DEFAULT_CONFIG';
   /** The topic config this broker config is the default of (Kafka's synonym), if any. */
@@ -16,12 +18,47 @@ export interface BrokerConfigDefinition {
   sensitive?: boolean;
 }
 
-function fromConfig(name: string, value: (config: BrokerConfig) => string | number | boolean) {
+function fromConfig(
+  name: string,
+  value: (config: BrokerConfig) => string | number | boolean | undefined,
+  options: { sensitive?: boolean } = {},
+): BrokerConfigDefinition {
   return {
     name,
-    value: (config: BrokerConfig) => String(value(config)),
+    value: (config: BrokerConfig) => {
+      const raw = value(config);
+      return raw === undefined ? null : String(raw);
+    },
     source: 'STATIC_BROKER_CONFIG',
-  } as const;
+    ...(options.sensitive ? { sensitive: true } : {}),
+  };
+}
+
+/** Kafka's `listeners` form, `NAME://host:port`, of the client listener and the internal one if enabled. */
+function listenersValue(config: BrokerConfig, address: 'bound' | 'advertised'): string {
+  const { client, internal } = config.listeners;
+  const entries = [
+    address === 'bound'
+      ? `CLIENT://${client.host}:${client.port}`
+      : `CLIENT://${client.advertisedHost ?? client.host}:${client.advertisedPort ?? client.port}`,
+  ];
+  if (internal.enabled) {
+    entries.push(
+      address === 'bound'
+        ? `INTERNAL://${internal.host}:${internal.port}`
+        : `INTERNAL://${internal.advertisedHost ?? internal.host}:${internal.advertisedPort ?? internal.port}`,
+    );
+  }
+  return entries.join(',');
+}
+
+/** Kafka's listener.security.protocol.map: the internal listener authenticates with SASL, over TLS if set. */
+function securityProtocolMap(config: BrokerConfig): string {
+  const { client, internal } = config.listeners;
+  const entries = [`CLIENT:${client.securityProtocol}`];
+  if (internal.enabled)
+    entries.push(`INTERNAL:${internal.tls === undefined ? 'SASL_PLAINTEXT' : 'SASL_SSL'}`);
+  return entries.join(',');
 }
 
 /**
@@ -45,6 +82,19 @@ export const BROKER_CONFIGS: readonly BrokerConfigDefinition[] = [
   fromConfig('node.id', (config) => config.nodeId),
   // Kafka's log.dirs holds the partition logs; Weir keeps them under `<dataDir>/logs`.
   fromConfig('log.dirs', (config) => resolve(config.dataDir, 'logs')),
+  fromConfig('broker.rack', (config) => config.rack),
+  fromConfig('listeners', (config) => listenersValue(config, 'bound')),
+  fromConfig('advertised.listeners', (config) => listenersValue(config, 'advertised')),
+  fromConfig('listener.security.protocol.map', securityProtocolMap),
+  fromConfig('inter.broker.listener.name', () => 'INTERNAL'),
+  fromConfig('sasl.enabled.mechanisms', (config) => config.listeners.client.saslMechanisms.join(',')),
+  // Secrets without a Kafka name: reported so an operator sees whether they are set, never their value.
+  fromConfig('weir.internal.listener.token', (config) => config.listeners.internal.token, {
+    sensitive: true,
+  }),
+  fromConfig('weir.bootstrap.admin.password', (config) => config.security.bootstrapAdmin?.password, {
+    sensitive: true,
+  }),
   fromConfig('num.partitions', (config) => config.topics.defaultPartitions),
   fromConfig('default.replication.factor', (config) => config.topics.defaultReplicationFactor),
   fromConfig('replica.lag.time.max.ms', (config) => config.replication.replicaLagTimeMaxMs),

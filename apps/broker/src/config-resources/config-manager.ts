@@ -139,13 +139,13 @@ export class ConfigManager {
         value: definition.value(builtIn),
         source: 'DEFAULT_CONFIG',
       };
+      // Weir keeps no record of which keys a file, variable or flag set, so a static config is
+      // reported as set when its value differs from the built-in one, as the operator means it.
+      const value = definition.value(this.config);
       const synonyms: ConfigSynonym[] =
-        definition.source === 'DEFAULT_CONFIG'
+        definition.source === 'DEFAULT_CONFIG' || value === defaultSynonym.value
           ? [defaultSynonym]
-          : [
-              { name: definition.name, value: definition.value(this.config), source: definition.source },
-              defaultSynonym,
-            ];
+          : [{ name: definition.name, value, source: definition.source }, defaultSynonym];
       return entryOf(definition.name, synonyms, { readOnly: true, sensitive: definition.sensitive ?? false });
     });
   }

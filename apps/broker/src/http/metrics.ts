@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ReplicationHealth } from '../cluster/replication-health';
+import { type ClusterRoleMetrics, registerClusterRoleMetrics } from './cluster-role-metrics';
 import { type GroupMetricsSnapshot, registerGroupMetrics } from './group-metrics';
 import { type PartitionStats, registerPartitionGauges } from './partition-metrics';
 import { type ReplicationCounters, registerReplicationMetrics } from './replication-metrics';
@@ -52,6 +53,8 @@ export interface BrokerMetrics {
   replication: ReplicationCounters;
   /** Sets where the replication gauges (ISR shortfalls, leaderless partitions, follower lag) come from. */
   registerReplicationCollector(collect: () => ReplicationHealth): void;
+  /** Whether this broker is the controller (`weir_controller_active`), and its session starts. */
+  clusterRole: ClusterRoleMetrics;
   /** Warnings strangers can cause (refusals, bad frames), by kind, whether written or not. */
   logWarningsTotal: Counter<'kind'>;
   /** Of those, the ones not written because their kind went past its lines per interval. */
@@ -118,6 +121,7 @@ export function createBrokerMetrics(): BrokerMetrics {
   const replication = registerReplicationMetrics(registry, () => {
     collectorErrorsTotal.inc({ collector: 'replication' });
   });
+  const clusterRole = registerClusterRoleMetrics(registry);
   // Registered after the collected gauges: a scrape reads metrics in registration order, so a
   // collector failure counted during this scrape already shows in it.
   const collectorErrorsTotal = new Counter({
@@ -139,6 +143,7 @@ export function createBrokerMetrics(): BrokerMetrics {
 
   return {
     registry,
+    clusterRole,
     requestsTotal: new Counter({
       name: 'weir_requests_total',
       help: 'Kafka protocol requests received.',

@@ -131,6 +131,10 @@ export class LocalMetadataStore implements MetadataStore {
     return () => undefined;
   }
 
+  holdsControllerTitle(): boolean {
+    return true;
+  }
+
   async close(): Promise<void> {
     // Nothing is held open between writes.
   }

@@ -182,6 +182,12 @@ export interface MetadataStore {
    * function. The local store's session never ends.
    */
   onSession(listener: (event: BrokerSessionEvent) => void): () => void;
+  /**
+   * Whether this broker holds the controller title now, by its own election rather than by the
+   * image (a broker cut off from etcd still sees itself named until its lease has gone). The local
+   * store's broker is always its controller.
+   */
+  holdsControllerTitle(): boolean;
   /** Ends a registration, if `sessionId` is still the registered one (a newer start keeps its own). */
   unregisterBroker(brokerId: number, sessionId: string): Promise<void>;
   /** Creates a topic with one assignment per partition (TOPIC_ALREADY_EXISTS if the name is taken). */

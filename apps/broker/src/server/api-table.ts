@@ -17,6 +17,7 @@ import {
 } from './handlers/describe-client-quotas';
 import { describeConfigsHandler } from './handlers/describe-configs';
 import { describeGroupsHandler } from './handlers/describe-groups';
+import { clientDescribeLogDirsHandler, describeLogDirsHandler } from './handlers/describe-log-dirs';
 import { describeProducersHandler } from './handlers/describe-producers';
 import { describeTransactionsHandler } from './handlers/describe-transactions';
 import { endTxnHandler } from './handlers/end-txn';
@@ -86,7 +87,8 @@ const INTERNAL_ONLY: readonly ServedOn[] = ['internal'];
  * ApiVersions is not a row: every listener serves it, and its registry builds it from the
  * listener's rows (handler-registry.ts). SaslAuthenticate has two rows: the client listener serves
  * v0–1 (it advertises no flexible version but ApiVersions v3), the internal one v0–2; likewise the
- * client quota APIs, v0 on the client listener and v0–1 on the internal one.
+ * client quota APIs, v0 on the client listener and v0–1 on the internal one, and DescribeLogDirs,
+ * v0–1 and v0–4.
  */
 export const API_TABLE: readonly ApiTableRow[] = [
   { handler: produceHandler, servedOn: KAFKA },
@@ -124,6 +126,8 @@ export const API_TABLE: readonly ApiTableRow[] = [
   { handler: describeClientQuotasHandler, servedOn: ['internal'] },
   { handler: clientAlterClientQuotasHandler, servedOn: ['client'] },
   { handler: alterClientQuotasHandler, servedOn: ['internal'] },
+  { handler: clientDescribeLogDirsHandler, servedOn: ['client'] },
+  { handler: describeLogDirsHandler, servedOn: ['internal'] },
   { handler: saslHandshakeHandler, servedOn: ['client with SASL', 'internal'] },
   { handler: clientSaslAuthenticateHandler, servedOn: ['client with SASL'] },
   { handler: saslAuthenticateHandler, servedOn: ['internal'] },

@@ -34,6 +34,7 @@ import {
 } from './group/group-admin';
 import type { CommittedOffset } from './group/group-offsets';
 import type { OffsetQuery, PartitionOffset } from './list-offsets';
+import { describeLogDirs, type LogDirDescription, type LogDirTopicFilter } from './log-dirs-admin';
 import {
   alterClientQuotas,
   type ClientQuotaAlteration,
@@ -202,6 +203,18 @@ export class Admin {
   /** Producers with state on a topic's partitions: last sequence, open transaction's first offset. */
   describeProducers(topic: string, partitions?: readonly number[]): Promise<PartitionProducer[]> {
     return describeProducers(this.#client, topic, partitions);
+  }
+
+  /**
+   * The log directories of a broker (every broker when `brokerId` is absent) with each partition
+   * replica's size and lag, optionally only the partitions `options.topics` names. Needs DESCRIBE
+   * on the cluster.
+   */
+  describeLogDirs(
+    brokerId?: number,
+    options: { topics?: LogDirTopicFilter } = {},
+  ): Promise<LogDirDescription[]> {
+    return describeLogDirs(this.#client, brokerId, options.topics);
   }
 
   /** Creates ACLs; an existing one is left as it is. Needs ALTER on the cluster. */

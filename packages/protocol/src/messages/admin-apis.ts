@@ -12,6 +12,7 @@ import { DeleteTopics } from './apis/delete-topics';
 import { DescribeAcls } from './apis/describe-acls';
 import { DescribeClientQuotas } from './apis/describe-client-quotas';
 import { DescribeConfigs } from './apis/describe-configs';
+import { DescribeLogDirs } from './apis/describe-log-dirs';
 import { DescribeProducers } from './apis/describe-producers';
 import { DescribeTransactions } from './apis/describe-transactions';
 import { EndTxn } from './apis/end-txn';
@@ -37,6 +38,7 @@ export const ADMIN_APIS: readonly ApiSchema[] = [
   DeleteAcls,
   DescribeConfigs,
   AlterConfigs,
+  DescribeLogDirs,
   CreatePartitions,
   IncrementalAlterConfigs,
   DescribeClientQuotas,

@@ -169,6 +169,10 @@ export class EtcdMetadataStore implements MetadataStore {
     return this.#session.onEvent(listener);
   }
 
+  holdsControllerTitle(): boolean {
+    return this.#election.fence() !== undefined;
+  }
+
   async unregisterBroker(_brokerId: number, sessionId: string): Promise<void> {
     await this.#election.resign();
     await this.#session.unregister(sessionId);

@@ -110,6 +110,8 @@ export const API_ACL_RULES = {
   /** Client quotas are cluster configuration in Kafka (KIP-546). */
   DescribeClientQuotas: { cluster: cluster('DESCRIBE_CONFIGS') },
   AlterClientQuotas: { cluster: cluster('ALTER_CONFIGS') },
+  /** Kafka's rule: DESCRIBE on the cluster, since the answer names every partition on the broker. */
+  DescribeLogDirs: { cluster: cluster('DESCRIBE') },
 
   // Groups.
   FindCoordinator: { group: group('DESCRIBE'), transactionalId: transactionalId('DESCRIBE') },

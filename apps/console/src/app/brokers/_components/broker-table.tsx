@@ -1,13 +1,12 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Count, DataTable, type DataTableColumn, showBidiControls } from '@weir/ui';
+import { Badge, Count, DataTable, type DataTableColumn, showBidiControls, Timestamp } from '@weir/ui';
 import Link from 'next/link';
 import type { BrokerRow } from '../../../server/api/schemas/brokers';
 import { useTRPC } from '../../../trpc/react';
 import { ListPanel } from '../../_components/list-panel';
-
-const STATE_TONES = { live: 'success', unreachable: 'warning', gone: 'danger' } as const;
+import { BrokerDisk, BrokerListeners, BrokerState, LeaderSkew } from './broker-cells';
 
 const columns: readonly DataTableColumn<BrokerRow>[] = [
   {
@@ -17,38 +16,57 @@ const columns: readonly DataTableColumn<BrokerRow>[] = [
     cell: (broker) => (
       <span className="inline-flex items-center gap-1.5">
         {broker.isController ? <Badge tone="accent">controller</Badge> : null}
-        <Count value={broker.nodeId} />
+        <Link className="underline-offset-2 hover:underline" href={`/brokers/${broker.nodeId}`}>
+          <Count value={broker.nodeId} />
+        </Link>
       </span>
     ),
-  },
-  {
-    id: 'address',
-    header: 'Address',
-    className: 'font-mono text-xs',
-    cell: (broker) => `${broker.host}:${broker.port}`,
   },
   {
     id: 'state',
     header: 'State',
     cell: (broker) => (
-      <Badge
-        tone={STATE_TONES[broker.state]}
-        {...(broker.stateDetail === null ? {} : { title: broker.stateDetail })}
-      >
-        {broker.state}
-      </Badge>
+      <span className="flex flex-col items-start gap-0.5">
+        <BrokerState broker={broker} />
+        {broker.startedAtMs === null ? null : (
+          <span className="text-xs text-zinc-500 dark:text-zinc-400">
+            since <Timestamp epochMs={broker.startedAtMs} />
+          </span>
+        )}
+      </span>
     ),
   },
+  { id: 'listeners', header: 'Listeners', cell: (broker) => <BrokerListeners broker={broker} /> },
   { id: 'rack', header: 'Rack', cell: (broker) => broker.rack ?? '—' },
   {
-    id: 'leaders',
-    header: 'Leader of',
-    align: 'right',
-    cell: (broker) => <Count value={broker.leaderCount} />,
+    id: 'version',
+    header: 'Version',
+    className: 'font-mono text-xs',
+    cell: (broker) => broker.version ?? '—',
   },
+  {
+    id: 'leaders',
+    header: 'Leader skew',
+    className: 'min-w-32 whitespace-normal',
+    cell: (broker) => <LeaderSkew broker={broker} />,
+  },
+  {
+    id: 'followed',
+    header: 'Followed',
+    align: 'right',
+    cell: (broker) => <Count value={broker.followerCount} />,
+  },
+  {
+    id: 'disk',
+    header: 'Disk',
+    className: 'min-w-40 whitespace-normal',
+    cell: (broker) => <BrokerDisk broker={broker} />,
+  },
+  // Last and bounded: an internal topic alone lists 50 partitions.
   {
     id: 'led',
     header: 'Partitions led',
+    className: 'min-w-48 max-w-md whitespace-normal',
     cell: (broker) =>
       broker.ledTopics.length === 0 ? (
         '—'
@@ -66,12 +84,6 @@ const columns: readonly DataTableColumn<BrokerRow>[] = [
           ))}
         </span>
       ),
-  },
-  {
-    id: 'replicas',
-    header: 'Replicas',
-    align: 'right',
-    cell: (broker) => <Count value={broker.replicaCount} />,
   },
 ];
 

@@ -1,6 +1,6 @@
-import { listBrokers } from '../../services/brokers';
+import { describeBrokerConfigs, listBrokers } from '../../services/brokers';
 import { rest } from '../rest-meta';
-import { brokerListSchema } from '../schemas/brokers';
+import { brokerConfigsSchema, brokerListSchema, brokerRefInputSchema } from '../schemas/brokers';
 import { emptyInputSchema } from '../schemas/common';
 import type { Transport } from '../transport';
 import { createTRPCRouter, restProcedure } from '../trpc';
@@ -15,7 +15,7 @@ export function brokersRouter(transport: Transport) {
         TAG,
         'GET',
         '/brokers',
-        'Brokers with their state, the controller and the partitions they lead and hold',
+        'Brokers with their state, listeners, version, the partitions they lead and hold, leader skew and disk use',
       ),
       emptyInputSchema,
     )
@@ -30,5 +30,21 @@ export function brokersRouter(transport: Transport) {
         };
         return listBrokers(sources, now);
       }),
+    configs: restProcedure(
+      transport,
+      rest(
+        TAG,
+        'GET',
+        '/brokers/{nodeId}/configs',
+        'The configs of one broker that are not at their default',
+        'DescribeConfigs on the broker resource, sent to that broker: what its file, environment or flags ' +
+          'set, in Kafka names where they exist. Sensitive values (passwords, tokens) are null.',
+      ),
+      brokerRefInputSchema,
+    )
+      .output(brokerConfigsSchema)
+      .query(({ ctx, input }) =>
+        describeBrokerConfigs(ctx.services.broker.admin(), input.nodeId, ctx.services.now),
+      ),
   });
 }
