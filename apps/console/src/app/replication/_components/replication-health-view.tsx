@@ -103,10 +103,23 @@ const columns: readonly DataTableColumn<PartitionReplicationRow>[] = [
   },
 ];
 
+/** What was found healthy: the whole cluster, or the topic and broker the filters name. */
+function healthyTitle(topic: string, broker: number | null): string {
+  if (topic === '' && broker === null) return 'The cluster is healthy';
+  const scope = [topic === '' ? null : `topic ${topic}`, broker === null ? null : `broker ${broker}`]
+    .filter((part) => part !== null)
+    .join(' on ');
+  return `Healthy: every partition of ${scope} is in sync, led by its preferred replica`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 /** How the check was made, in words, for the empty state and the panel's note. */
 function howChecked(health: ReplicationHealth): string {
   const answered = health.answeredBrokers.length === 0 ? 'none' : health.answeredBrokers.join(', ');
-  return `${formatCount(health.partitionCount)} partitions of ${formatCount(health.topicCount)} topics on ${formatCount(health.registeredBrokers.length)} brokers checked; brokers that answered: ${answered}.`;
+  return `${plural(health.partitionCount, 'partition')} of ${plural(health.topicCount, 'topic')} on ${plural(health.registeredBrokers.length, 'broker')} checked; brokers that answered: ${answered}.`;
 }
 
 /** The partitions whose replication needs attention, filtered by topic, broker and state in the URL. */
@@ -192,8 +205,8 @@ export function ReplicationHealthView() {
               rows={health.partitions}
               rowKey={(row) => `${row.topic}\u0000${row.partition}`}
               empty={
-                params.state === null && params.topic === '' && params.broker === null ? (
-                  <EmptyState title="The cluster is healthy">
+                params.state === null ? (
+                  <EmptyState title={healthyTitle(params.topic.trim(), params.broker)}>
                     {howChecked(health)} Metadata as of <Timestamp epochMs={health.asOfMs} />.
                   </EmptyState>
                 ) : (
