@@ -27,7 +27,7 @@ async function withClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
 
 test('a killed follower is named on the ISR page, and the page heals once it is back', async ({ page }) => {
   test.setTimeout(180_000);
-  const topic = `e2e-replicated-${Date.now()}`;
+  const topic = `rf3-${Date.now() % 100_000}`;
   const leaderOfZero = await withClient(async (client) => {
     const admin = new Admin(client);
     await admin.createTopics([

@@ -69,17 +69,6 @@ const columns: readonly DataTableColumn<PartitionReplicationRow>[] = [
     cell: (row) => `[${row.isr.join(', ')}] / [${row.replicas.join(', ')}] (min ${row.minInsyncReplicas})`,
   },
   {
-    id: 'reasons',
-    header: 'Why',
-    cell: (row) => (
-      <ul className="flex flex-col gap-0.5 text-xs">
-        {row.reasons.map((reason) => (
-          <li key={reason}>{reason}</li>
-        ))}
-      </ul>
-    ),
-  },
-  {
     id: 'followers',
     header: 'Lagging followers',
     className: 'text-xs',
@@ -89,7 +78,7 @@ const columns: readonly DataTableColumn<PartitionReplicationRow>[] = [
         : row.laggingFollowers
             .map(
               (follower) =>
-                `broker ${follower.brokerId}${follower.lagRecords === null ? '' : `: ${formatCount(BigInt(follower.lagRecords))} records`}${follower.lagMs === null ? '' : `, ${Math.round(follower.lagMs / 1000)} s`}`,
+                `broker ${follower.brokerId}${follower.registered ? '' : ' (session ended)'}${follower.lagRecords === null ? '' : `: ${formatCount(BigInt(follower.lagRecords))} records`}${follower.lagMs === null ? '' : `, ${Math.round(follower.lagMs / 1000)} s`}`,
             )
             .join('; '),
   },
@@ -100,6 +89,18 @@ const columns: readonly DataTableColumn<PartitionReplicationRow>[] = [
       const atMs = since(row);
       return atMs === null ? <span className="text-zinc-400">unknown</span> : <Timestamp epochMs={atMs} />;
     },
+  },
+  {
+    id: 'reasons',
+    header: 'Why',
+    cell: (row) => (
+      // Reasons are sentences: they wrap (the table's cells do not), so the lag and time columns stay in view.
+      <ul className="flex w-72 flex-col gap-0.5 whitespace-normal text-xs">
+        {row.reasons.map((reason) => (
+          <li key={reason}>{reason}</li>
+        ))}
+      </ul>
+    ),
   },
 ];
 
