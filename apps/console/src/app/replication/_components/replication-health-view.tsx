@@ -64,9 +64,9 @@ const columns: readonly DataTableColumn<PartitionReplicationRow>[] = [
   },
   {
     id: 'isr',
-    header: 'ISR / replicas',
+    header: 'ISR of replicas',
     className: 'font-mono text-xs',
-    cell: (row) => `[${row.isr.join(', ')}] / [${row.replicas.join(', ')}] (min ${row.minInsyncReplicas})`,
+    cell: (row) => `${row.isr.join(',')} of ${row.replicas.join(',')}, min ${row.minInsyncReplicas}`,
   },
   {
     id: 'followers',
@@ -95,7 +95,7 @@ const columns: readonly DataTableColumn<PartitionReplicationRow>[] = [
     header: 'Why',
     cell: (row) => (
       // Reasons are sentences: they wrap (the table's cells do not), so the lag and time columns stay in view.
-      <ul className="flex w-72 flex-col gap-0.5 whitespace-normal text-xs">
+      <ul className="flex w-48 flex-col gap-0.5 whitespace-normal text-xs">
         {row.reasons.map((reason) => (
           <li key={reason}>{reason}</li>
         ))}
