@@ -119,8 +119,10 @@ function plural(count: number, noun: string): string {
 
 /** How the check was made, in words, for the empty state and the panel's note. */
 function howChecked(health: ReplicationHealth): string {
-  const answered = health.answeredBrokers.length === 0 ? 'none' : health.answeredBrokers.join(', ');
-  return `${plural(health.partitionCount, 'partition')} of ${plural(health.topicCount, 'topic')} on ${plural(health.registeredBrokers.length, 'broker')} checked; brokers that answered: ${answered}.`;
+  const ids = health.answeredBrokers;
+  const answered =
+    ids.length === 0 ? 'no broker' : `${ids.length === 1 ? 'broker' : 'brokers'} ${ids.join(', ')}`;
+  return `${plural(health.partitionCount, 'partition')} of ${plural(health.topicCount, 'topic')} on ${plural(health.registeredBrokers.length, 'broker')} checked; answered: ${answered}.`;
 }
 
 /** The partitions whose replication needs attention, filtered by topic, broker and state in the URL. */
