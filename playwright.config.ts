@@ -34,6 +34,8 @@ const missingBuildMessage = 'The console is not built: run `npm run build -w @we
 
 export default defineConfig({
   testDir: 'e2e',
+  // The cluster specs run against their own three-broker cluster (playwright.cluster.config.ts).
+  testIgnore: 'cluster-*.spec.ts',
   outputDir: '.test-results/playwright-artifacts',
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),

@@ -18,7 +18,16 @@ async function hydratedThemeToggle(page: Page) {
 test('navigation links every section', async ({ page }) => {
   await page.goto('/');
   const navigation = page.getByRole('navigation', { name: 'Console sections' });
-  for (const label of ['Overview', 'Topics', 'Consumer groups', 'Brokers', 'Transactions', 'ACLs', 'Users']) {
+  for (const label of [
+    'Overview',
+    'Topics',
+    'Consumer groups',
+    'Brokers',
+    'Replication',
+    'Transactions',
+    'ACLs',
+    'Users',
+  ]) {
     await expect(navigation.getByRole('link', { name: label })).toBeVisible();
   }
   await expect(navigation.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');

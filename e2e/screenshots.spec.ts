@@ -80,6 +80,12 @@ test('every page, in light and dark mode', async ({ page }, testInfo) => {
       path: '/brokers',
       ready: () => expect(page.getByRole('table', { name: 'Brokers' })).toContainText('controller'),
     },
+    {
+      // One broker: every partition has its single replica in sync and led by it.
+      name: 'replication',
+      path: '/replication',
+      ready: () => expect(page.getByText('The cluster is healthy')).toBeVisible(),
+    },
   ];
   for (const entry of pages) {
     await test.step(entry.name, async () => {

@@ -81,13 +81,27 @@ if (
 } else if (!step('browser tests', 'npx', ['playwright', 'test'])) {
   failures.push('playwright');
 }
-const playwright = readJson(playwrightReport);
-if (playwright?.stats) {
-  tally.passed += playwright.stats.expected + playwright.stats.flaky;
-  tally.failed += playwright.stats.unexpected;
-  tally.skipped += playwright.stats.skipped;
-} else {
-  failures.push('playwright report missing');
+// The specs that need a three-broker cluster run against their own (playwright.cluster.config.ts).
+const clusterReport = join(resultsDir, 'playwright-cluster.json');
+if (!failures.includes('console build')) {
+  if (
+    !step('cluster browser tests', 'npx', ['playwright', 'test', '--config', 'playwright.cluster.config.ts'])
+  ) {
+    failures.push('playwright cluster');
+  }
+}
+for (const [name, path] of [
+  ['playwright', playwrightReport],
+  ['playwright cluster', clusterReport],
+]) {
+  const report = readJson(path);
+  if (report?.stats) {
+    tally.passed += report.stats.expected + report.stats.flaky;
+    tally.failed += report.stats.unexpected;
+    tally.skipped += report.stats.skipped;
+  } else {
+    failures.push(`${name} report missing`);
+  }
 }
 
 // A step that failed without a failing test (a lint error, a crash before tests ran) still counts

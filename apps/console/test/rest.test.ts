@@ -129,6 +129,7 @@ describe('REST /api/v1', () => {
         '/topics/{topic}/messages',
         '/groups/{groupId}/reset-offsets',
         '/cluster/overview',
+        '/replication/health',
         '/acls/intents/preview',
         '/acls/intents/apply',
         '/acls/effective',

@@ -1,7 +1,9 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { Panel } from '@weir/ui';
 import { useTRPC } from '../../trpc/react';
+import { ReplicationCounts } from '../replication/_components/replication-counts';
 import { BrokerPanel } from './broker-panel';
 import { CountsPanel } from './counts-panel';
 import { HealthPanel } from './health-panel';
@@ -22,6 +24,9 @@ export function ClusterOverview() {
           <BrokerPanel broker={overview.broker} asOf={asOf} />
           <CountsPanel counts={overview.counts} logSizeBytes={overview.logSizeBytes} asOf={asOf} />
           <ThroughputPanel throughput={overview.throughput} asOf={asOf} />
+          <Panel title="Replication">
+            <ReplicationCounts />
+          </Panel>
         </div>
       )}
     </QueryState>

@@ -14,6 +14,7 @@ export const consoleSections: readonly ConsoleSection[] = [
   { label: 'Topics', href: '/topics' },
   { label: 'Consumer groups', href: '/groups' },
   { label: 'Brokers', href: '/brokers' },
+  { label: 'Replication', href: '/replication' },
   { label: 'Transactions', href: '/transactions' },
   { label: 'ACLs', href: '/acls' },
   { label: 'Users', href: '/users' },

@@ -3,6 +3,7 @@ import { brokersRouter } from './routers/brokers';
 import { clusterRouter } from './routers/cluster';
 import { groupsRouter } from './routers/groups';
 import { messagesRouter } from './routers/messages';
+import { replicationRouter } from './routers/replication';
 import { topicsRouter } from './routers/topics';
 import { transactionsRouter } from './routers/transactions';
 import { usersRouter } from './routers/users';
@@ -13,6 +14,7 @@ function createAppRouter(transport: Transport) {
   return createTRPCRouter({
     cluster: clusterRouter(transport),
     brokers: brokersRouter(transport),
+    replication: replicationRouter(transport),
     topics: topicsRouter(transport),
     messages: messagesRouter(transport),
     groups: groupsRouter(transport),

@@ -6,6 +6,7 @@ import Link from 'next/link';
 import type { BrokerRow } from '../../../server/api/schemas/brokers';
 import { useTRPC } from '../../../trpc/react';
 import { ListPanel } from '../../_components/list-panel';
+import { replicationHref } from '../../replication/_components/replication-params';
 import { BrokerDisk, BrokerListeners, BrokerState, LeaderSkew } from './broker-cells';
 
 const columns: readonly DataTableColumn<BrokerRow>[] = [
@@ -84,6 +85,19 @@ const columns: readonly DataTableColumn<BrokerRow>[] = [
           ))}
         </span>
       ),
+  },
+  {
+    id: 'replication',
+    header: 'Replication',
+    cell: (broker) => (
+      <Link
+        className="text-xs underline-offset-2 hover:underline"
+        href={replicationHref({ broker: broker.nodeId })}
+        aria-label={`Replication of broker ${broker.nodeId}'s partitions`}
+      >
+        partitions needing attention
+      </Link>
+    ),
   },
 ];
 

@@ -9,6 +9,7 @@ import { ActionGates } from '../../../_components/action-gate';
 import { QueryAsOf } from '../../../_components/query-as-of';
 import { QueryState } from '../../../_components/query-state';
 import { TransactionAwareNote } from '../../../_components/transaction-aware-note';
+import { ReplicationCounts } from '../../../replication/_components/replication-counts';
 import { GroupLagBadges } from '../../_components/group-lag-badges';
 import { DeleteTopicButton } from './delete-topic-button';
 import { PartitionTable } from './partition-table';
@@ -84,6 +85,7 @@ export function TopicDetail({ topic }: { topic: string }) {
                 }
               />
               {detail.internal ? <Badge>internal</Badge> : null}
+              <Fact label="Replication" value={<ReplicationCounts topic={topic} />} />
               <div className="ml-auto">
                 <QueryAsOf query={query} />
               </div>
