@@ -15,7 +15,7 @@ describe('ListPartitionReassignments', () => {
     running = await startBroker({ topics: { autoCreateEnable: false } });
     const { client, admin } = clientSession(running);
     try {
-      await admin.createTopics([{ name: 'idle', numPartitions: 2, replicationFactor: 1 }]);
+      await admin.createTopics([{ name: 'idle', partitions: 2, replicationFactor: 1 }]);
     } finally {
       await client.close();
     }
