@@ -30,6 +30,7 @@ import {
   LeaveGroup,
   ListGroups,
   ListOffsets,
+  ListPartitionReassignments,
   ListTransactions,
   Metadata,
   OffsetCommit,
@@ -649,6 +650,13 @@ export const ROWS: Row[] = [
     grants: [grant('TRANSACTIONAL_ID', 'tx', 'WRITE'), cluster('ALTER')],
     request: { transactionalId: 'tx', reason: 'matrix' },
     expect: { denied: TXN },
+  }),
+  row({
+    api: ListPartitionReassignments,
+    label: 'ListPartitionReassignments',
+    grants: [cluster('DESCRIBE')],
+    request: { timeoutMs: 1000, topics: null },
+    expect: { denied: CLUSTER },
   }),
   row({
     api: WeirListUsers,

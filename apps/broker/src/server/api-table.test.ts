@@ -3,6 +3,7 @@ import {
   DescribeProducers,
   DescribeTransactions,
   INTERNAL_APIS,
+  ListPartitionReassignments,
   ListTransactions,
   SaslAuthenticate,
   SaslHandshake,
@@ -26,6 +27,7 @@ const INTERNAL_ONLY = [
   DescribeTransactions,
   ListTransactions,
   DescribeProducers,
+  ListPartitionReassignments,
   WriteTxnMarkers,
 ].map((api) => api.name);
 const SASL = [SaslHandshake.name, SaslAuthenticate.name];

@@ -43,6 +43,7 @@ import { joinGroupHandler } from './handlers/join-group';
 import { leaveGroupHandler } from './handlers/leave-group';
 import { listGroupsHandler } from './handlers/list-groups';
 import { listOffsetsHandler } from './handlers/list-offsets';
+import { listPartitionReassignmentsHandler } from './handlers/list-partition-reassignments';
 import { listTransactionsHandler } from './handlers/list-transactions';
 import { metadataHandler } from './handlers/metadata';
 import { offsetCommitHandler } from './handlers/offset-commit';
@@ -76,7 +77,7 @@ export interface ApiTableRow {
 const KAFKA: readonly ServedOn[] = ['client', 'internal'];
 /**
  * The Weir-only APIs (keys 32000 and up), and Kafka's transaction inspection APIs
- * (DescribeTransactions, ListTransactions, DescribeProducers): Kafka defines the latter only in
+ * (DescribeTransactions, ListTransactions, DescribeProducers) and ListPartitionReassignments: Kafka defines the latter only in
  * flexible versions, and the client listener advertises no flexible version but ApiVersions v3
  * (docs/kafka-compat.md §0). The client listener never serves or advertises any of them.
  */
@@ -134,6 +135,7 @@ export const API_TABLE: readonly ApiTableRow[] = [
   { handler: describeTransactionsHandler, servedOn: INTERNAL_ONLY },
   { handler: listTransactionsHandler, servedOn: INTERNAL_ONLY },
   { handler: describeProducersHandler, servedOn: INTERNAL_ONLY },
+  { handler: listPartitionReassignmentsHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribeBrokerHandler, servedOn: INTERNAL_ONLY },
   { handler: weirListTopicSummariesHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribePartitionsHandler, servedOn: INTERNAL_ONLY },

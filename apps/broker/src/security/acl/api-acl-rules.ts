@@ -139,6 +139,9 @@ export const API_ACL_RULES = {
   /** Broker to broker only: Kafka's CLUSTER_ACTION, which the broker principal has as a super user. */
   WriteTxnMarkers: { cluster: cluster('CLUSTER_ACTION') },
 
+  // Partition reassignment and leader election (Kafka's rules: ALTER to change, DESCRIBE to list).
+  ListPartitionReassignments: { cluster: cluster('DESCRIBE') },
+
   // ACLs.
   DescribeAcls: { cluster: cluster('DESCRIBE') },
   CreateAcls: { cluster: cluster('ALTER') },
