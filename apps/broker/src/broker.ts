@@ -202,7 +202,11 @@ export class Broker {
         replicaLagTimeMaxMs: config.replication.replicaLagTimeMaxMs,
         alterIsr: async (next) => {
           const previous = this.#view.assignment(next.topic, next.partition);
-          await this.#store.compareAndSetAssignment(next);
+          await this.#store.compareAndSetAssignment(
+            next,
+            undefined,
+            next.isr.length < (previous?.isr.length ?? 0) ? 'follower-lagging' : 'follower-caught-up',
+          );
           countLeaderIsrChange(deps.metrics.replication, previous, next);
         },
         // The inter-broker client is built below; followers call it only once partitions are applied.
