@@ -12,6 +12,7 @@ import {
 } from './broker-listeners';
 import { brokerReadiness } from './broker-readiness';
 import type { BrokerServices } from './broker-services';
+import { ClusterEventKeeper } from './cluster/cluster-event-keeper';
 import { controlledShutdown } from './cluster/controlled-shutdown';
 import { handOverFailedLog } from './cluster/failed-log-handover';
 import { PartitionController } from './cluster/partition-controller';
@@ -101,6 +102,7 @@ export class Broker {
   readonly #etcd: EtcdMetadataStore | undefined;
   /** Cluster mode's controller work, done while this broker holds the election. */
   readonly #controller: PartitionController | undefined;
+  readonly #eventKeeper: ClusterEventKeeper | undefined;
   #registration: BrokerRegistration | undefined;
   #unfollowSession: (() => void) | undefined;
   readonly #view: ClusterView;
@@ -158,6 +160,24 @@ export class Broker {
             logger: deps.logger.child({ component: 'controller' }),
             onStored: (previous, decision) =>
               countControllerChange(deps.metrics.replication, previous, decision),
+          });
+    const etcdStore = chosen.etcd;
+    this.#eventKeeper =
+      etcdStore === undefined
+        ? undefined
+        : new ClusterEventKeeper({
+            view: this.#view,
+            store: etcdStore,
+            append: (events) => etcdStore.appendClusterEvents(events),
+            prune: (retention) => etcdStore.pruneClusterEvents(retention),
+            localBrokerId: brokerId,
+            retention: {
+              retentionMs: config.cluster.eventsRetentionMs,
+              maxCount: config.cluster.eventsMaxCount,
+            },
+            pruneIntervalMs: 60_000,
+            now: () => Date.now(),
+            logger: deps.logger.child({ component: 'controller' }),
           });
     const logLogger = deps.logger.child({ component: 'log' });
     this.#replicas = new ReplicaManager({
@@ -477,6 +497,7 @@ export class Broker {
       this.#replicas.setSessionFenced(event.kind === 'lost');
     });
     this.#controller?.start();
+    this.#eventKeeper?.start();
     await this.#ensureBootstrapAdmin();
     // Recovery, then every partition takes the role its assignment gives this broker; the
     // coordinators start loading the internal partitions it leads.
@@ -550,6 +571,7 @@ export class Broker {
     ]);
     this.#interBroker.stopping();
     this.#controller?.stop();
+    this.#eventKeeper?.stop();
     this.#unfollowSession?.();
     await this.#store.unregisterBroker(this.config.nodeId, this.#registration?.sessionId ?? this.#sessionId);
     // Group metadata is written in the background; those appends finish before the logs close.

@@ -191,13 +191,15 @@ export class EtcdMetadataStore implements MetadataStore {
 
   async unregisterBroker(brokerId: number, sessionId: string): Promise<void> {
     await this.#election.resign();
+    // The end is written before the registration goes, so a controller that sees it go finds the
+    // end already recorded and does not take the stop for an expired session.
     const registered = this.#image.brokers.get(brokerId);
-    await this.#session.unregister(sessionId);
     if (registered?.sessionId === sessionId) {
       await this.appendClusterEvents([
         { ...sessionEvent('broker-session-ended', registered, this.#now()), detail: 'stopped' },
       ]);
     }
+    await this.#session.unregister(sessionId);
   }
 
   async createTopic(topic: TopicRecord, assignments: readonly NewPartitionAssignment[]): Promise<void> {

@@ -1,0 +1,110 @@
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { ClusterEvent } from '../../src/metadata/cluster-events';
+import { pollUntil } from '../group-fixtures';
+import { startBrokerCluster } from './broker-cluster';
+import { kafkaOf, storedAssignment, storedClusterEvents } from './cluster-clients';
+import { startEtcd } from './etcd-process';
+
+const FAST = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
+
+/** The events after `from` (an index into the list) that match, in stored (time) order. */
+function after(
+  events: readonly ClusterEvent[],
+  fromId: string | undefined,
+  matches: (event: ClusterEvent) => boolean,
+) {
+  return events.filter((event) => (fromId === undefined || event.id > fromId) && matches(event));
+}
+
+describe('the replication timeline of a cluster', { timeout: 240_000 }, () => {
+  it('records a killed leader’s expired session, the election and the shrink, then its return, the expansion, and a controlled stop', async () => {
+    const etcd = await startEtcd();
+    onTestFinished(() => etcd.stop());
+    const cluster = await startBrokerCluster({ etcd, brokers: 3, config: FAST });
+    onTestFinished(() => cluster.stop());
+    const admin = kafkaOf(cluster).admin();
+    await admin.connect();
+    try {
+      await admin.createTopics({
+        topics: [{ topic: 'timeline', numPartitions: 1, replicationFactor: 3 }],
+        waitForLeaders: true,
+      });
+    } finally {
+      await admin.disconnect();
+    }
+    const before = await storedAssignment(cluster, 'timeline', 0);
+    const started = await storedClusterEvents(cluster);
+    expect(
+      new Set(started.filter((e) => e.kind === 'broker-session-started').map((e) => e.brokerId)),
+    ).toEqual(new Set([1, 2, 3]));
+    const mark = started.at(-1)?.id;
+
+    const victim = cluster.broker(before.leader);
+    await victim.kill9();
+    const failover = await pollUntil(async () => {
+      const events = await storedClusterEvents(cluster);
+      const ended = after(
+        events,
+        mark,
+        (e) =>
+          e.kind === 'broker-session-ended' && e.brokerId === victim.nodeId && e.detail === 'session expired',
+      );
+      const elected = after(events, mark, (e) => e.kind === 'leader-change' && e.topic === 'timeline');
+      const shrunk = after(events, mark, (e) => e.kind === 'isr-shrink' && e.topic === 'timeline');
+      return ended.length > 0 && elected.length > 0 && shrunk.length > 0
+        ? { ended, elected, shrunk }
+        : undefined;
+    }, 'the failover’s events');
+    const moved = await storedAssignment(cluster, 'timeline', 0);
+    expect(failover.elected[0]).toMatchObject({
+      previousLeader: victim.nodeId,
+      leader: moved.leader,
+      leaderEpoch: before.leaderEpoch + 1,
+      cause: 'leader-not-live',
+    });
+    expect(failover.shrunk[0]!.previousIsr).toContain(victim.nodeId);
+    expect(failover.shrunk[0]!.isr).not.toContain(victim.nodeId);
+    const afterFailover = (await storedClusterEvents(cluster)).at(-1)!.id;
+
+    await victim.restart();
+    const rejoin = await pollUntil(async () => {
+      const events = await storedClusterEvents(cluster);
+      const sessions = after(
+        events,
+        afterFailover,
+        (e) => e.kind === 'broker-session-started' && e.brokerId === victim.nodeId,
+      );
+      const expanded = after(events, afterFailover, (e) => e.kind === 'isr-expand' && e.topic === 'timeline');
+      return sessions.length > 0 && expanded.length > 0
+        ? { session: sessions[0]!, expanded: expanded[0]! }
+        : undefined;
+    }, 'the return’s events');
+    expect(rejoin.session.id < rejoin.expanded.id).toBe(true);
+    expect(rejoin.expanded).toMatchObject({ cause: 'follower-caught-up' });
+    expect(rejoin.expanded.isr).toContain(victim.nodeId);
+    const rejoined = await storedAssignment(cluster, 'timeline', 0);
+    expect(rejoined.isrChangedAtMs).toBeGreaterThanOrEqual(rejoin.expanded.atMs);
+    const afterRejoin = (await storedClusterEvents(cluster)).at(-1)!.id;
+
+    // A controlled stop of the current leader hands the leadership over and says so.
+    const leader = cluster.broker(rejoined.leader);
+    await leader.stop();
+    const events = await storedClusterEvents(cluster);
+    expect(
+      after(events, afterRejoin, (e) => e.kind === 'leader-change' && e.topic === 'timeline').map(
+        (e) => e.cause,
+      ),
+    ).toContain('controlled-shutdown');
+    expect(
+      after(
+        events,
+        afterRejoin,
+        (e) => e.kind === 'broker-session-ended' && e.brokerId === leader.nodeId,
+      ).map((e) => e.detail),
+    ).toEqual(['stopped']);
+    // The events are in etcd: a restarted broker changes none of them.
+    await leader.restart();
+    const again = await storedClusterEvents(cluster);
+    expect(again.slice(0, events.length)).toEqual(events);
+  });
+});
