@@ -393,6 +393,7 @@ export class Broker {
       users,
       acls,
       operator: this.#operator,
+      clusterEvents: this.#store,
       quotas: new ClientQuotas({
         store: this.#store,
         window: { sampleCount: config.quotas.windowCount, sampleMs: config.quotas.windowSizeSeconds * 1000 },

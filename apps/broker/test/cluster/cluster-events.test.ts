@@ -1,3 +1,4 @@
+import { Client, ErrorCode, InternalAdmin } from '@weir/protocol';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ClusterEvent } from '../../src/metadata/cluster-events';
 import { pollUntil } from '../group-fixtures';
@@ -106,5 +107,28 @@ describe('the replication timeline of a cluster', { timeout: 240_000 }, () => {
     await leader.restart();
     const again = await storedClusterEvents(cluster);
     expect(again.slice(0, events.length)).toEqual(events);
+
+    // The same timeline over the internal listener, newest first, filtered by the broker.
+    const internal = new Client({
+      bootstrapServers: [leader.internalAddress],
+      clientId: 'cluster-events-internal',
+      sasl: { mechanism: 'WEIR-TOKEN', token: cluster.internalToken },
+    });
+    onTestFinished(() => internal.close());
+    const internalAdmin = new InternalAdmin(internal);
+    const listed = await internalAdmin.listClusterEvents({ limit: 5000 });
+    const stored = await storedClusterEvents(cluster);
+    expect(listed.map((e) => e.id)).toEqual(stored.map((e) => e.id).reverse());
+    const victimOnly = await internalAdmin.listClusterEvents({
+      brokerId: victim.nodeId,
+      topic: 'timeline',
+      limit: 2,
+    });
+    expect(victimOnly).toHaveLength(2);
+    expect(victimOnly.every((e) => e.topic === 'timeline')).toBe(true);
+    expect(victimOnly[0]!.atMs).toBeGreaterThanOrEqual(victimOnly[1]!.atMs);
+    await expect(internalAdmin.listClusterEvents({ limit: 0 })).rejects.toMatchObject({
+      code: ErrorCode.INVALID_REQUEST,
+    });
   });
 });
