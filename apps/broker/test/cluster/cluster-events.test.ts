@@ -1,6 +1,7 @@
 import { Client, ErrorCode, InternalAdmin } from '@weir/protocol';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ClusterEvent } from '../../src/metadata/cluster-events';
+import { expectExitCode, weir } from '../cli-runner';
 import { pollUntil } from '../group-fixtures';
 import { startBrokerCluster } from './broker-cluster';
 import { kafkaOf, storedAssignment, storedClusterEvents } from './cluster-clients';
@@ -130,5 +131,38 @@ describe('the replication timeline of a cluster', { timeout: 240_000 }, () => {
     await expect(internalAdmin.listClusterEvents({ limit: 0 })).rejects.toMatchObject({
       code: ErrorCode.INVALID_REQUEST,
     });
+
+    // `weir cluster events` against the cluster: the table newest first, and JSON lines.
+    const flags = ['--internal', leader.internalAddress, '--token', cluster.internalToken];
+    const table = expectExitCode(
+      await weir(['cluster', 'events', '--topic', 'timeline', '--since', '1h', ...flags]),
+      0,
+    ).stdout;
+    const lines = table.trim().split('\n');
+    expect(lines[0]).toMatch(/^TIME\s+KIND\s+PARTITION/);
+    expect(table).toContain('leader-not-live');
+    expect(table).toContain('follower-caught-up');
+    expect(table).toContain('controlled-shutdown');
+    const json = expectExitCode(
+      await weir([
+        'cluster',
+        'events',
+        '--broker',
+        String(victim.nodeId),
+        '--limit',
+        '3',
+        '--json',
+        ...flags,
+      ]),
+      0,
+    ).stdout;
+    const parsed = json
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as ClusterEvent);
+    expect(parsed.map((e) => e.id)).toEqual(
+      (await internalAdmin.listClusterEvents({ brokerId: victim.nodeId, limit: 3 })).map((e) => e.id),
+    );
+    expectExitCode(await weir(['cluster', 'events', '--since', 'yesterday', ...flags]), 2);
   });
 });
