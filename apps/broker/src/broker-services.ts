@@ -3,6 +3,7 @@ import type { CoordinatorLocator } from './coordination/coordinator-locator';
 import type { GroupCoordinator } from './group/group-coordinator';
 import type { RoutedOffsetStaging } from './interbroker/routed-offset-staging';
 import type { ClusterView } from './metadata/cluster-view';
+import type { MetadataStore } from './metadata/metadata-store';
 import type { OperatorViews } from './operator/operator-views';
 import type { ProducerIdManager } from './producer-ids/producer-id-manager';
 import type { ClientQuotas } from './quotas/client-quotas';
@@ -49,4 +50,6 @@ export interface BrokerServices {
   quotas: ClientQuotas;
   /** What Weir's operator tools read: overview, topic summaries, partitions, group lag, scans. */
   operator: OperatorViews;
+  /** The replication timeline (WeirListClusterEvents), read from the metadata store. */
+  clusterEvents: Pick<MetadataStore, 'listClusterEvents'>;
 }

@@ -12,6 +12,7 @@ import {
 } from './broker-listeners';
 import { brokerReadiness } from './broker-readiness';
 import type { BrokerServices } from './broker-services';
+import { ClusterEventKeeper } from './cluster/cluster-event-keeper';
 import { controlledShutdown } from './cluster/controlled-shutdown';
 import { handOverFailedLog } from './cluster/failed-log-handover';
 import { PartitionController } from './cluster/partition-controller';
@@ -101,6 +102,7 @@ export class Broker {
   readonly #etcd: EtcdMetadataStore | undefined;
   /** Cluster mode's controller work, done while this broker holds the election. */
   readonly #controller: PartitionController | undefined;
+  readonly #eventKeeper: ClusterEventKeeper | undefined;
   #registration: BrokerRegistration | undefined;
   #unfollowSession: (() => void) | undefined;
   readonly #view: ClusterView;
@@ -159,6 +161,24 @@ export class Broker {
             onStored: (previous, decision) =>
               countControllerChange(deps.metrics.replication, previous, decision),
           });
+    const etcdStore = chosen.etcd;
+    this.#eventKeeper =
+      etcdStore === undefined
+        ? undefined
+        : new ClusterEventKeeper({
+            view: this.#view,
+            store: etcdStore,
+            append: (events) => etcdStore.appendClusterEvents(events),
+            prune: (retention) => etcdStore.pruneClusterEvents(retention),
+            localBrokerId: brokerId,
+            retention: {
+              retentionMs: config.cluster.eventsRetentionMs,
+              maxCount: config.cluster.eventsMaxCount,
+            },
+            pruneIntervalMs: 60_000,
+            now: () => Date.now(),
+            logger: deps.logger.child({ component: 'controller' }),
+          });
     const logLogger = deps.logger.child({ component: 'log' });
     this.#replicas = new ReplicaManager({
       localBrokerId: brokerId,
@@ -202,7 +222,11 @@ export class Broker {
         replicaLagTimeMaxMs: config.replication.replicaLagTimeMaxMs,
         alterIsr: async (next) => {
           const previous = this.#view.assignment(next.topic, next.partition);
-          await this.#store.compareAndSetAssignment(next);
+          await this.#store.compareAndSetAssignment(
+            next,
+            undefined,
+            next.isr.length < (previous?.isr.length ?? 0) ? 'follower-lagging' : 'follower-caught-up',
+          );
           countLeaderIsrChange(deps.metrics.replication, previous, next);
         },
         // The inter-broker client is built below; followers call it only once partitions are applied.
@@ -371,6 +395,7 @@ export class Broker {
       users,
       acls,
       operator: this.#operator,
+      clusterEvents: this.#store,
       quotas: new ClientQuotas({
         store: this.#store,
         window: { sampleCount: config.quotas.windowCount, sampleMs: config.quotas.windowSizeSeconds * 1000 },
@@ -479,6 +504,7 @@ export class Broker {
       this.#replicas.setSessionFenced(event.kind === 'lost');
     });
     this.#controller?.start();
+    this.#eventKeeper?.start();
     await this.#ensureBootstrapAdmin();
     // Recovery, then every partition takes the role its assignment gives this broker; the
     // coordinators start loading the internal partitions it leads.
@@ -552,6 +578,7 @@ export class Broker {
     ]);
     this.#interBroker.stopping();
     this.#controller?.stop();
+    this.#eventKeeper?.stop();
     this.#unfollowSession?.();
     await this.#store.unregisterBroker(this.config.nodeId, this.#registration?.sessionId ?? this.#sessionId);
     // Group metadata is written in the background; those appends finish before the logs close.

@@ -47,6 +47,7 @@ export { WeirDescribeBroker } from './messages/apis/internal/weir-describe-broke
 export { WeirDescribeEffectivePermissions } from './messages/apis/internal/weir-describe-effective-permissions';
 export { WeirDescribeGroupLags } from './messages/apis/internal/weir-describe-group-lags';
 export { WeirDescribePartitions } from './messages/apis/internal/weir-describe-partitions';
+export { WeirListClusterEvents } from './messages/apis/internal/weir-list-cluster-events';
 export { WeirListTopicSummaries } from './messages/apis/internal/weir-list-topic-summaries';
 export { WeirListUsers } from './messages/apis/internal/weir-list-users';
 export { WeirScanRecords } from './messages/apis/internal/weir-scan-records';
@@ -242,6 +243,11 @@ export type {
   StartOffset,
 } from './client/consumer';
 export { Consumer } from './client/consumer';
+export type {
+  ClusterEvent,
+  ClusterEventKind,
+  ClusterEventQuery,
+} from './client/internal/cluster-event-types';
 export {
   type EffectivePermissions,
   type EffectivePermissionsApi,

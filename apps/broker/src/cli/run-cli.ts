@@ -7,6 +7,7 @@ import { addConfigOptions, configFlagsFrom } from './config-options';
 import { configPrintCommand } from './config-print-command';
 import { addGlobalOptions, withoutClientVariables } from './global-options';
 import { registerAclCommands } from './register-acl-commands';
+import { registerClusterCommands } from './register-cluster-commands';
 import { registerDataCommands } from './register-data-commands';
 import { registerGroupCommands } from './register-group-commands';
 import { registerLogCommands } from './register-log-commands';
@@ -66,6 +67,7 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
   registerGroupCommands(program, clientDeps, setExitCode);
   registerTxnCommands(program, clientDeps, setExitCode);
   registerUserCommands(program, clientDeps, setExitCode);
+  registerClusterCommands(program, clientDeps, setExitCode);
   registerAclCommands(program, clientDeps, setExitCode);
   registerQuotaCommands(program, clientDeps, setExitCode);
 

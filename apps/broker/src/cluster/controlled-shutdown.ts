@@ -188,7 +188,7 @@ async function writeStep(
   step: Exclude<ShutdownStep, { kind: 'stay' }>,
 ): Promise<WriteOutcome> {
   try {
-    await store.compareAndSetAssignment(step.next);
+    await store.compareAndSetAssignment(step.next, undefined, 'controlled-shutdown');
     return 'written';
   } catch (error) {
     if (error instanceof WeirError && error.code === ErrorCode.INVALID_UPDATE_VERSION) return 'raced';

@@ -45,7 +45,7 @@ export async function handOverFailedLog(
       return;
     }
     try {
-      await deps.store.compareAndSetAssignment(step.next);
+      await deps.store.compareAndSetAssignment(step.next, undefined, 'log-offline');
       deps.logger.info(
         {
           topic,

@@ -91,7 +91,7 @@ export class PartitionController {
         decisions.slice(start, start + limit).map(async ({ previous, decision }) => {
           const { next, reason } = decision;
           try {
-            await store.compareAndSetAssignment(next, 'controller');
+            await store.compareAndSetAssignment(next, 'controller', reason);
             this.deps.onStored?.(previous, decision);
             const fields = {
               topic: next.topic,

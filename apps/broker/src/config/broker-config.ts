@@ -144,6 +144,17 @@ export const brokerConfigSchema = z.strictObject({
       secretFile: z.string().min(1).optional(),
       /** The deadline of every call to another broker (Kafka's request.timeout.ms between brokers). */
       interBrokerRequestTimeoutMs: z.number().int().min(100).default(10_000),
+      /**
+       * How long the replication timeline keeps an event (docs/architecture.md §6): the controller
+       * (or a standalone broker) prunes older ones periodically. 7 days by default.
+       */
+      eventsRetentionMs: z
+        .number()
+        .int()
+        .min(60_000)
+        .default(7 * 24 * 60 * 60 * 1000),
+      /** How many events the timeline keeps at most; the oldest beyond it are pruned. */
+      eventsMaxCount: z.number().int().min(100).max(1_000_000).default(50_000),
     })
     .superRefine((cluster, ctx) => {
       if (cluster.interBrokerAuthentication === 'secret' && cluster.secretFile === undefined) {

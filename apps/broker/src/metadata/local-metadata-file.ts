@@ -13,6 +13,9 @@ const storedAssignmentSchema = z.object({
   leaderEpoch: z.number().int().min(0),
   isr: z.array(brokerIdSchema),
   version: z.number().int().min(0),
+  // Added with the replication timeline: when the ISR and the leader last changed.
+  isrChangedAtMs: z.number().int().optional(),
+  leaderChangedAtMs: z.number().int().optional(),
 });
 
 export const metadataFileSchema = z.object({

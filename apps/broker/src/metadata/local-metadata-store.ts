@@ -2,6 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { type AclBinding, ErrorCode, sameAclBinding, WeirError } from '@weir/protocol';
 import { StorageError, type StorageIo } from '../log/storage';
+import type { AssignmentChangeCause } from './assignment-change';
+import {
+  assignmentEvents,
+  type ClusterEvent,
+  type ClusterEventQuery,
+  type ClusterEventRetention,
+  type NewClusterEvent,
+  withChangeTimes,
+} from './cluster-events';
+import { LocalClusterEvents } from './local-cluster-events';
 import {
   assignmentOf,
   emptyMetadataFile,
@@ -42,6 +52,10 @@ export interface LocalMetadataStoreOptions {
   clusterId?: string | undefined;
   /** This broker's id (`nodeId`): the only broker and the controller of a local catalogue. */
   brokerId: number;
+  /** How long and how many timeline events the events file keeps (7 days and 50,000 unless set). */
+  eventsRetention?: ClusterEventRetention;
+  /** The wall clock events are stamped with (epoch ms). */
+  now?: () => number;
 }
 
 /**
@@ -67,6 +81,7 @@ export class LocalMetadataStore implements MetadataStore {
   #revision = 0;
   #pending: PendingChange[] = [];
   #writing = false;
+  readonly #events: LocalClusterEvents;
 
   constructor(
     private readonly io: StorageIo,
@@ -74,9 +89,16 @@ export class LocalMetadataStore implements MetadataStore {
     private readonly options: LocalMetadataStoreOptions,
   ) {
     this.#path = join(dataDirectory, METADATA_FILE);
+    this.#events = new LocalClusterEvents(
+      io,
+      dataDirectory,
+      options.eventsRetention ?? { retentionMs: 7 * 24 * 60 * 60 * 1000, maxCount: 50_000 },
+      () => this.#now(),
+    );
   }
 
   async load(): Promise<void> {
+    await this.#events.load();
     let text: string | undefined;
     try {
       text = (await this.io.readWholeFile(this.#path)).toString('utf8');
@@ -123,6 +145,14 @@ export class LocalMetadataStore implements MetadataStore {
     }
     this.#brokers.set(broker.brokerId, broker);
     this.#announce([{ kind: 'broker', brokerId: broker.brokerId, broker }]);
+    await this.#events.append([
+      {
+        atMs: this.#now(),
+        kind: 'broker-session-started',
+        brokerId: broker.brokerId,
+        sessionId: broker.sessionId,
+      },
+    ]);
     return broker;
   }
 
@@ -143,6 +173,9 @@ export class LocalMetadataStore implements MetadataStore {
     if (this.#brokers.get(brokerId)?.sessionId !== sessionId) return;
     this.#brokers.delete(brokerId);
     this.#announce([{ kind: 'broker', brokerId, broker: undefined }]);
+    await this.#events.append([
+      { atMs: this.#now(), kind: 'broker-session-ended', brokerId, sessionId, detail: 'stopped' },
+    ]);
   }
 
   createTopic(topic: TopicRecord, assignments: readonly NewPartitionAssignment[]): Promise<void> {
@@ -206,8 +239,22 @@ export class LocalMetadataStore implements MetadataStore {
     });
   }
 
-  async compareAndSetAssignment(next: PartitionAssignment): Promise<PartitionAssignment> {
+  async listClusterEvents(query: ClusterEventQuery): Promise<ClusterEvent[]> {
+    return this.#events.list(query);
+  }
+
+  /** Drops timeline events past the retention (the broker calls this periodically). */
+  pruneClusterEvents(): Promise<void> {
+    return this.#events.prune();
+  }
+
+  async compareAndSetAssignment(
+    next: PartitionAssignment,
+    _fence?: unknown,
+    cause?: AssignmentChangeCause,
+  ): Promise<PartitionAssignment> {
     let written: PartitionAssignment | undefined;
+    let events: NewClusterEvent[] = [];
     await this.#mutate((state) => {
       const stored = state.topics.find((topic) => topic.name === next.topic);
       const current = stored?.assignments?.[next.partition];
@@ -221,12 +268,18 @@ export class LocalMetadataStore implements MetadataStore {
           detail: `${next.topic}-${next.partition} is at version ${current.version}, not ${next.version}`,
         });
       }
-      const replaced = storedAssignment({ ...next });
+      const atMs = this.#now();
+      const previous = assignmentOf(next.topic, next.partition, current);
+      events = assignmentEvents(previous, next, cause, atMs);
+      const replaced = storedAssignment(withChangeTimes(previous, next, atMs));
       replaced.version = current.version + 1;
       stored.assignments![next.partition] = replaced;
       written = assignmentOf(next.topic, next.partition, replaced);
       return [{ kind: 'assignment', topic: next.topic, partition: next.partition, assignment: written }];
     });
+    // The events file is written after the catalogue: a crash between the two loses the events
+    // of a change, never records a change that did not happen.
+    await this.#events.append(events);
     return written!;
   }
 
@@ -375,6 +428,10 @@ export class LocalMetadataStore implements MetadataStore {
     this.#usersByName = new Map(state.users.map((user) => [user.name, user]));
   }
 
+  #now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
   async #write(state: MetadataFile): Promise<void> {
     await this.io.writeFileAtomic(this.#path, Buffer.from(`${JSON.stringify(state, null, 2)}\n`, 'utf8'));
   }
@@ -424,6 +481,10 @@ function storedAssignment(assignment: NewPartitionAssignment) {
     leader: assignment.leader,
     leaderEpoch: assignment.leaderEpoch,
     isr: [...assignment.isr],
+    ...(assignment.isrChangedAtMs === undefined ? {} : { isrChangedAtMs: assignment.isrChangedAtMs }),
+    ...(assignment.leaderChangedAtMs === undefined
+      ? {}
+      : { leaderChangedAtMs: assignment.leaderChangedAtMs }),
     version: 0,
   };
 }

@@ -19,6 +19,10 @@ export function metadataStoreFor(
     const store = new LocalMetadataStore(io, config.dataDir, {
       clusterId: config.clusterId,
       brokerId: config.nodeId,
+      eventsRetention: {
+        retentionMs: config.cluster.eventsRetentionMs,
+        maxCount: config.cluster.eventsMaxCount,
+      },
     });
     return { store, etcd: undefined };
   }

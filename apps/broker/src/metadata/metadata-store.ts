@@ -1,5 +1,6 @@
 import type { AclBinding } from '@weir/protocol';
 import type { AssignmentChangeCause } from './assignment-change';
+import type { ClusterEvent, ClusterEventQuery } from './cluster-events';
 
 /** A topic as the metadata store keeps it. Partition data lives in the logs; this is the catalogue. */
 export interface TopicRecord {
@@ -69,6 +70,10 @@ export interface PartitionAssignment {
    */
   addingReplicas?: readonly number[];
   removingReplicas?: readonly number[];
+  /** When the store last wrote a change of the ISR (epoch ms), so "under-replicated since" needs no event query. */
+  isrChangedAtMs?: number;
+  /** When the store last wrote a change of the leader or its epoch (epoch ms). */
+  leaderChangedAtMs?: number;
   version: number;
 }
 
@@ -208,6 +213,12 @@ export interface MetadataStore {
     fence?: WriteFence,
     cause?: AssignmentChangeCause,
   ): Promise<PartitionAssignment>;
+  /**
+   * The replication timeline (docs/architecture.md §6), newest first: the events the store wrote
+   * with each assignment change and broker session. Read from etcd (or the local events file), never
+   * from the in-memory image, so the image stays the size of the placement.
+   */
+  listClusterEvents(query: ClusterEventQuery): Promise<ClusterEvent[]>;
   allocateProducerIdBlock(count: number): Promise<ProducerIdBlock>;
   listUsers(): readonly UserRecord[];
   getUser(name: string): UserRecord | undefined;

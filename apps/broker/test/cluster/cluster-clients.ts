@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Etcd3 } from 'etcd3';
 import { Kafka, logLevel } from 'kafkajs';
+import type { ClusterEvent } from '../../src/metadata/cluster-events';
 import type { BrokerCluster } from './broker-cluster';
 
 const run = promisify(execFile);
@@ -76,6 +77,8 @@ export interface StoredAssignment {
   replicas: number[];
   isr: number[];
   elr?: number[];
+  isrChangedAtMs?: number;
+  leaderChangedAtMs?: number;
   memberStorage?: Record<string, string>;
 }
 
@@ -105,4 +108,20 @@ export async function leadersOf(bootstrap: string, topic: string): Promise<numbe
   return (found?.partitions ?? [])
     .sort((left, right) => left.partition - right.partition)
     .map((partition) => partition.leader);
+}
+
+/** The replication timeline as stored in etcd, oldest first (its keys sort by time). */
+export async function storedClusterEvents(cluster: BrokerCluster): Promise<ClusterEvent[]> {
+  const client = new Etcd3({ hosts: [...cluster.etcd.endpoints] });
+  try {
+    const values = await client
+      .getAll()
+      .prefix(`/weir/${cluster.name}/events/`)
+      .sort('Key', 'Ascend')
+      .options({ deadline: Date.now() + 5000 })
+      .strings();
+    return Object.values(values).map((value) => JSON.parse(value) as ClusterEvent);
+  } finally {
+    client.close();
+  }
 }

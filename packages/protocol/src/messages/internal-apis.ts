@@ -6,6 +6,7 @@ import { WeirDescribeBroker } from './apis/internal/weir-describe-broker';
 import { WeirDescribeEffectivePermissions } from './apis/internal/weir-describe-effective-permissions';
 import { WeirDescribeGroupLags } from './apis/internal/weir-describe-group-lags';
 import { WeirDescribePartitions } from './apis/internal/weir-describe-partitions';
+import { WeirListClusterEvents } from './apis/internal/weir-list-cluster-events';
 import { WeirListTopicSummaries } from './apis/internal/weir-list-topic-summaries';
 import { WeirListUsers } from './apis/internal/weir-list-users';
 import { WeirScanRecords } from './apis/internal/weir-scan-records';
@@ -35,6 +36,7 @@ export const INTERNAL_APIS: readonly ApiSchema[] = [
   WeirDescribeEffectivePermissions,
   WeirVerifyTransactionMembership,
   WeirApplyTxnOffsets,
+  WeirListClusterEvents,
 ];
 
 for (const api of INTERNAL_APIS) {

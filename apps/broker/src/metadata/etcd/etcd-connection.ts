@@ -120,6 +120,36 @@ export class EtcdConnection {
     };
   }
 
+  /**
+   * The keys in `[start, end)` (relative to the root), in key order or reversed, at most `limit`
+   * of them: for keys that are read in pages rather than held in the image, such as the events.
+   */
+  async rangeBetween(
+    start: string,
+    end: string,
+    options: { limit: number; descending: boolean },
+  ): Promise<EtcdKeyValue[]> {
+    const response = await this.#call('list', () =>
+      this.#root
+        .getAll()
+        .inRange({ start, end })
+        .sort('Key', options.descending ? 'Descend' : 'Ascend')
+        .limit(options.limit)
+        .exec(),
+    );
+    return response.kvs.map((kv) => keyValueOf(kv, this.#options.prefix));
+  }
+
+  /** How many keys `[start, end)` holds. */
+  async countBetween(start: string, end: string): Promise<number> {
+    return this.#call('count', () => this.#root.getAll().inRange({ start, end }).count());
+  }
+
+  /** Deletes the keys in `[start, end)`. */
+  async deleteBetween(start: string, end: string): Promise<void> {
+    await this.#call('delete', () => this.#root.delete().inRange({ start, end }).exec());
+  }
+
   async get(key: string): Promise<EtcdKeyValue | undefined> {
     const response = await this.#call('read', () => this.#root.get(key).exec());
     const kv = response.kvs[0];

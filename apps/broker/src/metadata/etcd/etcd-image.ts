@@ -20,7 +20,16 @@ export interface StoredCluster {
 /** An assignment as stored: its version is the key's mod revision, so it is not in the value. */
 export type StoredAssignment = Pick<
   PartitionAssignment,
-  'replicas' | 'leader' | 'leaderEpoch' | 'isr' | 'elr' | 'memberStorage'
+  | 'replicas'
+  | 'leader'
+  | 'leaderEpoch'
+  | 'isr'
+  | 'elr'
+  | 'memberStorage'
+  | 'addingReplicas'
+  | 'removingReplicas'
+  | 'isrChangedAtMs'
+  | 'leaderChangedAtMs'
 >;
 
 /**
@@ -174,6 +183,9 @@ export class EtcdImage {
         if (deleted) this.#quotas.delete(parsed.id);
         else this.#quotas.set(parsed.id, value as ClientQuotaRecord);
         return;
+      case 'event':
+        // Events are read from etcd on request: holding them here would grow every broker's image.
+        return;
       case 'unknown':
         this.onBadValue(kv.key, new Error('no key of this name is part of the layout'));
         return;
@@ -196,6 +208,10 @@ export function assignmentOf(
     isr: stored.isr,
     ...(stored.elr === undefined || stored.elr.length === 0 ? {} : { elr: stored.elr }),
     ...(stored.memberStorage === undefined ? {} : { memberStorage: stored.memberStorage }),
+    ...(stored.addingReplicas === undefined ? {} : { addingReplicas: stored.addingReplicas }),
+    ...(stored.removingReplicas === undefined ? {} : { removingReplicas: stored.removingReplicas }),
+    ...(stored.isrChangedAtMs === undefined ? {} : { isrChangedAtMs: stored.isrChangedAtMs }),
+    ...(stored.leaderChangedAtMs === undefined ? {} : { leaderChangedAtMs: stored.leaderChangedAtMs }),
     version,
   };
 }

@@ -20,7 +20,19 @@ export const ETCD_KEYS = {
   usersPrefix: 'users/',
   aclsPrefix: 'acls/',
   quotasPrefix: 'quotas/',
+  /**
+   * The replication timeline: one key per event, `events/<zero-padded atMs>-<counter>-<random>`,
+   * written in the transaction of the change it describes. Read in pages, never held in the image.
+   */
+  eventsPrefix: 'events/',
 } as const;
+
+export function eventKey(id: string): string {
+  return `${ETCD_KEYS.eventsPrefix}${id}`;
+}
+
+/** The key just past every event key (the end of the `events/` range). */
+export const EVENTS_END = 'events0';
 
 export function brokerKey(brokerId: number): string {
   return `${ETCD_KEYS.brokersPrefix}${brokerId}`;
@@ -73,6 +85,7 @@ export type ParsedKey =
   | { kind: 'user'; name: string }
   | { kind: 'acl'; id: string }
   | { kind: 'quota'; id: string }
+  | { kind: 'event' }
   | { kind: 'unknown' };
 
 export function parseKey(key: string): ParsedKey {
@@ -96,6 +109,7 @@ export function parseKey(key: string): ParsedKey {
   if (user !== undefined) return { kind: 'user', name: decodeURIComponent(user) };
   const acl = after(ETCD_KEYS.aclsPrefix);
   if (acl !== undefined) return { kind: 'acl', id: acl };
+  if (key.startsWith(ETCD_KEYS.eventsPrefix)) return { kind: 'event' };
   const quota = after(ETCD_KEYS.quotasPrefix);
   if (quota !== undefined) return { kind: 'quota', id: quota };
   return { kind: 'unknown' };

@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { type AclBinding, ErrorCode, WeirError } from '@weir/protocol';
+import type { AssignmentChangeCause } from '../assignment-change';
+import {
+  assignmentEvents,
+  type ClusterEvent,
+  type ClusterEventQuery,
+  type ClusterEventRetention,
+  clusterEventId,
+  eventMatches,
+  type NewClusterEvent,
+  withChangeTimes,
+} from '../cluster-events';
 import type {
   BrokerRegistration,
   BrokerSessionEvent,
@@ -24,6 +35,8 @@ import { EtcdImage, type StoredAssignment, type StoredCluster } from './etcd-ima
 import {
   aclKey,
   ETCD_KEYS,
+  EVENTS_END,
+  eventKey,
   partitionKey,
   partitionsPrefixOf,
   quotaKey,
@@ -41,6 +54,8 @@ export interface EtcdMetadataStoreOptions {
   requestTimeoutMs: number;
   sessionTtlSeconds: number;
   controllerTtlSeconds: number;
+  /** The wall clock events are stamped with (epoch ms); `Date.now` unless a test sets it. */
+  now?: () => number;
   logger: {
     info(fields: object, message: string): void;
     warn(fields: object, message: string): void;
@@ -74,6 +89,10 @@ export class EtcdMetadataStore implements MetadataStore {
   #stopWatch: (() => Promise<void>) | undefined;
   #health: EtcdStoreHealth;
   #closed = false;
+  /** Orders the events this broker writes within one millisecond. */
+  #eventCounter = 0;
+  /** Makes the ids of two brokers' events in the same millisecond differ. */
+  readonly #eventSuffix = randomUUID().slice(0, 8);
 
   constructor(private readonly options: EtcdMetadataStoreOptions) {
     this.#connection = new EtcdConnection({
@@ -161,6 +180,7 @@ export class EtcdMetadataStore implements MetadataStore {
 
   async registerBroker(broker: BrokerRegistration): Promise<BrokerRegistration> {
     const registration = await this.#session.register(broker);
+    await this.appendClusterEvents([sessionEvent('broker-session-started', registration, this.#now())]);
     void this.#election.stand();
     return registration;
   }
@@ -173,8 +193,16 @@ export class EtcdMetadataStore implements MetadataStore {
     return this.#election.fence() !== undefined;
   }
 
-  async unregisterBroker(_brokerId: number, sessionId: string): Promise<void> {
+  async unregisterBroker(brokerId: number, sessionId: string): Promise<void> {
     await this.#election.resign();
+    // The end is written before the registration goes, so a controller that sees it go finds the
+    // end already recorded and does not take the stop for an expired session.
+    const registered = this.#image.brokers.get(brokerId);
+    if (registered?.sessionId === sessionId) {
+      await this.appendClusterEvents([
+        { ...sessionEvent('broker-session-ended', registered, this.#now()), detail: 'stopped' },
+      ]);
+    }
     await this.#session.unregister(sessionId);
   }
 
@@ -222,8 +250,19 @@ export class EtcdMetadataStore implements MetadataStore {
     }
   }
 
-  async compareAndSetAssignment(next: PartitionAssignment, fence?: WriteFence): Promise<PartitionAssignment> {
+  async compareAndSetAssignment(
+    next: PartitionAssignment,
+    fence?: WriteFence,
+    cause?: AssignmentChangeCause,
+  ): Promise<PartitionAssignment> {
     const key = partitionKey(next.topic, next.partition);
+    const atMs = this.#now();
+    // The events are derived from the version the writer read (the image's, when it is that
+    // version) and written in the same transaction, so an event exists exactly when its change did.
+    const read = this.#image.assignments.get(key);
+    const previous = read !== undefined && read.version === next.version ? read : undefined;
+    const stored = previous === undefined ? next : withChangeTimes(previous, next, atMs);
+    const events = previous === undefined ? [] : assignmentEvents(previous, next, cause, atMs);
     const compares: EtcdCompare[] = [{ key, target: 'Mod', operator: '==', value: next.version }];
     if (fence === 'controller') {
       const held = this.#election.fence();
@@ -234,7 +273,11 @@ export class EtcdMetadataStore implements MetadataStore {
       }
       compares.push(held);
     }
-    const result = await this.#connection.txn(compares, [assignmentWrite(next)], [key, ETCD_KEYS.controller]);
+    const result = await this.#connection.txn(
+      compares,
+      [assignmentWrite(stored), ...events.map((event) => this.#eventWrite(event))],
+      [key, ETCD_KEYS.controller],
+    );
     if (!result.succeeded) {
       const current = result.current.find((kv) => kv.key === key);
       if (current === undefined) {
@@ -255,6 +298,75 @@ export class EtcdMetadataStore implements MetadataStore {
     const written = this.#image.assignments.get(key);
     if (written === undefined) throw new Error(`${key} vanished right after it was written`);
     return written;
+  }
+
+  async listClusterEvents(query: ClusterEventQuery): Promise<ClusterEvent[]> {
+    const start =
+      query.sinceMs === undefined ? ETCD_KEYS.eventsPrefix : eventKey(clusterEventId(query.sinceMs, 0, ''));
+    let end = query.untilMs === undefined ? EVENTS_END : eventKey(clusterEventId(query.untilMs + 1, 0, ''));
+    const found: ClusterEvent[] = [];
+    // Filters other than time are applied here, so the range is read newest first in pages until
+    // the limit is filled or the range is exhausted.
+    const pageSize = Math.min(Math.max(query.limit * 4, 256), 4096);
+    while (found.length < query.limit) {
+      const page = await this.#connection.rangeBetween(start, end, { limit: pageSize, descending: true });
+      for (const kv of page) {
+        const event = parseEvent(kv.key, kv.value);
+        if (event !== undefined && eventMatches(event, query)) found.push(event);
+        if (found.length >= query.limit) break;
+      }
+      const last = page.at(-1);
+      if (page.length < pageSize || last === undefined) break;
+      end = last.key;
+    }
+    return found;
+  }
+
+  /**
+   * Removes events older than the retention and the oldest beyond the count (the controller calls
+   * this periodically); returns how many it removed.
+   */
+  async pruneClusterEvents(retention: ClusterEventRetention): Promise<number> {
+    let removed = 0;
+    const cutoff = eventKey(clusterEventId(this.#now() - retention.retentionMs, 0, ''));
+    const expired = await this.#connection.countBetween(ETCD_KEYS.eventsPrefix, cutoff);
+    if (expired > 0) {
+      await this.#connection.deleteBetween(ETCD_KEYS.eventsPrefix, cutoff);
+      removed += expired;
+    }
+    const kept = await this.#connection.countBetween(ETCD_KEYS.eventsPrefix, EVENTS_END);
+    const excess = kept - retention.maxCount;
+    if (excess > 0) {
+      const oldest = await this.#connection.rangeBetween(ETCD_KEYS.eventsPrefix, EVENTS_END, {
+        limit: excess,
+        descending: false,
+      });
+      const last = oldest.at(-1);
+      if (last !== undefined) {
+        await this.#connection.deleteBetween(ETCD_KEYS.eventsPrefix, `${last.key}\0`);
+        removed += oldest.length;
+      }
+    }
+    return removed;
+  }
+
+  /** Writes events that no assignment change carries (broker sessions), on their own. */
+  async appendClusterEvents(events: readonly NewClusterEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.#connection.txn(
+      [],
+      events.map((event) => this.#eventWrite(event)),
+    );
+  }
+
+  #eventWrite(event: NewClusterEvent): EtcdWrite {
+    this.#eventCounter = (this.#eventCounter + 1) % 1_000_000;
+    const id = clusterEventId(event.atMs, this.#eventCounter, this.#eventSuffix);
+    return { put: eventKey(id), value: JSON.stringify({ ...event, id }) };
+  }
+
+  #now(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   async allocateProducerIdBlock(count: number): Promise<ProducerIdBlock> {
@@ -477,6 +589,26 @@ export class EtcdMetadataStore implements MetadataStore {
   }
 }
 
+/** A broker session's start or end, as the timeline records it. */
+export function sessionEvent(
+  kind: 'broker-session-started' | 'broker-session-ended',
+  broker: BrokerRegistration,
+  atMs: number,
+): NewClusterEvent {
+  return { atMs, kind, brokerId: broker.brokerId, sessionId: broker.sessionId };
+}
+
+/** An event as stored, or undefined when the value is not one (it is skipped, never fatal). */
+function parseEvent(key: string, value: string): ClusterEvent | undefined {
+  try {
+    const parsed = JSON.parse(value) as ClusterEvent;
+    if (typeof parsed.atMs !== 'number' || typeof parsed.kind !== 'string') return undefined;
+    return { ...parsed, id: parsed.id ?? key.slice(ETCD_KEYS.eventsPrefix.length) };
+  } catch {
+    return undefined;
+  }
+}
+
 function assignmentWrite(assignment: NewPartitionAssignment): EtcdWrite {
   const stored: StoredAssignment = {
     replicas: [...assignment.replicas],
@@ -485,6 +617,16 @@ function assignmentWrite(assignment: NewPartitionAssignment): EtcdWrite {
     isr: [...assignment.isr],
     ...(assignment.elr === undefined || assignment.elr.length === 0 ? {} : { elr: [...assignment.elr] }),
     ...(assignment.memberStorage === undefined ? {} : { memberStorage: memberStorageOf(assignment) }),
+    ...(assignment.addingReplicas === undefined || assignment.addingReplicas.length === 0
+      ? {}
+      : { addingReplicas: [...assignment.addingReplicas] }),
+    ...(assignment.removingReplicas === undefined || assignment.removingReplicas.length === 0
+      ? {}
+      : { removingReplicas: [...assignment.removingReplicas] }),
+    ...(assignment.isrChangedAtMs === undefined ? {} : { isrChangedAtMs: assignment.isrChangedAtMs }),
+    ...(assignment.leaderChangedAtMs === undefined
+      ? {}
+      : { leaderChangedAtMs: assignment.leaderChangedAtMs }),
   };
   return { put: partitionKey(assignment.topic, assignment.partition), value: JSON.stringify(stored) };
 }

@@ -155,6 +155,7 @@ export const API_ACL_RULES = {
   WeirScanRecords: { topic: topic('READ') },
   WeirAbortTransaction: { transactionalId: transactionalId('WRITE'), cluster: cluster('ALTER') },
   WeirListUsers: { cluster: cluster('DESCRIBE') },
+  WeirListClusterEvents: { cluster: cluster('DESCRIBE') },
   WeirUpsertUser: { cluster: cluster('ALTER') },
   WeirDeleteUser: { cluster: cluster('ALTER') },
   /** Checking passwords is user management: it must not become a guessing oracle for anyone. */

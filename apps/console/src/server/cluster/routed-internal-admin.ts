@@ -1,5 +1,6 @@
 import {
   type Client,
+  type ClusterEventQuery,
   ErrorCode,
   FindCoordinator,
   type GroupLagSummary,
@@ -69,6 +70,11 @@ export class RoutedInternalAdmin implements InternalAdminApi {
 
   describeBroker() {
     return this.#routing.any.describeBroker();
+  }
+
+  /** Any broker answers: the timeline is read from the cluster's metadata store, not a broker's memory. */
+  listClusterEvents(query: ClusterEventQuery) {
+    return this.#routing.any.listClusterEvents(query);
   }
 
   /** Sent to the transactional id's coordinator, the only broker that can abort it. */

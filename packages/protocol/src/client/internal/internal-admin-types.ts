@@ -1,3 +1,4 @@
+import type { ClusterEvent, ClusterEventQuery } from './cluster-event-types';
 /*
  * What the broker's internal listener (default 127.0.0.1:9093) answers beyond Kafka's own admin
  * APIs: the facts an operator console needs that Kafka does not expose, each in one call. The
@@ -261,4 +262,6 @@ export interface InternalAdminApi {
    * TRANSACTIONAL_ID_NOT_FOUND, or INVALID_TXN_STATE when no transaction is open.
    */
   abortTransaction(transactionalId: string, reason: string): Promise<void>;
+  /** The replication timeline, newest first (WeirListClusterEvents). */
+  listClusterEvents(query: ClusterEventQuery): Promise<ClusterEvent[]>;
 }

@@ -7,6 +7,7 @@ import { WeirDescribeBroker } from '../../messages/apis/internal/weir-describe-b
 import { WeirDescribeEffectivePermissions } from '../../messages/apis/internal/weir-describe-effective-permissions';
 import { WeirDescribeGroupLags } from '../../messages/apis/internal/weir-describe-group-lags';
 import { WeirDescribePartitions } from '../../messages/apis/internal/weir-describe-partitions';
+import { WeirListClusterEvents } from '../../messages/apis/internal/weir-list-cluster-events';
 import { WeirListTopicSummaries } from '../../messages/apis/internal/weir-list-topic-summaries';
 import { WeirListUsers } from '../../messages/apis/internal/weir-list-users';
 import { WeirScanRecords } from '../../messages/apis/internal/weir-scan-records';
@@ -17,6 +18,7 @@ import { type AdminItemFailure, AdminItemsError, brokerError } from '../admin-er
 import { scramSaltedPassword } from '../auth/scram';
 import { isScramMechanism } from '../auth/scram-mechanisms';
 import type { Client } from '../client';
+import type { ClusterEvent, ClusterEventKind, ClusterEventQuery } from './cluster-event-types';
 import { effectivePermissionsFrom } from './effective-permission-conversions';
 import type { EffectivePermissions, EffectivePermissionsApi } from './effective-permission-types';
 import {
@@ -71,6 +73,22 @@ export class InternalAdmin implements InternalAdminApi, UserAdminApi, EffectiveP
 
   constructor(client: Client) {
     this.#client = client;
+  }
+
+  async listClusterEvents(query: ClusterEventQuery): Promise<ClusterEvent[]> {
+    const response = await this.#call(
+      WeirListClusterEvents,
+      {
+        sinceMs: BigInt(query.sinceMs ?? -1),
+        untilMs: BigInt(query.untilMs ?? -1),
+        topic: query.topic ?? null,
+        partition: query.partition ?? -1,
+        brokerId: query.brokerId ?? -1,
+        limit: query.limit,
+      },
+      'Listing cluster events.',
+    );
+    return response.events.map(clusterEventFrom);
   }
 
   async describeBroker(): Promise<BrokerOverview> {
@@ -244,4 +262,27 @@ function throwRowFailures(
     .filter((row) => row.errorCode !== ErrorCode.NONE)
     .map((row) => ({ item: row.item, error: brokerError(row.errorCode, row.errorMessage, `${row.item}.`) }));
   if (failures.length > 0) throw new AdminItemsError(operation, failures, rows.length);
+}
+
+/** An event off the wire: -1 and null stand for fields the event does not have. */
+function clusterEventFrom(row: ResponseOf<typeof WeirListClusterEvents>['events'][number]): ClusterEvent {
+  const number = (value: number) => (value < 0 ? undefined : value);
+  const fields = {
+    topic: row.topic ?? undefined,
+    partition: number(row.partition),
+    brokerId: number(row.brokerId),
+    leader: row.kind === 'partition-offline' ? -1 : number(row.leader),
+    previousLeader: number(row.previousLeader),
+    leaderEpoch: number(row.leaderEpoch),
+    isr: row.isr ?? undefined,
+    previousIsr: row.previousIsr ?? undefined,
+    cause: row.cause ?? undefined,
+    sessionId: row.sessionId ?? undefined,
+    detail: row.detail ?? undefined,
+  };
+  const event: ClusterEvent = { id: row.id, atMs: Number(row.atMs), kind: row.kind as ClusterEventKind };
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== undefined) (event as unknown as Record<string, unknown>)[name] = value;
+  }
+  return event;
 }

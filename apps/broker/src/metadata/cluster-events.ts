@@ -1,0 +1,159 @@
+import type { AssignmentChangeCause } from './assignment-change';
+import type { NewPartitionAssignment, PartitionAssignment } from './metadata-store';
+
+/** What happened, as the replication timeline (docs/architecture.md §6) names it. */
+export type ClusterEventKind =
+  | 'leader-change'
+  | 'partition-offline'
+  | 'isr-shrink'
+  | 'isr-expand'
+  | 'reassignment-started'
+  | 'reassignment-completed'
+  | 'reassignment-cancelled'
+  | 'broker-session-started'
+  | 'broker-session-ended';
+
+/**
+ * One entry of the replication timeline. The store writes it with the change it describes (in the
+ * same etcd transaction), so an event exists exactly when its change committed; the id sorts events
+ * by time, since it starts with the zero-padded `atMs`.
+ */
+export interface ClusterEvent {
+  id: string;
+  atMs: number;
+  kind: ClusterEventKind;
+  topic?: string;
+  partition?: number;
+  brokerId?: number;
+  leader?: number;
+  previousLeader?: number;
+  leaderEpoch?: number;
+  isr?: readonly number[];
+  previousIsr?: readonly number[];
+  cause?: AssignmentChangeCause | string;
+  sessionId?: string;
+  detail?: string;
+}
+
+/** An event before the store has given it its id. */
+export type NewClusterEvent = Omit<ClusterEvent, 'id'>;
+
+/** What a reader asks for; events come newest first. */
+export interface ClusterEventQuery {
+  sinceMs?: number;
+  untilMs?: number;
+  topic?: string;
+  partition?: number;
+  brokerId?: number;
+  limit: number;
+}
+
+/** How long and how many events the controller keeps (`cluster.eventsRetentionMs`, `cluster.eventsMaxCount`). */
+export interface ClusterEventRetention {
+  retentionMs: number;
+  maxCount: number;
+}
+
+/**
+ * The events of one assignment change: a new leader or epoch is a leader change (or the partition
+ * going offline when no leader is left), ISR members removed are a shrink and added ones an
+ * expansion, and adding replicas appearing or clearing start or end a reassignment. Pure, so the
+ * store derives the same events from the same change whichever implementation writes it.
+ */
+export function assignmentEvents(
+  previous: PartitionAssignment | NewPartitionAssignment,
+  next: PartitionAssignment | NewPartitionAssignment,
+  cause: AssignmentChangeCause | undefined,
+  atMs: number,
+): NewClusterEvent[] {
+  const base = {
+    atMs,
+    topic: next.topic,
+    partition: next.partition,
+    ...(cause === undefined ? {} : { cause }),
+  };
+  const events: NewClusterEvent[] = [];
+  if (previous.leader !== next.leader || previous.leaderEpoch !== next.leaderEpoch) {
+    events.push({
+      ...base,
+      kind: next.leader < 0 ? 'partition-offline' : 'leader-change',
+      leader: next.leader,
+      previousLeader: previous.leader,
+      leaderEpoch: next.leaderEpoch,
+      isr: [...next.isr],
+    });
+  }
+  const before = new Set(previous.isr);
+  const after = new Set(next.isr);
+  const removed = previous.isr.filter((id) => !after.has(id));
+  const added = next.isr.filter((id) => !before.has(id));
+  const isrChange = {
+    leader: next.leader,
+    leaderEpoch: next.leaderEpoch,
+    isr: [...next.isr],
+    previousIsr: [...previous.isr],
+  };
+  if (removed.length > 0) {
+    events.push({ ...base, kind: 'isr-shrink', ...isrChange, detail: `removed ${removed.join(', ')}` });
+  }
+  if (added.length > 0) {
+    events.push({ ...base, kind: 'isr-expand', ...isrChange, detail: `added ${added.join(', ')}` });
+  }
+  const wasAdding = (previous.addingReplicas?.length ?? 0) > 0;
+  const isAdding = (next.addingReplicas?.length ?? 0) > 0;
+  if (!wasAdding && isAdding) {
+    events.push({
+      ...base,
+      kind: 'reassignment-started',
+      detail: `adding ${next.addingReplicas!.join(', ')}; replicas ${next.replicas.join(', ')}`,
+    });
+  } else if (wasAdding && !isAdding) {
+    events.push({
+      ...base,
+      kind: cause === 'reassignment-cancelled' ? 'reassignment-cancelled' : 'reassignment-completed',
+      detail: `replicas ${next.replicas.join(', ')}`,
+    });
+  }
+  return events;
+}
+
+/**
+ * The assignment as the store writes it: when its ISR or its leader changed, the time of the change
+ * is recorded on it, so "under-replicated since" needs no event query.
+ */
+export function withChangeTimes<T extends PartitionAssignment | NewPartitionAssignment>(
+  previous: PartitionAssignment | NewPartitionAssignment,
+  next: T,
+  atMs: number,
+): T {
+  const isrChanged = JSON.stringify([...previous.isr].sort()) !== JSON.stringify([...next.isr].sort());
+  const leaderChanged = previous.leader !== next.leader || previous.leaderEpoch !== next.leaderEpoch;
+  return {
+    ...next,
+    ...(isrChanged ? { isrChangedAtMs: atMs } : {}),
+    ...(leaderChanged ? { leaderChangedAtMs: atMs } : {}),
+  };
+}
+
+/** Whether an event names the broker: as its subject, its leader or previous leader, or an ISR member that came or went. */
+export function eventNamesBroker(event: ClusterEvent, brokerId: number): boolean {
+  if (event.brokerId === brokerId || event.leader === brokerId || event.previousLeader === brokerId)
+    return true;
+  if (event.isr === undefined || event.previousIsr === undefined) return false;
+  return event.isr.includes(brokerId) !== event.previousIsr.includes(brokerId);
+}
+
+/** Whether an event is one the query asks for (apart from its limit). */
+export function eventMatches(event: ClusterEvent, query: ClusterEventQuery): boolean {
+  if (query.sinceMs !== undefined && event.atMs < query.sinceMs) return false;
+  if (query.untilMs !== undefined && event.atMs > query.untilMs) return false;
+  if (query.topic !== undefined && event.topic !== query.topic) return false;
+  if (query.partition !== undefined && event.partition !== query.partition) return false;
+  if (query.brokerId !== undefined && !eventNamesBroker(event, query.brokerId)) return false;
+  return true;
+}
+
+/** An event id: the zero-padded time first, so ids sort by time as strings (and as etcd keys). */
+export function clusterEventId(atMs: number, counter: number, suffix: string): string {
+  return `${String(atMs).padStart(15, '0')}-${String(counter).padStart(6, '0')}-${suffix}`;
+}
