@@ -18,7 +18,7 @@ interface EventsFlags extends InternalListenerFlags {
 }
 
 /**
- * `weir cluster events`: the replication timeline the brokers keep (docs/architecture.md §6.6),
+ * `weir cluster events`: the replication timeline the brokers keep (docs/architecture.md §6.7),
  * through the internal listener like `weir user`. Command modules load when their command runs.
  */
 export function registerClusterCommands(program: Command, deps: ClientCliDeps, exit: ExitReporter): void {
