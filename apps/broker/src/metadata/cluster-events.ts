@@ -1,52 +1,16 @@
+import type { ClusterEvent, ClusterEventKind, ClusterEventQuery } from '@weir/protocol';
 import type { AssignmentChangeCause } from './assignment-change';
 import type { NewPartitionAssignment, PartitionAssignment } from './metadata-store';
 
-/** What happened, as the replication timeline (docs/architecture.md §6) names it. */
-export type ClusterEventKind =
-  | 'leader-change'
-  | 'partition-offline'
-  | 'isr-shrink'
-  | 'isr-expand'
-  | 'reassignment-started'
-  | 'reassignment-completed'
-  | 'reassignment-cancelled'
-  | 'broker-session-started'
-  | 'broker-session-ended';
-
-/**
- * One entry of the replication timeline. The store writes it with the change it describes (in the
- * same etcd transaction), so an event exists exactly when its change committed; the id sorts events
- * by time, since it starts with the zero-padded `atMs`.
+/*
+ * The event types are the SDK's (packages/protocol), so what the store writes is what
+ * WeirListClusterEvents answers, field for field. The store writes an event with the change it
+ * describes (in the same etcd transaction), so an event exists exactly when its change committed.
  */
-export interface ClusterEvent {
-  id: string;
-  atMs: number;
-  kind: ClusterEventKind;
-  topic?: string;
-  partition?: number;
-  brokerId?: number;
-  leader?: number;
-  previousLeader?: number;
-  leaderEpoch?: number;
-  isr?: readonly number[];
-  previousIsr?: readonly number[];
-  cause?: AssignmentChangeCause | string;
-  sessionId?: string;
-  detail?: string;
-}
+export type { ClusterEvent, ClusterEventKind, ClusterEventQuery };
 
 /** An event before the store has given it its id. */
 export type NewClusterEvent = Omit<ClusterEvent, 'id'>;
-
-/** What a reader asks for; events come newest first. */
-export interface ClusterEventQuery {
-  sinceMs?: number;
-  untilMs?: number;
-  topic?: string;
-  partition?: number;
-  brokerId?: number;
-  limit: number;
-}
 
 /** How long and how many events the controller keeps (`cluster.eventsRetentionMs`, `cluster.eventsMaxCount`). */
 export interface ClusterEventRetention {

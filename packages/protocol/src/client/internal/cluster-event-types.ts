@@ -22,8 +22,8 @@ export interface ClusterEvent {
   leader?: number;
   previousLeader?: number;
   leaderEpoch?: number;
-  isr?: number[];
-  previousIsr?: number[];
+  isr?: readonly number[];
+  previousIsr?: readonly number[];
   /** Why the change was made, as its writer said (`leader-not-live`, `controlled-shutdown`, …). */
   cause?: string;
   sessionId?: string;
