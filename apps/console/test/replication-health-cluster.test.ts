@@ -101,6 +101,7 @@ describe('the ISR health view on a three-broker cluster', { timeout: CLUSTER_TIM
     const leaderOfZero = leaders.find((row) => row.partition === 0)?.leaderId ?? -1;
     const victim = [1, 2, 3].find((nodeId) => nodeId !== leaderOfZero) ?? 1;
     const followed = leaders.filter((row) => row.leaderId !== victim).map((row) => row.partition);
+    const killedAtMs = Date.now();
     await cluster.broker(victim).kill9();
 
     const degraded = await pollUntil(
@@ -128,6 +129,13 @@ describe('the ISR health view on a three-broker cluster', { timeout: CLUSTER_TIM
       expect(row?.states).toContain('at-min-isr');
       expect(row?.isr).not.toContain(victim);
       expect(row?.reasons).toContain(`broker ${victim}'s session ended`);
+      // The leader's own report (WeirDescribeReplication): when the ISR shrank, and how far the
+      // dead follower is behind by the leader's record of its fetches.
+      expect(row?.isrChangedAtMs).toBeGreaterThanOrEqual(killedAtMs);
+      const lagging = row?.laggingFollowers.find((follower) => follower.brokerId === victim);
+      expect(lagging?.registered).toBe(false);
+      expect(lagging?.lagMs).toBeTypeOf('number');
+      expect(lagging?.lagRecords).toMatch(/^\d+$/);
     }
     expect(degraded.registeredBrokers).not.toContain(victim);
 

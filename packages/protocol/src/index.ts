@@ -47,6 +47,7 @@ export { WeirDescribeBroker } from './messages/apis/internal/weir-describe-broke
 export { WeirDescribeEffectivePermissions } from './messages/apis/internal/weir-describe-effective-permissions';
 export { WeirDescribeGroupLags } from './messages/apis/internal/weir-describe-group-lags';
 export { WeirDescribePartitions } from './messages/apis/internal/weir-describe-partitions';
+export { WeirDescribeReplication } from './messages/apis/internal/weir-describe-replication';
 export { WeirListClusterEvents } from './messages/apis/internal/weir-list-cluster-events';
 export { WeirListTopicSummaries } from './messages/apis/internal/weir-list-topic-summaries';
 export { WeirListUsers } from './messages/apis/internal/weir-list-users';
@@ -283,6 +284,10 @@ export type {
   TopicSortKey,
   TopicSummary,
 } from './client/internal/internal-admin-types';
+export type {
+  FollowerReplication,
+  LedPartitionReplication,
+} from './client/internal/replication-types';
 export type {
   CredentialCheck,
   UpsertUserRequest,

@@ -33,6 +33,7 @@ import { weirDescribeBrokerHandler } from './handlers/internal/weir-describe-bro
 import { weirDescribeEffectivePermissionsHandler } from './handlers/internal/weir-describe-effective-permissions';
 import { weirDescribeGroupLagsHandler } from './handlers/internal/weir-describe-group-lags';
 import { weirDescribePartitionsHandler } from './handlers/internal/weir-describe-partitions';
+import { weirDescribeReplicationHandler } from './handlers/internal/weir-describe-replication';
 import { weirListClusterEventsHandler } from './handlers/internal/weir-list-cluster-events';
 import { weirListTopicSummariesHandler } from './handlers/internal/weir-list-topic-summaries';
 import { weirListUsersHandler } from './handlers/internal/weir-list-users';
@@ -139,6 +140,7 @@ export const API_TABLE: readonly ApiTableRow[] = [
   { handler: listPartitionReassignmentsHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribeBrokerHandler, servedOn: INTERNAL_ONLY },
   { handler: weirListClusterEventsHandler, servedOn: INTERNAL_ONLY },
+  { handler: weirDescribeReplicationHandler, servedOn: INTERNAL_ONLY },
   { handler: weirListTopicSummariesHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribePartitionsHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribeGroupLagsHandler, servedOn: INTERNAL_ONLY },

@@ -11,7 +11,7 @@ import {
 import { apiByKey } from './registry';
 
 describe("Weir's internal APIs", () => {
-  it('use keys 32000–32012, version 0 (and 1 for the user APIs the console reads fingerprints from), flexible', () => {
+  it('use keys 32000–32014, version 0 (and 1 for the user APIs the console reads fingerprints from), flexible', () => {
     expect(INTERNAL_APIS.map((api) => [api.apiKey, api.name])).toEqual([
       [32000, 'WeirDescribeBroker'],
       [32001, 'WeirListTopicSummaries'],
@@ -26,6 +26,8 @@ describe("Weir's internal APIs", () => {
       [32010, 'WeirDescribeEffectivePermissions'],
       [32011, 'WeirVerifyTransactionMembership'],
       [32012, 'WeirApplyTxnOffsets'],
+      [32013, 'WeirListClusterEvents'],
+      [32014, 'WeirDescribeReplication'],
     ]);
     for (const api of INTERNAL_APIS) {
       expect(api.apiKey).toBeGreaterThanOrEqual(WEIR_API_KEY_MIN);

@@ -6,6 +6,7 @@ import { WeirDescribeBroker } from './apis/internal/weir-describe-broker';
 import { WeirDescribeEffectivePermissions } from './apis/internal/weir-describe-effective-permissions';
 import { WeirDescribeGroupLags } from './apis/internal/weir-describe-group-lags';
 import { WeirDescribePartitions } from './apis/internal/weir-describe-partitions';
+import { WeirDescribeReplication } from './apis/internal/weir-describe-replication';
 import { WeirListClusterEvents } from './apis/internal/weir-list-cluster-events';
 import { WeirListTopicSummaries } from './apis/internal/weir-list-topic-summaries';
 import { WeirListUsers } from './apis/internal/weir-list-users';
@@ -37,6 +38,7 @@ export const INTERNAL_APIS: readonly ApiSchema[] = [
   WeirVerifyTransactionMembership,
   WeirApplyTxnOffsets,
   WeirListClusterEvents,
+  WeirDescribeReplication,
 ];
 
 for (const api of INTERNAL_APIS) {

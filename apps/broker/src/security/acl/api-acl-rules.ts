@@ -156,6 +156,7 @@ export const API_ACL_RULES = {
   WeirAbortTransaction: { transactionalId: transactionalId('WRITE'), cluster: cluster('ALTER') },
   WeirListUsers: { cluster: cluster('DESCRIBE') },
   WeirListClusterEvents: { cluster: cluster('DESCRIBE') },
+  WeirDescribeReplication: { cluster: cluster('DESCRIBE') },
   WeirUpsertUser: { cluster: cluster('ALTER') },
   WeirDeleteUser: { cluster: cluster('ALTER') },
   /** Checking passwords is user management: it must not become a guessing oracle for anyone. */

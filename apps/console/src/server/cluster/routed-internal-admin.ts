@@ -77,6 +77,11 @@ export class RoutedInternalAdmin implements InternalAdminApi {
     return this.#routing.any.listClusterEvents(query);
   }
 
+  /** Any broker answers, for the partitions it leads; the ISR page asks each broker itself. */
+  describeReplication(topics?: readonly string[]) {
+    return this.#routing.any.describeReplication(topics);
+  }
+
   /** Sent to the transactional id's coordinator, the only broker that can abort it. */
   async abortTransaction(transactionalId: string, reason: string): Promise<void> {
     const brokers = await this.#liveBrokers();

@@ -1,4 +1,5 @@
 import type { ClusterEvent, ClusterEventQuery } from './cluster-event-types';
+import type { LedPartitionReplication } from './replication-types';
 /*
  * What the broker's internal listener (default 127.0.0.1:9093) answers beyond Kafka's own admin
  * APIs: the facts an operator console needs that Kafka does not expose, each in one call. The
@@ -264,4 +265,9 @@ export interface InternalAdminApi {
   abortTransaction(transactionalId: string, reason: string): Promise<void>;
   /** The replication timeline, newest first (WeirListClusterEvents). */
   listClusterEvents(query: ClusterEventQuery): Promise<ClusterEvent[]>;
+  /**
+   * The partitions the broker this admin talks to leads, with its followers' lag
+   * (WeirDescribeReplication); only these topics when given.
+   */
+  describeReplication(topics?: readonly string[]): Promise<LedPartitionReplication[]>;
 }

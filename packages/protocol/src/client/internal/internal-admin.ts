@@ -7,6 +7,7 @@ import { WeirDescribeBroker } from '../../messages/apis/internal/weir-describe-b
 import { WeirDescribeEffectivePermissions } from '../../messages/apis/internal/weir-describe-effective-permissions';
 import { WeirDescribeGroupLags } from '../../messages/apis/internal/weir-describe-group-lags';
 import { WeirDescribePartitions } from '../../messages/apis/internal/weir-describe-partitions';
+import { WeirDescribeReplication } from '../../messages/apis/internal/weir-describe-replication';
 import { WeirListClusterEvents } from '../../messages/apis/internal/weir-list-cluster-events';
 import { WeirListTopicSummaries } from '../../messages/apis/internal/weir-list-topic-summaries';
 import { WeirListUsers } from '../../messages/apis/internal/weir-list-users';
@@ -40,6 +41,7 @@ import type {
   TopicListPage,
   TopicListQuery,
 } from './internal-admin-types';
+import type { LedPartitionReplication } from './replication-types';
 import type {
   CredentialCheck,
   UpsertUserRequest,
@@ -89,6 +91,32 @@ export class InternalAdmin implements InternalAdminApi, UserAdminApi, EffectiveP
       'Listing cluster events.',
     );
     return response.events.map(clusterEventFrom);
+  }
+
+  async describeReplication(topics?: readonly string[]): Promise<LedPartitionReplication[]> {
+    const response = await this.#call(
+      WeirDescribeReplication,
+      { topics: topics === undefined ? null : [...topics] },
+      'Describing replication.',
+    );
+    return response.partitions.map((row) => ({
+      topic: row.topic,
+      partition: row.partition,
+      leaderEpoch: row.leaderEpoch,
+      replicas: row.replicas,
+      isr: row.isr,
+      minInsyncReplicas: row.minInsyncReplicas,
+      highWatermark: row.highWatermark,
+      logEndOffset: row.logEndOffset,
+      isrChangedAtMs: row.isrChangedAtMs < 0n ? null : Number(row.isrChangedAtMs),
+      leaderChangedAtMs: row.leaderChangedAtMs < 0n ? null : Number(row.leaderChangedAtMs),
+      followers: row.followers.map((follower) => ({
+        brokerId: follower.brokerId,
+        logEndOffset: follower.logEndOffset,
+        lagRecords: follower.lagRecords,
+        lagMs: Number(follower.lagMs),
+      })),
+    }));
   }
 
   async describeBroker(): Promise<BrokerOverview> {

@@ -23,12 +23,24 @@ export function replicationRouter(transport: Transport) {
         const { broker, now } = ctx.services;
         const sources = {
           admin: broker.admin(),
-          // Each broker is asked directly; until brokers report their followers' lag, its answer
-          // to the overview says it is up, and the partitions are judged from the metadata.
-          ask: async (node: { nodeId: number; host: string; port: number }) => {
-            await broker.nodeInternal(node).describeBroker();
-            return [];
-          },
+          // Each broker is asked directly: only a partition's leader knows how far its followers
+          // are behind, so every broker reports the partitions it leads.
+          ask: async (node: { nodeId: number; host: string; port: number }) =>
+            (
+              await broker
+                .nodeInternal(node)
+                .describeReplication(input.topic === undefined ? undefined : [input.topic])
+            ).map((led) => ({
+              topic: led.topic,
+              partition: led.partition,
+              isrChangedAtMs: led.isrChangedAtMs,
+              leaderChangedAtMs: led.leaderChangedAtMs,
+              followers: led.followers.map(({ brokerId, lagRecords, lagMs }) => ({
+                brokerId,
+                lagRecords,
+                lagMs,
+              })),
+            })),
           reachability: broker.reachability,
         };
         return readReplicationHealth(sources, input, now);

@@ -3,13 +3,13 @@ import { field, struct } from '../../../schema/struct';
 import { array, int16, int32, int64, string } from '../../../schema/types';
 
 /**
- * WeirListClusterEvents (key 32020, Weir only), version 0: the replication timeline the brokers
+ * WeirListClusterEvents (key 32013, Weir only), version 0: the replication timeline the brokers
  * keep (docs/architecture.md §6), newest first, filtered by time, topic, partition and broker.
  * Served only by the internal listener. -1 (or null) in a filter field means no filter; in an
  * event, -1 or null means the event has no such field.
  */
 export const WeirListClusterEvents = defineApi({
-  apiKey: 32020,
+  apiKey: 32013,
   name: 'WeirListClusterEvents',
   versions: '0',
   flexibleVersions: '0+',
