@@ -141,10 +141,14 @@ describe('ReplicaManager', () => {
   it('answers NOT_LEADER_OR_FOLLOWER once leadership moves away, and leads again at the newer epoch', async () => {
     await produce(1);
     await reassign({ replicas: [0, ANOTHER_BROKER], isr: [0, ANOTHER_BROKER] });
-    const waiting = produce(-1, 10_000);
+    // The write made under the old leadership is answered as such, not left to time out. The
+    // expectation is attached before the move: the answer can come while the move is applied, and a
+    // rejection nobody handles yet is reported as unhandled.
+    const waiting = expect(produce(-1, 10_000)).rejects.toMatchObject({
+      code: ErrorCode.NOT_LEADER_OR_FOLLOWER,
+    });
     await reassign({ leader: ANOTHER_BROKER, leaderEpoch: 1 });
-    // The write made under the old leadership is answered as such, not left to time out.
-    await expect(waiting).rejects.toMatchObject({ code: ErrorCode.NOT_LEADER_OR_FOLLOWER });
+    await waiting;
     expect(leadership).toEqual([`lead ${TOPIC}-0@0`, `resign ${TOPIC}-0`]);
     await expect(produce(1)).rejects.toMatchObject({ code: ErrorCode.NOT_LEADER_OR_FOLLOWER });
     const [fetched] = await fixture.replicas.fetch(fetchRequest(), new AbortController().signal);
