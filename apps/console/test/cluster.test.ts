@@ -1,15 +1,10 @@
-import { InternalAdmin } from '@weir/protocol';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrokerCluster, startBrokerCluster } from '../../broker/test/cluster/broker-cluster';
-import { type EtcdCluster, startEtcd } from '../../broker/test/cluster/etcd-process';
+import type { BrokerCluster } from '../../broker/test/cluster/broker-cluster';
 import { pollUntil } from '../../broker/test/group-fixtures';
-import { type BrokerClients, createBrokerClients } from '../src/server/admin-client';
 import type { BrokerList } from '../src/server/api/schemas/brokers';
 import type { ClusterOverview } from '../src/server/api/schemas/cluster';
-import type { GatewayServices } from '../src/server/gateway-services';
-import { DEFAULT_SEARCH_LIMITS } from '../src/server/services/message-search';
-import { type HttpGateway, startHttpGateway } from './http-gateway';
+import { CLUSTER_TIMEOUT_MS, type ClusterGateway, startClusterGateway } from './cluster-gateway-fixture';
+import type { HttpGateway } from './http-gateway';
 
 /*
  * The console against a real three-broker cluster (etcd and three child brokers from the broker's
@@ -17,48 +12,23 @@ import { type HttpGateway, startHttpGateway } from './http-gateway';
  * three internal listeners as WEIR_CONSOLE_BROKER lists them.
  */
 
-const CLUSTER_TIMEOUT_MS = 240_000;
-/** Short sessions, so a killed broker's partitions go offline within seconds. */
-const FAST_SESSIONS = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
 const TOPIC = 'spread';
 const PARTITIONS = 6;
 const RECORDS = 30;
 
-let etcd: EtcdCluster;
+let fixture: ClusterGateway;
 let cluster: BrokerCluster;
-let clients: BrokerClients;
 let gateway: HttpGateway;
 
 beforeAll(async () => {
-  etcd = await startEtcd();
-  cluster = await startBrokerCluster({ etcd, brokers: 3, config: FAST_SESSIONS });
-  clients = createBrokerClients({
-    bootstrap: cluster.internalBootstrap.split(','),
-    token: () => cluster.internalToken,
-    createInternalAdmin: (client) => new InternalAdmin(client),
-    requestTimeoutMs: 5_000,
-  });
-  const services: GatewayServices = {
-    broker: clients,
-    logger: pino({ level: 'silent' }),
-    now: Date.now,
-    searchLimits: DEFAULT_SEARCH_LIMITS,
-  };
-  gateway = await startHttpGateway(services);
+  fixture = await startClusterGateway();
+  ({ cluster, gateway } = fixture);
 }, CLUSTER_TIMEOUT_MS);
 
-afterAll(async () => {
-  await gateway?.close();
-  await clients?.close();
-  await cluster?.stop();
-  await etcd?.stop();
-}, CLUSTER_TIMEOUT_MS);
+afterAll(() => fixture?.stop(), CLUSTER_TIMEOUT_MS);
 
-async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await gateway.rest(method, path, body);
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return JSON.parse(text) as T;
+function json<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return fixture.json<T>(method, path, body);
 }
 
 function offlineReason(overview: ClusterOverview) {

@@ -1,0 +1,76 @@
+import { InternalAdmin } from '@weir/protocol';
+import pino from 'pino';
+import { type BrokerCluster, startBrokerCluster } from '../../broker/test/cluster/broker-cluster';
+import { type EtcdCluster, startEtcd } from '../../broker/test/cluster/etcd-process';
+import { type BrokerClients, createBrokerClients } from '../src/server/admin-client';
+import type { GatewayServices } from '../src/server/gateway-services';
+import { DEFAULT_SEARCH_LIMITS } from '../src/server/services/message-search';
+import { type HttpGateway, startHttpGateway } from './http-gateway';
+
+/** How long starting or stopping the cluster may take. */
+export const CLUSTER_TIMEOUT_MS = 240_000;
+/** Short sessions, so a killed broker leaves the ISRs, and its partitions go offline, within seconds. */
+const FAST_SESSIONS = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
+
+/**
+ * The console against a real three-broker cluster: etcd and three child brokers from the broker's
+ * cluster fixtures, and the gateway on a real HTTP server, configured with the three internal
+ * listeners as WEIR_CONSOLE_BROKER lists them.
+ */
+export interface ClusterGateway {
+  readonly etcd: EtcdCluster;
+  readonly cluster: BrokerCluster;
+  readonly clients: BrokerClients;
+  readonly gateway: HttpGateway;
+  /** A REST call that must answer 200, parsed. */
+  json<T>(method: string, path: string, body?: unknown): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export async function startClusterGateway(): Promise<ClusterGateway> {
+  const etcd = await startEtcd();
+  // What started is stopped again if a later step fails, so no child process outlives the test file.
+  let cluster: BrokerCluster | undefined;
+  let clients: BrokerClients | undefined;
+  try {
+    cluster = await startBrokerCluster({ etcd, brokers: 3, config: FAST_SESSIONS });
+    const started = cluster;
+    clients = createBrokerClients({
+      bootstrap: started.internalBootstrap.split(','),
+      token: () => started.internalToken,
+      createInternalAdmin: (client) => new InternalAdmin(client),
+      requestTimeoutMs: 5_000,
+    });
+    const services: GatewayServices = {
+      broker: clients,
+      logger: pino({ level: 'silent' }),
+      now: Date.now,
+      searchLimits: DEFAULT_SEARCH_LIMITS,
+    };
+    const gateway = await startHttpGateway(services);
+    const connected = clients;
+    return {
+      etcd,
+      cluster: started,
+      clients: connected,
+      gateway,
+      async json<T>(method: string, path: string, body?: unknown): Promise<T> {
+        const response = await gateway.rest(method, path, body);
+        const text = await response.text();
+        if (response.status !== 200) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+        return JSON.parse(text) as T;
+      },
+      async stop() {
+        await gateway.close();
+        await connected.close();
+        await started.stop();
+        await etcd.stop();
+      },
+    };
+  } catch (error) {
+    await clients?.close();
+    await cluster?.stop();
+    await etcd.stop();
+    throw error;
+  }
+}
