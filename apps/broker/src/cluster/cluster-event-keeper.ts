@@ -24,7 +24,9 @@ const SESSION_EVENTS_READ = 2000;
  * The controller's share of the replication timeline (docs/architecture.md §6): a broker that
  * stops writes its own session end, but one whose lease expired cannot, so the controller records
  * it when the registration vanishes ("session expired"); a broker that becomes controller records
- * the ends it missed while there was another controller or none ("noticed by the new controller").
+ * the ends it missed while there was another controller or none ("session expired, noticed by the
+ * new controller"). Both details start alike because both ends are expiries: which one a broker's
+ * end gets depends only on whether its lease or the old controller's went first.
  * It also prunes the timeline periodically.
  */
 export class ClusterEventKeeper {
@@ -39,7 +41,7 @@ export class ClusterEventKeeper {
   start(): void {
     this.#stopFollowing = this.deps.view.onChange((changes) => {
       const isController = this.deps.view.controllerId === this.deps.localBrokerId;
-      if (isController && !this.#wasController) this.#reconcile('noticed by the new controller');
+      if (isController && !this.#wasController) this.#reconcile('session expired, noticed by the new controller');
       else if (
         isController &&
         changes.some((change) => change.kind === 'broker' && change.broker === undefined)
