@@ -451,6 +451,11 @@ export class ReplicaManager {
     this.#sessionFenced = fenced;
   }
 
+  /** Whether this broker lost its cluster session and has not registered again yet. */
+  get sessionFenced(): boolean {
+    return this.#sessionFenced;
+  }
+
   /** How many fetches are parked on a partition now; for observability and tests that wait for a park. */
   parkedFetchCount(topic: string, partition: number): number {
     return this.#waits.fetch.watcherCount(partitionKey(topic, partition));

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Admin, Client } from '@weir/protocol';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { partitionDirectoryName } from '../../src/log/log-files';
 import { pollUntil } from '../group-fixtures';
@@ -116,6 +117,19 @@ describe('replication across network partitions', { timeout: TIMEOUT_MS }, () =>
       'a new leader',
       (a) => a.leader > 0 && a.leader !== victim.nodeId,
     );
+    // Once the victim knows its session is lost, it hands out no metadata: its view still names it
+    // leader, and a client asking only it would come straight back.
+    await pollUntil(async () => {
+      const client = new Client({ bootstrapServers: [victim.bootstrap], clientId: 'fenced-metadata' });
+      try {
+        await new Admin(client).describeCluster();
+        return false;
+      } catch {
+        return true;
+      } finally {
+        client.close();
+      }
+    }, 'the fenced victim refusing Metadata');
     const acknowledged = workload.acknowledged();
     await pollUntil(
       () => workload.acknowledged() >= acknowledged + 20,

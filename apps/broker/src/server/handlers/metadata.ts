@@ -1,7 +1,7 @@
 import { CLUSTER_RESOURCE_NAME, Metadata } from '@weir/protocol';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import type { TopicDescription } from '../../topics/topic-descriptions';
-import { defineHandler } from '../handler';
+import { ConnectionRefusal, defineHandler } from '../handler';
 
 const RULES = API_ACL_RULES.Metadata;
 
@@ -36,12 +36,16 @@ const CLUSTER_OPERATIONS = [
  * before 4 give implicitly. An all-topics answer leaves out the topics the principal may not
  * describe; a named one it may not describe is TOPIC_AUTHORIZATION_FAILED, and so is one it would
  * auto-create without CREATE (Kafka's rule; the name does not leak existence). v8 reports the
- * principal's authorized operations on each topic and on the cluster when asked.
+ * principal's authorized operations on each topic and on the cluster when asked. A broker that lost
+ * its cluster session closes the connection instead of answering from its stale view.
  */
 export const metadataHandler = defineHandler({
   api: Metadata,
   versions: { min: 1, max: 8 },
   async handle(request, context, services) {
+    if (services.replicas.sessionFenced) {
+      throw new ConnectionRefusal('the cluster session is lost: metadata here is stale');
+    }
     const { access } = context;
     const cluster = services.cluster;
     const allowAutoCreate = context.header.apiVersion < 4 || request.allowAutoTopicCreation;
