@@ -16,6 +16,7 @@ import { ClusterEventKeeper } from './cluster/cluster-event-keeper';
 import { controlledShutdown } from './cluster/controlled-shutdown';
 import { handOverFailedLog } from './cluster/failed-log-handover';
 import { PartitionController } from './cluster/partition-controller';
+import { PartitionReassigner } from './cluster/partition-reassigner';
 import { countControllerChange, countLeaderIsrChange } from './cluster/replication-events';
 import { type ReplicationHealth, replicationHealth } from './cluster/replication-health';
 import type { BrokerConfig } from './config/broker-config';
@@ -396,6 +397,12 @@ export class Broker {
       acls,
       operator: this.#operator,
       clusterEvents: this.#store,
+      reassignments: new PartitionReassigner({
+        view: this.#view,
+        store: this.#store,
+        logger: deps.logger.child({ component: 'reassignment' }),
+        now: () => Date.now(),
+      }),
       quotas: new ClientQuotas({
         store: this.#store,
         window: { sampleCount: config.quotas.windowCount, sampleMs: config.quotas.windowSizeSeconds * 1000 },

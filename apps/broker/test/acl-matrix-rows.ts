@@ -4,6 +4,7 @@ import {
   AddPartitionsToTxn,
   AlterClientQuotas,
   AlterConfigs,
+  AlterPartitionReassignments,
   type ApiSchema,
   CreateAcls,
   CreatePartitions,
@@ -658,6 +659,17 @@ export const ROWS: Row[] = [
     label: 'ListPartitionReassignments',
     grants: [cluster('DESCRIBE')],
     request: { timeoutMs: 1000, topics: null },
+    expect: { denied: CLUSTER },
+  }),
+  row({
+    api: AlterPartitionReassignments,
+    label: 'AlterPartitionReassignments',
+    grants: [cluster('ALTER')],
+    // Cancelling where nothing moves: refused per partition when allowed, so nothing changes either way.
+    request: {
+      timeoutMs: 1000,
+      topics: [{ name: 'data', partitions: [{ partitionIndex: 0, replicas: null }] }],
+    },
     expect: { denied: CLUSTER },
   }),
   row({

@@ -285,6 +285,11 @@ export type {
   TopicSummary,
 } from './client/internal/internal-admin-types';
 export type {
+  PartitionMove,
+  PartitionMoveResult,
+  PartitionReassignment,
+} from './client/internal/reassignment-types';
+export type {
   FollowerReplication,
   LedPartitionReplication,
 } from './client/internal/replication-types';

@@ -41,7 +41,8 @@ export class ClusterEventKeeper {
   start(): void {
     this.#stopFollowing = this.deps.view.onChange((changes) => {
       const isController = this.deps.view.controllerId === this.deps.localBrokerId;
-      if (isController && !this.#wasController) this.#reconcile('session expired, noticed by the new controller');
+      if (isController && !this.#wasController)
+        this.#reconcile('session expired, noticed by the new controller');
       else if (
         isController &&
         changes.some((change) => change.kind === 'broker' && change.broker === undefined)

@@ -1,6 +1,7 @@
 import { ErrorCode, WeirError } from '@weir/protocol';
 import type { ClusterView } from '../metadata/cluster-view';
 import type { MetadataStore, PartitionAssignment } from '../metadata/metadata-store';
+import { nextViewChange } from '../metadata/view-change';
 import { isrWithout } from '../replica/isr-change';
 
 /**
@@ -210,19 +211,6 @@ async function withinDeadline<T>(
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Resolves at the view's next change, or after `timeoutMs` (a race lost to a write not yet seen). */
-function nextViewChange(view: ControlledShutdownDeps['view'], timeoutMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, timeoutMs);
-    const unfollow = view.onChange(done);
-    function done(): void {
-      clearTimeout(timer);
-      unfollow();
-      resolve();
-    }
-  });
 }
 
 function delay(ms: number): Promise<void> {

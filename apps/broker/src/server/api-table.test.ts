@@ -1,4 +1,5 @@
 import {
+  AlterPartitionReassignments,
   ApiVersions,
   DescribeProducers,
   DescribeTransactions,
@@ -28,6 +29,7 @@ const INTERNAL_ONLY = [
   ListTransactions,
   DescribeProducers,
   ListPartitionReassignments,
+  AlterPartitionReassignments,
   WriteTxnMarkers,
 ].map((api) => api.name);
 const SASL = [SaslHandshake.name, SaslAuthenticate.name];

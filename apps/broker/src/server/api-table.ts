@@ -3,6 +3,7 @@ import { addOffsetsToTxnHandler } from './handlers/add-offsets-to-txn';
 import { addPartitionsToTxnHandler } from './handlers/add-partitions-to-txn';
 import { alterClientQuotasHandler, clientAlterClientQuotasHandler } from './handlers/alter-client-quotas';
 import { alterConfigsHandler } from './handlers/alter-configs';
+import { alterPartitionReassignmentsHandler } from './handlers/alter-partition-reassignments';
 import { createAclsHandler } from './handlers/create-acls';
 import { createPartitionsHandler } from './handlers/create-partitions';
 import { createTopicsHandler } from './handlers/create-topics';
@@ -79,7 +80,7 @@ export interface ApiTableRow {
 const KAFKA: readonly ServedOn[] = ['client', 'internal'];
 /**
  * The Weir-only APIs (keys 32000 and up), and Kafka's transaction inspection APIs
- * (DescribeTransactions, ListTransactions, DescribeProducers) and ListPartitionReassignments: Kafka defines the latter only in
+ * (DescribeTransactions, ListTransactions, DescribeProducers) and the partition reassignment APIs: Kafka defines these only in
  * flexible versions, and the client listener advertises no flexible version but ApiVersions v3
  * (docs/kafka-compat.md §0). The client listener never serves or advertises any of them.
  */
@@ -138,6 +139,7 @@ export const API_TABLE: readonly ApiTableRow[] = [
   { handler: listTransactionsHandler, servedOn: INTERNAL_ONLY },
   { handler: describeProducersHandler, servedOn: INTERNAL_ONLY },
   { handler: listPartitionReassignmentsHandler, servedOn: INTERNAL_ONLY },
+  { handler: alterPartitionReassignmentsHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribeBrokerHandler, servedOn: INTERNAL_ONLY },
   { handler: weirListClusterEventsHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribeReplicationHandler, servedOn: INTERNAL_ONLY },

@@ -77,6 +77,8 @@ export interface StoredAssignment {
   replicas: number[];
   isr: number[];
   elr?: number[];
+  addingReplicas?: number[];
+  removingReplicas?: number[];
   isrChangedAtMs?: number;
   leaderChangedAtMs?: number;
   memberStorage?: Record<string, string>;

@@ -18,15 +18,17 @@ export interface ReplicatedClusterOptions {
   hosts?: LoopbackHosts;
   /** Each broker reaches etcd through its own proxy, so cluster.isolateFromEtcd can cut it off. */
   etcdProxies?: boolean;
+  /** How many brokers; three by default. */
+  brokers?: number;
 }
 
-/** Starts etcd and three brokers on it, stopped (brokers first) when the current test finishes. */
+/** Starts etcd and three brokers (or `brokers`) on it, stopped (brokers first) when the current test finishes. */
 export async function startReplicatedCluster(options: ReplicatedClusterOptions = {}): Promise<BrokerCluster> {
   const etcd = await startEtcd();
   onTestFinished(() => etcd.stop());
   const cluster = await startBrokerCluster({
     etcd,
-    brokers: 3,
+    brokers: options.brokers ?? 3,
     hosts: options.hosts,
     etcdProxies: options.etcdProxies,
     config: { ...options.config, cluster: { ...FAST_SESSIONS, ...options.config?.cluster } },

@@ -7,6 +7,7 @@ import {
   type GroupPartitionLagRow,
   type InternalAdminApi,
   type PartitionInternals,
+  type PartitionMove,
   type ScanRecordsRequest,
   type ScanRecordsResult,
   type TopicListPage,
@@ -80,6 +81,16 @@ export class RoutedInternalAdmin implements InternalAdminApi {
   /** Any broker answers, for the partitions it leads; the ISR page asks each broker itself. */
   describeReplication(topics?: readonly string[]) {
     return this.#routing.any.describeReplication(topics);
+  }
+
+  /** Any broker answers: a move is a compare-and-set of the stored assignment, which any broker may write. */
+  alterPartitionReassignments(moves: readonly PartitionMove[], options?: { timeoutMs?: number }) {
+    return this.#routing.any.alterPartitionReassignments(moves, options);
+  }
+
+  /** Any broker answers, from its view of the cluster metadata. */
+  listPartitionReassignments(partitions?: readonly { topic: string; partition: number }[]) {
+    return this.#routing.any.listPartitionReassignments(partitions);
   }
 
   /** Sent to the transactional id's coordinator, the only broker that can abort it. */

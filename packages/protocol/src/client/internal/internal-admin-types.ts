@@ -1,4 +1,5 @@
 import type { ClusterEvent, ClusterEventQuery } from './cluster-event-types';
+import type { PartitionMove, PartitionMoveResult, PartitionReassignment } from './reassignment-types';
 import type { LedPartitionReplication } from './replication-types';
 /*
  * What the broker's internal listener (default 127.0.0.1:9093) answers beyond Kafka's own admin
@@ -270,4 +271,13 @@ export interface InternalAdminApi {
    * (WeirDescribeReplication); only these topics when given.
    */
   describeReplication(topics?: readonly string[]): Promise<LedPartitionReplication[]>;
+  /** Starts, replaces (replicas) or cancels (null) partition moves; each partition answers on its own. */
+  alterPartitionReassignments(
+    moves: readonly PartitionMove[],
+    options?: { timeoutMs?: number },
+  ): Promise<PartitionMoveResult[]>;
+  /** The moves in progress, of every partition or of the named ones. */
+  listPartitionReassignments(
+    partitions?: readonly { topic: string; partition: number }[],
+  ): Promise<PartitionReassignment[]>;
 }

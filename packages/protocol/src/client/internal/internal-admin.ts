@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorCode } from '../../errors/error-codes';
 import { WeirError } from '../../errors/weir-error';
+import { AlterPartitionReassignments } from '../../messages/apis/alter-partition-reassignments';
 import { WeirAbortTransaction } from '../../messages/apis/internal/weir-abort-transaction';
 import { WeirDeleteUser } from '../../messages/apis/internal/weir-delete-user';
 import { WeirDescribeBroker } from '../../messages/apis/internal/weir-describe-broker';
@@ -14,6 +15,7 @@ import { WeirListUsers } from '../../messages/apis/internal/weir-list-users';
 import { WeirScanRecords } from '../../messages/apis/internal/weir-scan-records';
 import { WeirUpsertUser } from '../../messages/apis/internal/weir-upsert-user';
 import { WeirVerifyCredentials } from '../../messages/apis/internal/weir-verify-credentials';
+import { ListPartitionReassignments } from '../../messages/apis/list-partition-reassignments';
 import type { ApiSchema, RequestOf, ResponseOf } from '../../schema/api';
 import { type AdminItemFailure, AdminItemsError, brokerError } from '../admin-error';
 import { scramSaltedPassword } from '../auth/scram';
@@ -41,6 +43,7 @@ import type {
   TopicListPage,
   TopicListQuery,
 } from './internal-admin-types';
+import type { PartitionMove, PartitionMoveResult, PartitionReassignment } from './reassignment-types';
 import type { LedPartitionReplication } from './replication-types';
 import type {
   CredentialCheck,
@@ -117,6 +120,71 @@ export class InternalAdmin implements InternalAdminApi, UserAdminApi, EffectiveP
         lagMs: Number(follower.lagMs),
       })),
     }));
+  }
+
+  /**
+   * Starts, replaces or cancels partition moves (AlterPartitionReassignments); resolves with each
+   * partition's answer once the changes are stored, while the moves themselves run on.
+   */
+  async alterPartitionReassignments(
+    moves: readonly PartitionMove[],
+    options: { timeoutMs?: number } = {},
+  ): Promise<PartitionMoveResult[]> {
+    const byTopic = new Map<string, PartitionMove[]>();
+    for (const move of moves) byTopic.set(move.topic, [...(byTopic.get(move.topic) ?? []), move]);
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const response = await this.#call(
+      AlterPartitionReassignments,
+      {
+        timeoutMs,
+        topics: [...byTopic].map(([name, partitions]) => ({
+          name,
+          partitions: partitions.map((move) => ({
+            partitionIndex: move.partition,
+            replicas: move.replicas === null ? null : [...move.replicas],
+          })),
+        })),
+      },
+      'Altering partition reassignments.',
+      { timeoutMs: timeoutMs + 5_000 },
+    );
+    return response.responses.flatMap((topic) =>
+      topic.partitions.map((row) => ({
+        topic: topic.name,
+        partition: row.partitionIndex,
+        errorCode: row.errorCode,
+        errorMessage: row.errorMessage,
+      })),
+    );
+  }
+
+  /** The moves in progress (ListPartitionReassignments), of every partition or of the named ones. */
+  async listPartitionReassignments(
+    partitions?: readonly { topic: string; partition: number }[],
+  ): Promise<PartitionReassignment[]> {
+    const byTopic = new Map<string, number[]>();
+    for (const { topic, partition } of partitions ?? [])
+      byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);
+    const response = await this.#call(
+      ListPartitionReassignments,
+      {
+        timeoutMs: 30_000,
+        topics:
+          partitions === undefined
+            ? null
+            : [...byTopic].map(([name, partitionIndexes]) => ({ name, partitionIndexes })),
+      },
+      'Listing partition reassignments.',
+    );
+    return response.topics.flatMap((topic) =>
+      topic.partitions.map((row) => ({
+        topic: topic.name,
+        partition: row.partitionIndex,
+        replicas: row.replicas,
+        addingReplicas: row.addingReplicas,
+        removingReplicas: row.removingReplicas,
+      })),
+    );
   }
 
   async describeBroker(): Promise<BrokerOverview> {
