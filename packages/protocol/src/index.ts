@@ -324,6 +324,22 @@ export type {
   ClientQuotaFilterComponent,
 } from './client/quota-admin';
 export { describeQuotaEntity } from './client/quota-admin';
+export {
+  type DrainCandidate,
+  type DrainMove,
+  drainPlan,
+  type PlacedPartition,
+} from './client/reassignment/drain-plan';
+export {
+  type AddingReplicaProgress,
+  type CurrentPlacement,
+  moveProgress,
+  type PlannedMove,
+  parseReassignmentJson,
+  planMoves,
+  type RefusedMove,
+  reassignmentJson,
+} from './client/reassignment/move-plan';
 export type { RetryHooks, RetryOptions } from './client/retry';
 export { RetryPolicy } from './client/retry';
 export type {

@@ -1,4 +1,9 @@
-import type { PartitionAssignment } from '../metadata/metadata-store';
+/** A partition and where its replicas are, the first the preferred leader. */
+export interface PlacedPartition {
+  topic: string;
+  partition: number;
+  replicas: readonly number[];
+}
 
 /** A broker a drain may move replicas to. */
 export interface DrainCandidate {
@@ -19,7 +24,7 @@ export type DrainMove =
  * replica becomes the preferred leader, so leadership moves to a broker that is already in sync.
  */
 export function drainPlan(
-  assignments: Iterable<PartitionAssignment>,
+  assignments: Iterable<PlacedPartition>,
   candidates: readonly DrainCandidate[],
   drainedId: number,
 ): DrainMove[] {

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PartitionAssignment } from '../metadata/metadata-store';
-import { drainPlan } from './drain-plan';
+import { drainPlan, type PlacedPartition } from './drain-plan';
 
-function partition(index: number, replicas: number[]): PartitionAssignment {
-  return {
-    topic: 't',
-    partition: index,
-    replicas,
-    leader: replicas[0]!,
-    leaderEpoch: 0,
-    isr: replicas,
-    version: 1,
-  };
+function partition(index: number, replicas: number[]): PlacedPartition {
+  return { topic: 't', partition: index, replicas };
 }
 
 describe('drainPlan', () => {
