@@ -12,6 +12,7 @@ import { registerDataCommands } from './register-data-commands';
 import { registerGroupCommands } from './register-group-commands';
 import { registerLogCommands } from './register-log-commands';
 import { registerQuotaCommands } from './register-quota-commands';
+import { registerReassignmentCommands } from './register-reassignment-commands';
 import { registerTopicCommands } from './register-topic-commands';
 import { registerTxnCommands } from './register-txn-commands';
 import { registerUserCommands } from './register-user-commands';
@@ -68,6 +69,7 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
   registerTxnCommands(program, clientDeps, setExitCode);
   registerUserCommands(program, clientDeps, setExitCode);
   registerClusterCommands(program, clientDeps, setExitCode);
+  registerReassignmentCommands(program, broker, clientDeps, setExitCode);
   registerAclCommands(program, clientDeps, setExitCode);
   registerQuotaCommands(program, clientDeps, setExitCode);
 

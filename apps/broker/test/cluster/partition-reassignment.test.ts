@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { Client, ErrorCode, InternalAdmin } from '@weir/protocol';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { partitionDirectoryName } from '../../src/log/log-files';
+import { expectExitCode, weir } from '../cli-runner';
 import { pollUntil } from '../group-fixtures';
 import type { BrokerCluster, ClusterBroker } from './broker-cluster';
-import { kafkaOf, storedClusterEvents } from './cluster-clients';
+import { kafkaOf, kcatProduce, storedAssignment, storedClusterEvents } from './cluster-clients';
 import { startReplicatedCluster } from './replicated-cluster';
 import { anomalyCounts, assignmentWhere, finalRead, startReplicationWorkload } from './replication-workload';
 
@@ -186,5 +187,76 @@ describe('partition reassignment', { timeout: TIMEOUT_MS }, () => {
       .map((e) => e.kind);
     expect(kinds).toContain('reassignment-started');
     expect(kinds).toContain('reassignment-cancelled');
+  });
+
+  it('`weir broker drain` previews and empties a broker, `weir partition reassign` reports and refuses', async () => {
+    const cluster = await startReplicatedCluster({ brokers: 4 });
+    const admin = kafkaOf(cluster).admin();
+    await admin.connect();
+    try {
+      await admin.createTopics({
+        topics: [
+          {
+            topic: 'drained',
+            replicaAssignment: [
+              { partition: 0, replicas: [1, 2, 4] },
+              { partition: 1, replicas: [4, 3, 1] },
+              { partition: 2, replicas: [2, 3, 1] },
+            ],
+          },
+        ],
+        waitForLeaders: true,
+      });
+    } finally {
+      await admin.disconnect();
+    }
+    for (const partition of [0, 1, 2]) {
+      await kcatProduce(cluster.bootstrap, 'drained', [`k:before-${partition}`], partition);
+    }
+    const flags = ['--internal', cluster.broker(2).internalAddress, '--token', cluster.internalToken];
+
+    const preview = expectExitCode(await weir(['broker', 'drain', '4', ...flags]), 0);
+    const lines = preview.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^PARTITION\s+REPLICAS\s+TARGET\s+ADDING\s+REMOVING\s+COPY\s+LEADER/);
+    // Only the partitions broker 4 holds move; broker 4 leads drained-1, so that leader moves.
+    expect(lines.slice(1).map((line) => line.split(/\s+/)[0])).toEqual(['drained-0', 'drained-1']);
+    expect(lines.find((line) => line.startsWith('drained-1'))).toMatch(/moves$/);
+    expect(preview.stderr).toContain('2 partition(s)');
+    const planJson = expectExitCode(await weir(['broker', 'drain', '4', '--json', ...flags]), 0).stdout;
+    const plan = JSON.parse(planJson) as {
+      partitions: { topic: string; partition: number; replicas: number[] }[];
+    };
+    expect(plan.partitions.every((move) => !move.replicas.includes(4))).toBe(true);
+    // Nothing moved by a preview.
+    expect((await storedAssignment(cluster, 'drained', 0)).replicas).toEqual([1, 2, 4]);
+
+    const refused = await weir(['partition', 'reassign', '--move', 'drained:2=1,2,9', ...flags]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('drained-2: broker 9 is not in the cluster');
+    expectExitCode(await weir(['partition', 'reassign', '--move', 'drained-2', ...flags]), 2);
+
+    // The saved plan, submitted through `weir partition reassign --plan -`, drains the broker.
+    const executed = expectExitCode(
+      await weir(['partition', 'reassign', '--plan', '-', '--execute', ...flags], { input: planJson }),
+      0,
+    );
+    expect(executed.stdout).toContain('drained-0: started');
+    expect(executed.stdout).toContain('drained-1: started');
+    await pollUntil(
+      async () => {
+        const status = expectExitCode(await weir(['partition', 'reassign', '--status', ...flags]), 0);
+        return status.stderr.includes('No partition is being moved');
+      },
+      'the drain to finish',
+      { timeoutMs: 60_000 },
+    );
+    for (const partition of [0, 1, 2]) {
+      const stored = await storedAssignment(cluster, 'drained', partition);
+      expect(stored.replicas).not.toContain(4);
+      expect(stored.isr).toHaveLength(3);
+    }
+    await pollUntil(async () => !(await hasLog(cluster.broker(4), 'drained')), 'broker 4 deleting its logs');
+    const drainedAgain = expectExitCode(await weir(['broker', 'drain', '4', ...flags]), 0);
+    expect(drainedAgain.stderr).toContain('Broker 4 holds no replica');
   });
 });

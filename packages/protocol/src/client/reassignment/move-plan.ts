@@ -1,4 +1,4 @@
-import type { PartitionMove, PartitionReassignment } from '../internal/reassignment-types';
+import type { PartitionReassignment } from '../internal/reassignment-types';
 import type { PlacedPartition } from './drain-plan';
 
 /** A partition's replicas now, with its leader, as a plan reads them from the metadata. */
@@ -116,7 +116,9 @@ export function moveProgress(
  * `{"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1,2,3]}]}`; the error names the
  * field that is wrong.
  */
-export function parseReassignmentJson(text: string): PartitionMove[] {
+export function parseReassignmentJson(
+  text: string,
+): { topic: string; partition: number; replicas: number[] }[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
