@@ -392,7 +392,7 @@ export class Broker {
       transactionOffsets: this.#interBroker.offsetStaging,
       transactionMarkers: markers,
       producerIds,
-      configs: new ConfigManager(this.#topics, this.#view, config),
+      configs: new ConfigManager(this.#topics, this.#view, config, this.#store),
       users,
       acls,
       operator: this.#operator,

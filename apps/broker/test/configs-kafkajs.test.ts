@@ -252,7 +252,52 @@ describe('topic and broker configs through the kafkajs admin client', () => {
       expect(entries.get('default.replication.factor')?.configValue).toBe('1');
       expect(entries.get('offsets.topic.replication.factor')?.configValue).toBe('3');
       expect(entries.get('transaction.state.log.replication.factor')?.configValue).toBe('3');
-      expect([...entries.values()].every((entry) => entry.readOnly)).toBe(true);
+      // Every config is static but the follower throttle, which reassignments set at runtime.
+      expect(
+        [...entries.values()].filter((entry) => !entry.readOnly).map((entry) => entry.configName),
+      ).toEqual(['follower.replication.throttled.rate']);
+      expect(entries.get('follower.replication.throttled.rate')).toMatchObject({
+        configValue: '9223372036854775807',
+        configSource: ConfigSource.DEFAULT_CONFIG,
+      });
+    });
+  });
+
+  it('sets the follower throttle for this broker at runtime, and refuses a bad rate', async () => {
+    await withAdmin(kafka, async (admin) => {
+      const throttle = async () => {
+        const { resources } = await admin.describeConfigs({
+          resources: [{ type: ConfigResourceTypes.BROKER, name: '3' }],
+          includeSynonyms: false,
+        });
+        return resources[0]!.configEntries.find(
+          (entry) => entry.configName === 'follower.replication.throttled.rate',
+        );
+      };
+      const set = (name: string, value: string) =>
+        admin.alterConfigs({
+          validateOnly: false,
+          resources: [
+            {
+              type: ConfigResourceTypes.BROKER,
+              name,
+              configEntries: [{ name: 'follower.replication.throttled.rate', value }],
+            },
+          ],
+        });
+      await set('3', '2048');
+      expect(await throttle()).toMatchObject({
+        configValue: '2048',
+        configSource: ConfigSource.DYNAMIC_BROKER_CONFIG,
+      });
+      await expect(set('3', 'fast')).rejects.toMatchObject({ type: 'INVALID_CONFIG' });
+      expect((await throttle())?.configValue).toBe('2048');
+      // AlterConfigs replaces a scope's whole set: an empty one clears it.
+      await admin.alterConfigs({
+        validateOnly: false,
+        resources: [{ type: ConfigResourceTypes.BROKER, name: '3', configEntries: [] }],
+      });
+      expect((await throttle())?.configSource).toBe(ConfigSource.DEFAULT_CONFIG);
     });
   });
 

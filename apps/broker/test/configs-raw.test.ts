@@ -338,6 +338,47 @@ describe('config APIs on the wire (versions and IncrementalAlterConfigs, which k
     expect(await configValue('segment.ms')).toBe('120000');
   });
 
+  it('sets the follower throttle as the cluster default (resource ""), and deletes it again', async () => {
+    const alter = (operation: number, value: string | null) =>
+      client.request(IncrementalAlterConfigs, 0, {
+        resources: [
+          {
+            resourceType: BROKER,
+            resourceName: '',
+            configs: [{ name: 'follower.replication.throttled.rate', configOperation: operation, value }],
+          },
+        ],
+        validateOnly: false,
+      });
+    const throttle = async () =>
+      (
+        await client.request(DescribeConfigs, 2, {
+          resources: [
+            {
+              resourceType: BROKER,
+              resourceName: '1',
+              configurationKeys: ['follower.replication.throttled.rate'],
+            },
+          ],
+          includeSynonyms: true,
+        })
+      ).results[0]!.configs[0]!;
+    expect((await alter(SET, '5000000')).responses[0]!.errorCode).toBe(ErrorCode.NONE);
+    expect(await throttle()).toMatchObject({
+      value: '5000000',
+      readOnly: false,
+      configSource: 3,
+      synonyms: [
+        { value: '5000000', source: 3 },
+        { value: '9223372036854775807', source: SOURCE_DEFAULT },
+      ],
+    });
+    const appended = await alter(APPEND, '1');
+    expect(appended.responses[0]!.errorCode).toBe(ErrorCode.INVALID_CONFIG);
+    expect((await alter(DELETE, null)).responses[0]!.errorCode).toBe(ErrorCode.NONE);
+    expect(await throttle()).toMatchObject({ value: '9223372036854775807', configSource: SOURCE_DEFAULT });
+  });
+
   it('refuses broker config changes as read-only, naming the restart', async () => {
     const response = await client.request(IncrementalAlterConfigs, 0, {
       resources: [

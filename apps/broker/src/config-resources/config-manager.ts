@@ -2,6 +2,7 @@ import { ErrorCode, WeirError } from '@weir/protocol';
 import type { BrokerConfig } from '../config/broker-config';
 import { failureOf } from '../errors/item-result';
 import type { ClusterView } from '../metadata/cluster-view';
+import type { MetadataStore } from '../metadata/metadata-store';
 import { TOPIC_CONFIGS } from '../topics/topic-configs';
 import type { TopicManager } from '../topics/topic-manager';
 import { topicNameProblem } from '../topics/topic-name';
@@ -15,12 +16,18 @@ import type {
   ResourceAlterResult,
   ResourceConfigsDescription,
 } from './config-types';
+import {
+  alteredBrokerOverrides,
+  DYNAMIC_BROKER_CONFIGS,
+  dynamicBrokerSynonyms,
+} from './dynamic-broker-configs';
 import { alteredTopicOverrides } from './topic-config-alteration';
 
 /**
  * Config resources: what DescribeConfigs, AlterConfigs and IncrementalAlterConfigs need. Topic
  * configs are overrides kept in the metadata store and applied to live logs; broker configs come
- * from the YAML, environment and flags and are read-only at runtime.
+ * from the YAML, environment and flags and are read-only at runtime, except the few dynamic ones
+ * (dynamic-broker-configs.ts), kept in the metadata store per broker or as the cluster default.
  */
 export class ConfigManager {
   /** Alterations run one at a time: each reads the current overrides and writes a new set. */
@@ -30,6 +37,7 @@ export class ConfigManager {
     private readonly topics: TopicManager,
     private readonly view: ClusterView,
     private readonly config: BrokerConfig,
+    private readonly store: Pick<MetadataStore, 'listBrokerConfigs' | 'setBrokerConfigs'>,
   ) {}
 
   async describeConfigs(
@@ -78,7 +86,7 @@ export class ConfigManager {
     for (const resource of resources) {
       try {
         if (requireType(resource.type) === 'topic') await this.#alterTopic(resource, options);
-        else this.#alterBroker(resource);
+        else await this.#alterBroker(resource, options);
         results.push({ errorCode: ErrorCode.NONE, errorMessage: null });
       } catch (error) {
         const { ok: _failed, ...failure } = failureOf(error);
@@ -101,14 +109,15 @@ export class ConfigManager {
     else await this.topics.setConfigs(resource.name, overrides);
   }
 
-  #alterBroker(resource: AlterConfigsResource): void {
+  async #alterBroker(
+    resource: AlterConfigsResource,
+    options: { validateOnly: boolean; incremental: boolean },
+  ): Promise<void> {
     this.#requireThisBroker(resource.name);
-    // An empty change set asks for nothing (AlterConfigs: "no dynamic overrides"), which is true.
-    if (resource.configs.length === 0) return;
-    const names = resource.configs.map((config) => `"${config.name}"`).join(', ');
-    throw new WeirError(ErrorCode.INVALID_REQUEST, {
-      detail: `cannot change ${names}: broker configs are read-only at runtime; they are set in the YAML/env/flags and need a restart`,
-    });
+    const current =
+      this.store.listBrokerConfigs().find((scope) => scope.scope === resource.name)?.configs ?? {};
+    const next = alteredBrokerOverrides(current, resource.configs, options.incremental);
+    if (!options.validateOnly) await this.store.setBrokerConfigs(resource.name, next);
   }
 
   #topicEntries(name: string): ConfigEntryDescription[] {
@@ -133,7 +142,7 @@ export class ConfigManager {
   #brokerEntries(name: string): ConfigEntryDescription[] {
     this.#requireThisBroker(name);
     const builtIn = builtInBrokerConfig();
-    return BROKER_CONFIGS.map((definition) => {
+    const statics = BROKER_CONFIGS.map((definition) => {
       const defaultSynonym: ConfigSynonym = {
         name: definition.name,
         value: definition.value(builtIn),
@@ -148,6 +157,14 @@ export class ConfigManager {
           : [{ name: definition.name, value, source: definition.source }, defaultSynonym];
       return entryOf(definition.name, synonyms, { readOnly: true, sensitive: definition.sensitive ?? false });
     });
+    const overrides = this.store.listBrokerConfigs();
+    const dynamic = DYNAMIC_BROKER_CONFIGS.map((configName) =>
+      entryOf(configName, dynamicBrokerSynonyms(overrides, this.config.nodeId, configName), {
+        readOnly: false,
+        sensitive: false,
+      }),
+    );
+    return [...statics, ...dynamic];
   }
 
   #requireTopic(name: string) {

@@ -82,6 +82,10 @@ export const metadataFileSchema = z.object({
       }),
     )
     .default([]),
+  // Added with the replication throttle: the dynamic broker configs ("" scope: the default).
+  brokerConfigs: z
+    .array(z.object({ scope: z.string(), configs: z.record(z.string(), z.string()) }))
+    .default([]),
 });
 
 export type MetadataFile = z.infer<typeof metadataFileSchema>;
@@ -99,6 +103,7 @@ export function emptyMetadataFile(clusterId: string, brokerId: number): Metadata
     users: [],
     acls: [],
     clientQuotas: [],
+    brokerConfigs: [],
   };
 }
 

@@ -21,6 +21,7 @@ import {
   topicRecordOf,
 } from './local-metadata-file';
 import type {
+  BrokerConfigOverrides,
   BrokerRegistration,
   ClientQuotaAlteration,
   ClientQuotaEntity,
@@ -361,6 +362,19 @@ export class LocalMetadataStore implements MetadataStore {
         } else if (Object.keys(values).length > 0) state.clientQuotas[index] = stored;
         else state.clientQuotas.splice(index, 1);
       }
+      return [];
+    });
+  }
+
+  listBrokerConfigs(): readonly BrokerConfigOverrides[] {
+    return this.#loaded.brokerConfigs;
+  }
+
+  setBrokerConfigs(scope: string, configs: Record<string, string>): Promise<void> {
+    return this.#mutate((state) => {
+      const rest = state.brokerConfigs.filter((stored) => stored.scope !== scope);
+      state.brokerConfigs =
+        Object.keys(configs).length === 0 ? rest : [...rest, { scope, configs: { ...configs } }];
       return [];
     });
   }

@@ -113,6 +113,15 @@ export interface ClientQuotaEntity {
   clientId?: string | null;
 }
 
+/**
+ * The dynamic configs of one scope: a broker's node id as a string, or "" for the cluster-wide
+ * default every broker falls back to (Kafka's `<default>` entity).
+ */
+export interface BrokerConfigOverrides {
+  scope: string;
+  configs: Record<string, string>;
+}
+
 /** One entity's quotas, by Kafka's key (`producer_byte_rate`, `consumer_byte_rate`, `request_percentage`). */
 export interface ClientQuotaRecord {
   entity: ClientQuotaEntity;
@@ -246,6 +255,14 @@ export interface MetadataStore {
   listClientQuotas(): readonly ClientQuotaRecord[];
   /** Applies the alterations together, in one durable change; the caller has validated them. */
   alterClientQuotas(alterations: readonly ClientQuotaAlteration[]): Promise<void>;
+  /**
+   * The dynamic broker configs (Kafka's `/config/brokers/<id>` and `<default>`): the few broker
+   * settings that change at runtime, such as the replication throttle. Replaced, never changed in
+   * place, like the quotas.
+   */
+  listBrokerConfigs(): readonly BrokerConfigOverrides[];
+  /** Replaces one scope's dynamic configs (an empty set removes the scope); the caller has validated them. */
+  setBrokerConfigs(scope: string, configs: Record<string, string>): Promise<void>;
   /** Ends the store's connections and sessions (after `unregisterBroker`). */
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import type { AclBinding } from '@weir/protocol';
 import type {
+  BrokerConfigOverrides,
   BrokerRegistration,
   ClientQuotaRecord,
   PartitionAssignment,
@@ -53,6 +54,8 @@ export class EtcdImage {
   #aclList: readonly AclBinding[] = [];
   #quotas = new Map<string, ClientQuotaRecord>();
   #quotaList: readonly ClientQuotaRecord[] = [];
+  #brokerConfigs = new Map<string, BrokerConfigOverrides>();
+  #brokerConfigList: readonly BrokerConfigOverrides[] = [];
   /** The producer id counter and its mod revision (0: never written). */
   producerIds = { next: 0, modRevision: 0 };
 
@@ -64,6 +67,10 @@ export class EtcdImage {
 
   get quotas(): readonly ClientQuotaRecord[] {
     return this.#quotaList;
+  }
+
+  get brokerConfigs(): readonly BrokerConfigOverrides[] {
+    return this.#brokerConfigList;
   }
 
   snapshot(): PlacementImage {
@@ -104,6 +111,7 @@ export class EtcdImage {
     replaceMap(this.users, fresh.users);
     this.#acls = fresh.#acls;
     this.#quotas = fresh.#quotas;
+    this.#brokerConfigs = fresh.#brokerConfigs;
     this.producerIds = fresh.producerIds;
     this.#finish(revision);
     return placementDiff(before, this.snapshot());
@@ -114,6 +122,7 @@ export class EtcdImage {
     // Replaced on every change, so a reader can tell by identity that what it derived is stale.
     this.#aclList = [...this.#acls.values()];
     this.#quotaList = [...this.#quotas.values()];
+    this.#brokerConfigList = [...this.#brokerConfigs.values()];
   }
 
   #applyKey(kv: EtcdKeyValue, deleted: boolean, changes: PlacementChange[]): void {
@@ -182,6 +191,10 @@ export class EtcdImage {
       case 'quota':
         if (deleted) this.#quotas.delete(parsed.id);
         else this.#quotas.set(parsed.id, value as ClientQuotaRecord);
+        return;
+      case 'broker-config':
+        if (deleted) this.#brokerConfigs.delete(parsed.scope);
+        else this.#brokerConfigs.set(parsed.scope, value as BrokerConfigOverrides);
         return;
       case 'event':
         // Events are read from etcd on request: holding them here would grow every broker's image.

@@ -20,6 +20,8 @@ export const ETCD_KEYS = {
   usersPrefix: 'users/',
   aclsPrefix: 'acls/',
   quotasPrefix: 'quotas/',
+  /** Dynamic broker configs: `broker-configs/<node id>` or `broker-configs/default`. */
+  brokerConfigsPrefix: 'broker-configs/',
   /**
    * The replication timeline: one key per event, `events/<zero-padded atMs>-<counter>-<random>`,
    * written in the transaction of the change it describes. Read in pages, never held in the image.
@@ -69,6 +71,11 @@ export function aclKey(binding: AclBinding): string {
   return `${ETCD_KEYS.aclsPrefix}${createHash('sha256').update(canonical).digest('hex')}`;
 }
 
+/** The key of a dynamic broker config scope ("" is the cluster default). */
+export function brokerConfigKey(scope: string): string {
+  return `${ETCD_KEYS.brokerConfigsPrefix}${scope === '' ? 'default' : scope}`;
+}
+
 /** Absent and default (null) entity types are different entities, so both are spelt out. */
 export function quotaKey(entity: ClientQuotaEntity): string {
   const part = (name: string | null | undefined) =>
@@ -85,6 +92,7 @@ export type ParsedKey =
   | { kind: 'user'; name: string }
   | { kind: 'acl'; id: string }
   | { kind: 'quota'; id: string }
+  | { kind: 'broker-config'; scope: string }
   | { kind: 'event' }
   | { kind: 'unknown' };
 
@@ -112,5 +120,9 @@ export function parseKey(key: string): ParsedKey {
   if (key.startsWith(ETCD_KEYS.eventsPrefix)) return { kind: 'event' };
   const quota = after(ETCD_KEYS.quotasPrefix);
   if (quota !== undefined) return { kind: 'quota', id: quota };
+  const brokerConfig = after(ETCD_KEYS.brokerConfigsPrefix);
+  if (brokerConfig === 'default') return { kind: 'broker-config', scope: '' };
+  if (brokerConfig !== undefined && /^\d+$/.test(brokerConfig))
+    return { kind: 'broker-config', scope: brokerConfig };
   return { kind: 'unknown' };
 }

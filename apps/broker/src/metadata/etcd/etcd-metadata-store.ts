@@ -12,6 +12,7 @@ import {
   withChangeTimes,
 } from '../cluster-events';
 import type {
+  BrokerConfigOverrides,
   BrokerRegistration,
   BrokerSessionEvent,
   ClientQuotaAlteration,
@@ -34,6 +35,7 @@ import { type EtcdCompare, EtcdConnection, type EtcdWrite } from './etcd-connect
 import { EtcdImage, type StoredAssignment, type StoredCluster } from './etcd-image';
 import {
   aclKey,
+  brokerConfigKey,
   ETCD_KEYS,
   EVENTS_END,
   eventKey,
@@ -450,6 +452,20 @@ export class EtcdMetadataStore implements MetadataStore {
     }
     if (writes.length === 0) return;
     const result = await this.#connection.txn([], writes);
+    await this.#applied(result.revision);
+  }
+
+  listBrokerConfigs(): readonly BrokerConfigOverrides[] {
+    return this.#image.brokerConfigs;
+  }
+
+  async setBrokerConfigs(scope: string, configs: Record<string, string>): Promise<void> {
+    const key = brokerConfigKey(scope);
+    const write: EtcdWrite =
+      Object.keys(configs).length === 0
+        ? { delete: key }
+        : { put: key, value: JSON.stringify({ scope, configs } satisfies BrokerConfigOverrides) };
+    const result = await this.#connection.txn([], [write]);
     await this.#applied(result.revision);
   }
 
