@@ -1,3 +1,4 @@
+import type { LeaderElections } from './cluster/leader-elections';
 import type { ConfigManager } from './config-resources/config-manager';
 import type { CoordinatorLocator } from './coordination/coordinator-locator';
 import type { GroupCoordinator } from './group/group-coordinator';
@@ -24,6 +25,8 @@ import type { TransactionCoordinator } from './txn/transaction-coordinator';
 export interface BrokerServices {
   /** Where things live: live brokers, the controller, topics and partition assignments. */
   cluster: ClusterView;
+  /** Preferred and unclean leader elections on demand (ElectLeaders). */
+  elections: LeaderElections;
   /** Creating, deleting and growing topics, and their configs. */
   topics: TopicManager;
   /** Topics as Metadata describes them, with auto-creation. */

@@ -15,6 +15,7 @@ import type { BrokerServices } from './broker-services';
 import { ClusterEventKeeper } from './cluster/cluster-event-keeper';
 import { controlledShutdown } from './cluster/controlled-shutdown';
 import { handOverFailedLog } from './cluster/failed-log-handover';
+import { LeaderElections } from './cluster/leader-elections';
 import { PartitionController } from './cluster/partition-controller';
 import { countControllerChange, countLeaderIsrChange } from './cluster/replication-events';
 import { type ReplicationHealth, replicationHealth } from './cluster/replication-health';
@@ -372,6 +373,7 @@ export class Broker {
     });
     this.services = {
       cluster: this.#view,
+      elections: new LeaderElections({ view: this.#view, store: this.#store }),
       topics: this.#topics,
       topicDescriptions: new TopicDescriptions(this.#view, this.#topics, this.#replicas, {
         enabled: config.topics.autoCreateEnable,

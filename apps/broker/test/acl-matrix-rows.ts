@@ -19,6 +19,7 @@ import {
   DescribeLogDirs,
   DescribeProducers,
   DescribeTransactions,
+  ElectLeaders,
   EndTxn,
   ErrorCode,
   Fetch,
@@ -658,6 +659,14 @@ export const ROWS: Row[] = [
     label: 'ListPartitionReassignments',
     grants: [cluster('DESCRIBE')],
     request: { timeoutMs: 1000, topics: null },
+    expect: { denied: CLUSTER },
+  }),
+  row({
+    api: ElectLeaders,
+    label: 'ElectLeaders',
+    grants: [cluster('ALTER')],
+    // A standalone broker's partition has one replica, which leads: ELECTION_NOT_NEEDED once allowed.
+    request: { electionType: 0, topicPartitions: [{ topic: 'data', partitions: [0] }], timeoutMs: 1000 },
     expect: { denied: CLUSTER },
   }),
   row({

@@ -141,6 +141,7 @@ export const API_ACL_RULES = {
 
   // Partition reassignment and leader election (Kafka's rules: ALTER to change, DESCRIBE to list).
   ListPartitionReassignments: { cluster: cluster('DESCRIBE') },
+  ElectLeaders: { cluster: cluster('ALTER') },
 
   // ACLs.
   DescribeAcls: { cluster: cluster('DESCRIBE') },
