@@ -16,6 +16,7 @@ import { ClusterEventKeeper } from './cluster/cluster-event-keeper';
 import { controlledShutdown } from './cluster/controlled-shutdown';
 import { handOverFailedLog } from './cluster/failed-log-handover';
 import { LeaderElections } from './cluster/leader-elections';
+import { LeaderRebalancer } from './cluster/leader-rebalancer';
 import { PartitionController } from './cluster/partition-controller';
 import { countControllerChange, countLeaderIsrChange } from './cluster/replication-events';
 import { type ReplicationHealth, replicationHealth } from './cluster/replication-health';
@@ -104,6 +105,10 @@ export class Broker {
   /** Cluster mode's controller work, done while this broker holds the election. */
   readonly #controller: PartitionController | undefined;
   readonly #eventKeeper: ClusterEventKeeper | undefined;
+  /** Preferred and unclean elections, for ElectLeaders and the controller's rebalance. */
+  readonly #elections: LeaderElections;
+  /** Cluster mode's auto leader rebalance, when `cluster.autoLeaderRebalanceEnable` is on. */
+  readonly #rebalancer: LeaderRebalancer | undefined;
   #registration: BrokerRegistration | undefined;
   #unfollowSession: (() => void) | undefined;
   readonly #view: ClusterView;
@@ -161,6 +166,18 @@ export class Broker {
             logger: deps.logger.child({ component: 'controller' }),
             onStored: (previous, decision) =>
               countControllerChange(deps.metrics.replication, previous, decision),
+          });
+    this.#elections = new LeaderElections({ view: this.#view, store: this.#store });
+    this.#rebalancer =
+      chosen.etcd === undefined || !config.cluster.autoLeaderRebalanceEnable
+        ? undefined
+        : new LeaderRebalancer({
+            view: this.#view,
+            elections: this.#elections,
+            localBrokerId: brokerId,
+            checkIntervalMs: config.cluster.leaderImbalanceCheckIntervalSeconds * 1000,
+            imbalancePercentage: config.cluster.leaderImbalancePerBrokerPercentage,
+            logger: deps.logger.child({ component: 'controller' }),
           });
     const etcdStore = chosen.etcd;
     this.#eventKeeper =
@@ -373,7 +390,7 @@ export class Broker {
     });
     this.services = {
       cluster: this.#view,
-      elections: new LeaderElections({ view: this.#view, store: this.#store }),
+      elections: this.#elections,
       topics: this.#topics,
       topicDescriptions: new TopicDescriptions(this.#view, this.#topics, this.#replicas, {
         enabled: config.topics.autoCreateEnable,
@@ -506,6 +523,7 @@ export class Broker {
       this.#replicas.setSessionFenced(event.kind === 'lost');
     });
     this.#controller?.start();
+    this.#rebalancer?.start();
     this.#eventKeeper?.start();
     await this.#ensureBootstrapAdmin();
     // Recovery, then every partition takes the role its assignment gives this broker; the
@@ -553,6 +571,8 @@ export class Broker {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
+    // No rebalance may hand leadership back to this broker while it hands it over.
+    this.#rebalancer?.stop();
     // Before anything stops, while the listeners still answer: leadership goes to other in-sync
     // replicas and this broker leaves the ISRs it follows in (docs/architecture.md §6.3).
     if (this.#etcd !== undefined) {

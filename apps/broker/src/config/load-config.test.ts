@@ -297,7 +297,7 @@ describe('cluster mode settings', () => {
     expect((await configOf(load())).cluster.etcdEndpoints).toEqual([]);
   });
 
-  it('has Kafka\'s leader balance defaults, takes them from the environment, and names a bad one', async () => {
+  it("has Kafka's leader balance defaults, takes them from the environment, and names a bad one", async () => {
     expect((await configOf(load())).cluster).toMatchObject({
       autoLeaderRebalanceEnable: true,
       leaderImbalanceCheckIntervalSeconds: 300,
