@@ -11,6 +11,7 @@ import { registerClusterCommands } from './register-cluster-commands';
 import { registerDataCommands } from './register-data-commands';
 import { registerGroupCommands } from './register-group-commands';
 import { registerLogCommands } from './register-log-commands';
+import { registerPartitionCommands } from './register-partition-commands';
 import { registerQuotaCommands } from './register-quota-commands';
 import { registerTopicCommands } from './register-topic-commands';
 import { registerTxnCommands } from './register-txn-commands';
@@ -63,6 +64,7 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
   };
   const clientDeps = clientCliDeps(deps);
   registerTopicCommands(program, clientDeps, setExitCode);
+  registerPartitionCommands(program, clientDeps, setExitCode);
   registerDataCommands(program, clientDeps, setExitCode);
   registerGroupCommands(program, clientDeps, setExitCode);
   registerTxnCommands(program, clientDeps, setExitCode);
