@@ -20,6 +20,9 @@ export interface ElectionResult {
   leader?: number;
 }
 
+/** Elections whose writes may be in flight together. */
+const MAX_CONCURRENT_WRITES = 32;
+
 export interface ElectionOptions {
   /** How long to wait in all for the writes and for this broker's view to show the new leaders. */
   timeoutMs: number;
@@ -57,9 +60,15 @@ export class LeaderElections {
     const deadlineMs = Date.now() + Math.max(0, options.timeoutMs);
     const all = targets === null;
     const wanted = targets ?? this.#allPartitions();
-    const results = await Promise.all(
-      wanted.map((target) => this.#electOne(type, target, deadlineMs, options)),
-    );
+    const results: ElectionResult[] = [];
+    // A bounded number of writes at once, as the controller's passes do, so electing every
+    // partition of a large cluster does not put thousands of transactions on etcd together.
+    for (let start = 0; start < wanted.length; start += MAX_CONCURRENT_WRITES) {
+      const chunk = wanted.slice(start, start + MAX_CONCURRENT_WRITES);
+      results.push(
+        ...(await Promise.all(chunk.map((target) => this.#electOne(type, target, deadlineMs, options)))),
+      );
+    }
     return all ? results.filter((result) => result.errorCode !== ErrorCode.ELECTION_NOT_NEEDED) : results;
   }
 
