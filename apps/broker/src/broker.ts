@@ -18,7 +18,11 @@ import { handOverFailedLog } from './cluster/failed-log-handover';
 import { LeaderElections } from './cluster/leader-elections';
 import { LeaderRebalancer } from './cluster/leader-rebalancer';
 import { PartitionController } from './cluster/partition-controller';
-import { countControllerChange, countLeaderIsrChange } from './cluster/replication-events';
+import {
+  countControllerChange,
+  countLeaderIsrChange,
+  countRequestedElection,
+} from './cluster/replication-events';
 import { type ReplicationHealth, replicationHealth } from './cluster/replication-health';
 import type { BrokerConfig } from './config/broker-config';
 import { ConfigManager } from './config-resources/config-manager';
@@ -167,7 +171,25 @@ export class Broker {
             onStored: (previous, decision) =>
               countControllerChange(deps.metrics.replication, previous, decision),
           });
-    this.#elections = new LeaderElections({ view: this.#view, store: this.#store });
+    const electionLogger = deps.logger.child({ component: 'controller' });
+    this.#elections = new LeaderElections({
+      view: this.#view,
+      store: this.#store,
+      onElected: (next, cause) => {
+        countRequestedElection(deps.metrics.replication, cause);
+        const fields = {
+          topic: next.topic,
+          partition: next.partition,
+          leader: next.leader,
+          leaderEpoch: next.leaderEpoch,
+          isr: next.isr,
+          reason: cause,
+        };
+        if (cause === 'unclean')
+          electionLogger.warn(fields, 'unclean leader election: acknowledged records may be lost');
+        else electionLogger.info(fields, 'partition leader elected');
+      },
+    });
     this.#rebalancer =
       chosen.etcd === undefined || !config.cluster.autoLeaderRebalanceEnable
         ? undefined
@@ -177,7 +199,7 @@ export class Broker {
             localBrokerId: brokerId,
             checkIntervalMs: config.cluster.leaderImbalanceCheckIntervalSeconds * 1000,
             imbalancePercentage: config.cluster.leaderImbalancePerBrokerPercentage,
-            logger: deps.logger.child({ component: 'controller' }),
+            logger: electionLogger,
           });
     const etcdStore = chosen.etcd;
     this.#eventKeeper =

@@ -35,6 +35,8 @@ export interface ElectionOptions {
 export interface LeaderElectionsDeps {
   view: ClusterView;
   store: Pick<MetadataStore, 'compareAndSetAssignment'>;
+  /** Called with each stored election: the metrics count it, an unclean one is logged as a warning. */
+  onElected?: (next: PartitionAssignment, cause: AssignmentChangeCause) => void;
 }
 
 /**
@@ -113,6 +115,7 @@ export class LeaderElections {
         if (error instanceof WeirError) return failed(target, error.code, error.message);
         throw error;
       }
+      this.deps.onElected?.(outcome.next, cause);
       const { leader, leaderEpoch } = outcome.next;
       const shown = await this.#until(() => {
         const now = view.assignment(target.topic, target.partition);

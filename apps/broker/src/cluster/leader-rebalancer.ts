@@ -86,15 +86,19 @@ export class LeaderRebalancer {
         fence: 'controller',
         cause: AUTO_REBALANCE_CAUSE,
       });
+      // Elections made are logged and counted where they are stored (LeaderElections' onElected).
       for (const result of results) {
-        const fields = { topic: result.topic, partition: result.partition, leader: result.leader };
-        if (result.errorCode === ErrorCode.NONE)
-          logger.info(fields, 'preferred leader elected by the rebalance');
-        else if (result.errorCode !== ErrorCode.ELECTION_NOT_NEEDED)
-          logger.warn(
-            { ...fields, errorCode: result.errorCode, reason: result.errorMessage },
-            'rebalance election not made',
-          );
+        if (result.errorCode === ErrorCode.NONE || result.errorCode === ErrorCode.ELECTION_NOT_NEEDED)
+          continue;
+        logger.warn(
+          {
+            topic: result.topic,
+            partition: result.partition,
+            errorCode: result.errorCode,
+            reason: result.errorMessage,
+          },
+          'rebalance election not made',
+        );
       }
     } catch (error) {
       logger.warn({ err: error }, 'leader rebalance round failed');
