@@ -1,3 +1,4 @@
+import type { LeaderElections } from './cluster/leader-elections';
 import type { PartitionReassigner } from './cluster/partition-reassigner';
 import type { ConfigManager } from './config-resources/config-manager';
 import type { CoordinatorLocator } from './coordination/coordinator-locator';
@@ -27,6 +28,8 @@ export interface BrokerServices {
   cluster: ClusterView;
   /** Partition moves (AlterPartitionReassignments); the controller completes them. */
   reassignments: PartitionReassigner;
+  /** Preferred and unclean leader elections on demand (ElectLeaders). */
+  elections: LeaderElections;
   /** Creating, deleting and growing topics, and their configs. */
   topics: TopicManager;
   /** Topics as Metadata describes them, with auto-creation. */

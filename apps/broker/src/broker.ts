@@ -15,9 +15,15 @@ import type { BrokerServices } from './broker-services';
 import { ClusterEventKeeper } from './cluster/cluster-event-keeper';
 import { controlledShutdown } from './cluster/controlled-shutdown';
 import { handOverFailedLog } from './cluster/failed-log-handover';
+import { LeaderElections } from './cluster/leader-elections';
+import { LeaderRebalancer } from './cluster/leader-rebalancer';
 import { PartitionController } from './cluster/partition-controller';
 import { PartitionReassigner } from './cluster/partition-reassigner';
-import { countControllerChange, countLeaderIsrChange } from './cluster/replication-events';
+import {
+  countControllerChange,
+  countLeaderIsrChange,
+  countRequestedElection,
+} from './cluster/replication-events';
 import { type ReplicationHealth, replicationHealth } from './cluster/replication-health';
 import type { BrokerConfig } from './config/broker-config';
 import { ConfigManager } from './config-resources/config-manager';
@@ -104,6 +110,10 @@ export class Broker {
   /** Cluster mode's controller work, done while this broker holds the election. */
   readonly #controller: PartitionController | undefined;
   readonly #eventKeeper: ClusterEventKeeper | undefined;
+  /** Preferred and unclean elections, for ElectLeaders and the controller's rebalance. */
+  readonly #elections: LeaderElections;
+  /** Cluster mode's auto leader rebalance, when `cluster.autoLeaderRebalanceEnable` is on. */
+  readonly #rebalancer: LeaderRebalancer | undefined;
   #registration: BrokerRegistration | undefined;
   #unfollowSession: (() => void) | undefined;
   readonly #view: ClusterView;
@@ -161,6 +171,36 @@ export class Broker {
             logger: deps.logger.child({ component: 'controller' }),
             onStored: (previous, decision) =>
               countControllerChange(deps.metrics.replication, previous, decision),
+          });
+    const electionLogger = deps.logger.child({ component: 'controller' });
+    this.#elections = new LeaderElections({
+      view: this.#view,
+      store: this.#store,
+      onElected: (next, cause) => {
+        countRequestedElection(deps.metrics.replication, cause);
+        const fields = {
+          topic: next.topic,
+          partition: next.partition,
+          leader: next.leader,
+          leaderEpoch: next.leaderEpoch,
+          isr: next.isr,
+          reason: cause,
+        };
+        if (cause === 'unclean')
+          electionLogger.warn(fields, 'unclean leader election: acknowledged records may be lost');
+        else electionLogger.info(fields, 'partition leader elected');
+      },
+    });
+    this.#rebalancer =
+      chosen.etcd === undefined || !config.cluster.autoLeaderRebalanceEnable
+        ? undefined
+        : new LeaderRebalancer({
+            view: this.#view,
+            elections: this.#elections,
+            localBrokerId: brokerId,
+            checkIntervalMs: config.cluster.leaderImbalanceCheckIntervalSeconds * 1000,
+            imbalancePercentage: config.cluster.leaderImbalancePerBrokerPercentage,
+            logger: electionLogger,
           });
     const etcdStore = chosen.etcd;
     this.#eventKeeper =
@@ -373,6 +413,7 @@ export class Broker {
     });
     this.services = {
       cluster: this.#view,
+      elections: this.#elections,
       topics: this.#topics,
       topicDescriptions: new TopicDescriptions(this.#view, this.#topics, this.#replicas, {
         enabled: config.topics.autoCreateEnable,
@@ -511,6 +552,7 @@ export class Broker {
       this.#replicas.setSessionFenced(event.kind === 'lost');
     });
     this.#controller?.start();
+    this.#rebalancer?.start();
     this.#eventKeeper?.start();
     await this.#ensureBootstrapAdmin();
     // Recovery, then every partition takes the role its assignment gives this broker; the
@@ -558,6 +600,8 @@ export class Broker {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
+    // No rebalance may hand leadership back to this broker while it hands it over.
+    this.#rebalancer?.stop();
     // Before anything stops, while the listeners still answer: leadership goes to other in-sync
     // replicas and this broker leaves the ISRs it follows in (docs/architecture.md §6.3).
     if (this.#etcd !== undefined) {

@@ -20,6 +20,7 @@ import {
   DescribeLogDirs,
   DescribeProducers,
   DescribeTransactions,
+  ElectLeaders,
   EndTxn,
   ErrorCode,
   Fetch,
@@ -670,6 +671,14 @@ export const ROWS: Row[] = [
       timeoutMs: 1000,
       topics: [{ name: 'data', partitions: [{ partitionIndex: 0, replicas: null }] }],
     },
+    expect: { denied: CLUSTER },
+  }),
+  row({
+    api: ElectLeaders,
+    label: 'ElectLeaders',
+    grants: [cluster('ALTER')],
+    // A standalone broker's partition has one replica, which leads: ELECTION_NOT_NEEDED once allowed.
+    request: { electionType: 0, topicPartitions: [{ topic: 'data', partitions: [0] }], timeoutMs: 1000 },
     expect: { denied: CLUSTER },
   }),
   row({

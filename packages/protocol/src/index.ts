@@ -245,6 +245,11 @@ export type {
 } from './client/consumer';
 export { Consumer } from './client/consumer';
 export type {
+  ElectionTypeName,
+  ElectLeadersRequest,
+  PartitionElectionResult,
+} from './client/election-admin';
+export type {
   ClusterEvent,
   ClusterEventKind,
   ClusterEventQuery,

@@ -32,12 +32,11 @@ interface DrainFlags extends InternalListenerFlags {
  * command runs.
  */
 export function registerReassignmentCommands(
-  program: Command,
+  partition: Command,
   broker: Command,
   deps: ClientCliDeps,
   exit: ExitReporter,
 ): void {
-  const partition = program.command('partition').description('partitions: moves between brokers');
   withInternalOptions(
     partition
       .command('reassign')

@@ -11,6 +11,7 @@ import { registerClusterCommands } from './register-cluster-commands';
 import { registerDataCommands } from './register-data-commands';
 import { registerGroupCommands } from './register-group-commands';
 import { registerLogCommands } from './register-log-commands';
+import { registerPartitionCommands } from './register-partition-commands';
 import { registerQuotaCommands } from './register-quota-commands';
 import { registerReassignmentCommands } from './register-reassignment-commands';
 import { registerTopicCommands } from './register-topic-commands';
@@ -64,12 +65,13 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
   };
   const clientDeps = clientCliDeps(deps);
   registerTopicCommands(program, clientDeps, setExitCode);
+  const partition = registerPartitionCommands(program, clientDeps, setExitCode);
   registerDataCommands(program, clientDeps, setExitCode);
   registerGroupCommands(program, clientDeps, setExitCode);
   registerTxnCommands(program, clientDeps, setExitCode);
   registerUserCommands(program, clientDeps, setExitCode);
   registerClusterCommands(program, clientDeps, setExitCode);
-  registerReassignmentCommands(program, broker, clientDeps, setExitCode);
+  registerReassignmentCommands(partition, broker, clientDeps, setExitCode);
   registerAclCommands(program, clientDeps, setExitCode);
   registerQuotaCommands(program, clientDeps, setExitCode);
 

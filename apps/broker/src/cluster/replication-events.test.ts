@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBrokerMetrics } from '../http/metrics';
 import type { PartitionAssignment } from '../metadata/metadata-store';
-import { countControllerChange, countLeaderIsrChange } from './replication-events';
+import { countControllerChange, countLeaderIsrChange, countRequestedElection } from './replication-events';
 
 const three: PartitionAssignment = {
   topic: 't',
@@ -69,5 +69,22 @@ describe('replication event counts', () => {
     const text = await metrics.registry.metrics();
     expect(text).toContain('weir_leader_elections_total{reason="offline-partition"} 1');
     expect(text).toContain('weir_unclean_leader_elections_total 1');
+  });
+});
+
+describe('requested election counts', () => {
+  it('counts ElectLeaders and rebalance elections by cause, and an unclean one as unclean too', async () => {
+    const metrics = createBrokerMetrics();
+    countRequestedElection(metrics.replication, 'preferred-election');
+    countRequestedElection(metrics.replication, 'auto-leader-rebalance');
+    countRequestedElection(metrics.replication, 'unclean');
+    expect(await counts(metrics)).toEqual({
+      shrinks: 0,
+      expands: 0,
+      unclean: 1,
+      'elections:preferred-election': 1,
+      'elections:auto-leader-rebalance': 1,
+      'elections:unclean': 1,
+    });
   });
 });

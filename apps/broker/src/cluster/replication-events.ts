@@ -1,4 +1,5 @@
 import type { ReplicationCounters } from '../http/replication-metrics';
+import type { AssignmentChangeCause } from '../metadata/assignment-change';
 import type { PartitionAssignment } from '../metadata/metadata-store';
 import type { LeaderDecision } from './leader-election';
 
@@ -26,6 +27,18 @@ export function countLeaderIsrChange(
   if (previous === undefined) return;
   if (isrShrank(previous, next)) counters.isrShrinksTotal.inc();
   if (isrExpanded(previous, next)) counters.isrExpandsTotal.inc();
+}
+
+/**
+ * Counts an election made on demand (ElectLeaders) or by the auto leader rebalance, by its cause,
+ * and an unclean one also as such, so the unclean-election alert fires whoever asked for it.
+ */
+export function countRequestedElection(
+  counters: Pick<ReplicationCounters, 'leaderElectionsTotal' | 'uncleanLeaderElectionsTotal'>,
+  cause: AssignmentChangeCause,
+): void {
+  counters.leaderElectionsTotal.inc({ reason: cause });
+  if (cause === 'unclean') counters.uncleanLeaderElectionsTotal.inc();
 }
 
 /**

@@ -155,6 +155,20 @@ export const brokerConfigSchema = z.strictObject({
         .default(7 * 24 * 60 * 60 * 1000),
       /** How many events the timeline keeps at most; the oldest beyond it are pruned. */
       eventsMaxCount: z.number().int().min(100).max(1_000_000).default(50_000),
+      /**
+       * auto.leader.rebalance.enable: while this broker is controller, it periodically makes the
+       * preferred replica (the first) leader again of partitions whose preferred leader is back in
+       * sync, for brokers whose imbalance exceeds `leaderImbalancePerBrokerPercentage`
+       * (cluster/leader-rebalancer.ts).
+       */
+      autoLeaderRebalanceEnable: z.boolean().default(true),
+      /** leader.imbalance.check.interval.seconds: how often the controller checks the balance. */
+      leaderImbalanceCheckIntervalSeconds: z.number().int().min(1).max(86_400).default(300),
+      /**
+       * leader.imbalance.per.broker.percentage: the share of the partitions a broker is preferred
+       * leader of that it may lead not, before the rebalance acts for it.
+       */
+      leaderImbalancePerBrokerPercentage: z.number().int().min(0).max(100).default(10),
     })
     .superRefine((cluster, ctx) => {
       if (cluster.interBrokerAuthentication === 'secret' && cluster.secretFile === undefined) {

@@ -297,6 +297,40 @@ describe('cluster mode settings', () => {
     expect((await configOf(load())).cluster.etcdEndpoints).toEqual([]);
   });
 
+  it("has Kafka's leader balance defaults, takes them from the environment, and names a bad one", async () => {
+    expect((await configOf(load())).cluster).toMatchObject({
+      autoLeaderRebalanceEnable: true,
+      leaderImbalanceCheckIntervalSeconds: 300,
+      leaderImbalancePerBrokerPercentage: 10,
+    });
+    const config = await configOf(
+      load({
+        env: {
+          WEIR_CLUSTER__AUTO_LEADER_REBALANCE_ENABLE: 'false',
+          WEIR_CLUSTER__LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS: '1',
+          WEIR_CLUSTER__LEADER_IMBALANCE_PER_BROKER_PERCENTAGE: '0',
+        },
+      }),
+    );
+    expect(config.cluster).toMatchObject({
+      autoLeaderRebalanceEnable: false,
+      leaderImbalanceCheckIntervalSeconds: 1,
+      leaderImbalancePerBrokerPercentage: 0,
+    });
+    const errors = await errorsOf(
+      load({
+        env: {
+          WEIR_CLUSTER__LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS: '0',
+          WEIR_CLUSTER__LEADER_IMBALANCE_PER_BROKER_PERCENTAGE: '101',
+        },
+      }),
+    );
+    expect(errors.map((error) => error.key).sort()).toEqual([
+      'cluster.leaderImbalanceCheckIntervalSeconds',
+      'cluster.leaderImbalancePerBrokerPercentage',
+    ]);
+  });
+
   it('refuses an endpoint that is not an http URL, naming the key', async () => {
     const errors = await errorsOf(
       load({ env: { WEIR_CLUSTER__ETCD_ENDPOINTS: 'etcd:2379', WEIR_NODE_ID: '1' } }),

@@ -7,7 +7,10 @@ export interface ReplicationCounters {
   isrShrinksTotal: Counter;
   /** ISR changes this broker stored that added a member (Kafka's IsrExpandsPerSec). */
   isrExpandsTotal: Counter;
-  /** Leader changes the controller stored, by the reason it elected (Kafka's LeaderElectionRateAndTimeMs). */
+  /**
+   * Leader changes the controller stored, by the reason it elected, and elections this broker made
+   * on demand or for the rebalance, by their cause (Kafka's LeaderElectionRateAndTimeMs).
+   */
   leaderElectionsTotal: Counter<'reason'>;
   /** Of those, elections of an out-of-sync replica (Kafka's UncleanLeaderElectionsPerSec). */
   uncleanLeaderElectionsTotal: Counter;
@@ -124,7 +127,7 @@ export function registerReplicationMetrics(
     }),
     leaderElectionsTotal: new Counter({
       name: 'weir_leader_elections_total',
-      help: 'Partition leader changes stored by this broker as controller, by reason (leader-not-live, offline-partition, unclean).',
+      help: 'Partition leader changes stored by this broker as controller or for ElectLeaders, by reason (leader-not-live, offline-partition, unclean, preferred-election, auto-leader-rebalance).',
       labelNames: ['reason'],
       registers,
     }),

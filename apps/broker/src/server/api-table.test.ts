@@ -39,6 +39,7 @@ describe('the API table', () => {
     const served = ranges(clientListenerHandlers(false));
     for (const name of [...SASL, ...INTERNAL_ONLY]) expect(served.has(name), name).toBe(false);
     expect(served.get('Produce')).toBe('3-7');
+    expect(served.get('ElectLeaders')).toBe('0-1');
   });
 
   it('adds SaslHandshake 0-1 and SaslAuthenticate 0-1 to the client listener with SASL, nothing else', () => {
@@ -58,6 +59,7 @@ describe('the API table', () => {
         DescribeClientQuotas: '0-1',
         AlterClientQuotas: '0-1',
         DescribeLogDirs: '0-4',
+        ElectLeaders: '0-2',
       };
       expect(internal.get(name), name).toBe(flexibleToo[name as keyof typeof flexibleToo] ?? range);
     }

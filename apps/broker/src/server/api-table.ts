@@ -21,6 +21,7 @@ import { describeGroupsHandler } from './handlers/describe-groups';
 import { clientDescribeLogDirsHandler, describeLogDirsHandler } from './handlers/describe-log-dirs';
 import { describeProducersHandler } from './handlers/describe-producers';
 import { describeTransactionsHandler } from './handlers/describe-transactions';
+import { clientElectLeadersHandler, electLeadersHandler } from './handlers/elect-leaders';
 import { endTxnHandler } from './handlers/end-txn';
 import { fetchHandler } from './handlers/fetch';
 import { findCoordinatorHandler } from './handlers/find-coordinator';
@@ -91,8 +92,8 @@ const INTERNAL_ONLY: readonly ServedOn[] = ['internal'];
  * ApiVersions is not a row: every listener serves it, and its registry builds it from the
  * listener's rows (handler-registry.ts). SaslAuthenticate has two rows: the client listener serves
  * v0–1 (it advertises no flexible version but ApiVersions v3), the internal one v0–2; likewise the
- * client quota APIs, v0 on the client listener and v0–1 on the internal one, and DescribeLogDirs,
- * v0–1 and v0–4.
+ * client quota APIs, v0 on the client listener and v0–1 on the internal one, DescribeLogDirs,
+ * v0–1 and v0–4, and ElectLeaders, v0–1 and v0–2.
  */
 export const API_TABLE: readonly ApiTableRow[] = [
   { handler: produceHandler, servedOn: KAFKA },
@@ -132,6 +133,8 @@ export const API_TABLE: readonly ApiTableRow[] = [
   { handler: alterClientQuotasHandler, servedOn: ['internal'] },
   { handler: clientDescribeLogDirsHandler, servedOn: ['client'] },
   { handler: describeLogDirsHandler, servedOn: ['internal'] },
+  { handler: clientElectLeadersHandler, servedOn: ['client'] },
+  { handler: electLeadersHandler, servedOn: ['internal'] },
   { handler: saslHandshakeHandler, servedOn: ['client with SASL', 'internal'] },
   { handler: clientSaslAuthenticateHandler, servedOn: ['client with SASL'] },
   { handler: saslAuthenticateHandler, servedOn: ['internal'] },

@@ -18,6 +18,7 @@ import type {
 import type { Client } from './client';
 import type { ClusterMetadata } from './cluster-metadata';
 import { alterConfigs, describeConfigs, incrementalAlterConfigs } from './config-admin';
+import { type ElectLeadersRequest, electLeaders, type PartitionElectionResult } from './election-admin';
 import {
   deleteGroups,
   describeGroups,
@@ -215,6 +216,15 @@ export class Admin {
     options: { topics?: LogDirTopicFilter } = {},
   ): Promise<LogDirDescription[]> {
     return describeLogDirs(this.#client, brokerId, options.topics);
+  }
+
+  /**
+   * Preferred or unclean leader elections (Kafka's ElectLeaders) for the partitions named, or every
+   * partition; one result per partition, sorted, with its own error code (ELECTION_NOT_NEEDED for a
+   * partition already led by the replica the election would choose). Needs ALTER on the cluster.
+   */
+  electLeaders(request: ElectLeadersRequest): Promise<PartitionElectionResult[]> {
+    return electLeaders(this.#client, request);
   }
 
   /** Creates ACLs; an existing one is left as it is. Needs ALTER on the cluster. */

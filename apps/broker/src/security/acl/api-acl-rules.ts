@@ -142,6 +142,7 @@ export const API_ACL_RULES = {
   // Partition reassignment and leader election (Kafka's rules: ALTER to change, DESCRIBE to list).
   ListPartitionReassignments: { cluster: cluster('DESCRIBE') },
   AlterPartitionReassignments: { cluster: cluster('ALTER') },
+  ElectLeaders: { cluster: cluster('ALTER') },
 
   // ACLs.
   DescribeAcls: { cluster: cluster('DESCRIBE') },
