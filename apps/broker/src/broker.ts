@@ -19,6 +19,7 @@ import { LeaderElections } from './cluster/leader-elections';
 import { LeaderRebalancer } from './cluster/leader-rebalancer';
 import { PartitionController } from './cluster/partition-controller';
 import { PartitionReassigner } from './cluster/partition-reassigner';
+import { isAddingReplica } from './cluster/reassignment';
 import {
   countControllerChange,
   countLeaderIsrChange,
@@ -27,6 +28,7 @@ import {
 import { type ReplicationHealth, replicationHealth } from './cluster/replication-health';
 import type { BrokerConfig } from './config/broker-config';
 import { ConfigManager } from './config-resources/config-manager';
+import { followerThrottleBytesPerSecond } from './config-resources/dynamic-broker-configs';
 import { CoordinatorLocator } from './coordination/coordinator-locator';
 import { GroupCoordinator } from './group/group-coordinator';
 import { type GroupScheduler, systemGroupScheduler } from './group/group-scheduler';
@@ -275,6 +277,15 @@ export class Broker {
           ? {}
           : {
               leaders: { send: (brokerId, api, body) => this.#interBroker.leaders.send(brokerId, api, body) },
+              followerThrottle: {
+                rateBytesPerSecond: () =>
+                  followerThrottleBytesPerSecond(this.#store.listBrokerConfigs(), brokerId),
+                // Only the replicas a move is adding: the ones in sync keep their full speed.
+                isThrottled: (topic: string, partition: number) => {
+                  const assignment = this.#view.assignment(topic, partition);
+                  return assignment !== undefined && isAddingReplica(assignment, brokerId);
+                },
+              },
               onLogOffline: (topic: string, partition: number) =>
                 void handOverFailedLog(
                   {

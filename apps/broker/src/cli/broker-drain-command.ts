@@ -9,6 +9,7 @@ export interface DrainOptions {
   execute: boolean;
   json: boolean;
   timeoutMs: number;
+  throttle?: number | 'none';
 }
 
 /**

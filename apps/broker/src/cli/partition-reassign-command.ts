@@ -27,6 +27,39 @@ export interface ReassignOptions {
   execute: boolean;
   json: boolean;
   timeoutMs: number;
+  /** With `execute`: the follower throttle (bytes/s) to set first, or 'none' to lift it. */
+  throttle?: number | 'none';
+}
+
+/** The dynamic broker config the throttle sets (docs/architecture.md §6.6). */
+const THROTTLE_CONFIG = 'follower.replication.throttled.rate';
+
+/**
+ * Sets (or with 'none' lifts) the cluster-wide follower throttle: every broker then fetches the
+ * replicas a move is adding at no more than this many bytes per second; replicas in sync are never
+ * throttled.
+ */
+export async function setReplicationThrottle(
+  admin: Admin,
+  throttle: number | 'none',
+  deps: Output,
+): Promise<void> {
+  await admin.incrementalAlterConfigs([
+    {
+      type: 'broker',
+      name: '',
+      changes: [
+        throttle === 'none'
+          ? { name: THROTTLE_CONFIG, operation: 'delete' }
+          : { name: THROTTLE_CONFIG, operation: 'set', value: String(throttle) },
+      ],
+    },
+  ]);
+  deps.stderr.write(
+    throttle === 'none'
+      ? 'Replication throttle lifted.\n'
+      : `Replicas being added fetch at most ${formatBytes(throttle)}/s on each broker.\n`,
+  );
 }
 
 /**
@@ -61,6 +94,7 @@ export async function reassignCommand(
     deps.stderr.write('Nothing to move.\n');
     return refused.length > 0 ? EXIT_REFUSED : undefined;
   }
+  if (options.throttle !== undefined) await setReplicationThrottle(session.admin, options.throttle, deps);
   const results = await session.internal.alterPartitionReassignments(
     toMove.map(({ topic, partition, replicas }) => ({ topic, partition, replicas })),
     { timeoutMs: options.timeoutMs },

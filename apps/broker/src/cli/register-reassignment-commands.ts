@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import type { ClientCliDeps } from './client-cli-deps';
 import type { ExitReporter } from './global-options';
 import {
@@ -18,13 +18,18 @@ interface ReassignFlags extends InternalListenerFlags {
   all: boolean;
   json: boolean;
   timeout: number;
+  throttle?: number | 'none';
 }
 
 interface DrainFlags extends InternalListenerFlags {
   execute: boolean;
   json: boolean;
   timeout: number;
+  throttle?: number | 'none';
 }
+
+const THROTTLE_HELP =
+  'with --execute: bytes/s each broker may fetch for the replicas being added ("none" lifts it); alone: change it for the moves running';
 
 /**
  * `weir partition reassign` and `weir broker drain` (docs/architecture.md §6.6), through the
@@ -50,12 +55,8 @@ export function registerReassignmentCommands(
       .option('--cancel', 'cancel the named moves (or every one with --all)', false)
       .option('--all', 'with --cancel: every move in progress', false)
       .option('--json', 'the plan as Kafka reassignment JSON; --status as JSON lines', false)
-      .option(
-        '--timeout <ms>',
-        'how long the brokers may take to store the moves',
-        integerAtLeast(1),
-        60_000,
-      ),
+      .option('--timeout <ms>', 'how long the brokers may take to store the moves', integerAtLeast(1), 60_000)
+      .option('--throttle <bytes/s>', THROTTLE_HELP, throttleRate),
   ).action((flags: ReassignFlags) =>
     runInternalCommand(flags, deps, async (session) => {
       const commands = await import('./partition-reassign-command');
@@ -67,10 +68,20 @@ export function registerReassignmentCommands(
         }
         return commands.cancelCommand(session.internal, flags.all ? 'all' : moves, deps);
       }
+      if (moves.length === 0 && flags.throttle !== undefined) {
+        await commands.setReplicationThrottle(session.admin, flags.throttle, deps);
+        return undefined;
+      }
       if (moves.length === 0) throw new UsageError('name the moves with --plan <file> or --move');
       return commands.reassignCommand(
         session,
-        { moves, execute: flags.execute, json: flags.json, timeoutMs: flags.timeout },
+        {
+          moves,
+          execute: flags.execute,
+          json: flags.json,
+          timeoutMs: flags.timeout,
+          ...(flags.throttle === undefined ? {} : { throttle: flags.throttle }),
+        },
         deps,
       );
     }).then(exit),
@@ -83,22 +94,32 @@ export function registerReassignmentCommands(
       .argument('<brokerId>', 'the broker to empty', integerAtLeast(0))
       .option('--execute', 'submit the moves after showing the plan', false)
       .option('--json', 'the plan as Kafka reassignment JSON', false)
-      .option(
-        '--timeout <ms>',
-        'how long the brokers may take to store the moves',
-        integerAtLeast(1),
-        60_000,
-      ),
+      .option('--timeout <ms>', 'how long the brokers may take to store the moves', integerAtLeast(1), 60_000)
+      .option('--throttle <bytes/s>', THROTTLE_HELP, throttleRate),
   ).action((brokerId: number, flags: DrainFlags) =>
     runInternalCommand(flags, deps, async (session) => {
       const { brokerDrainCommand } = await import('./broker-drain-command');
       return brokerDrainCommand(
         session,
-        { brokerId, execute: flags.execute, json: flags.json, timeoutMs: flags.timeout },
+        {
+          brokerId,
+          execute: flags.execute,
+          json: flags.json,
+          timeoutMs: flags.timeout,
+          ...(flags.throttle === undefined ? {} : { throttle: flags.throttle }),
+        },
         deps,
       );
     }).then(exit),
   );
+}
+
+function throttleRate(text: string): number | 'none' {
+  if (text.trim() === 'none') return 'none';
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1) {
+    throw new InvalidArgumentError('a rate in bytes per second (a whole number ≥ 1), or "none"');
+  }
+  return Number(text);
 }
 
 function collectMove(value: string, previous: string[]): string[] {

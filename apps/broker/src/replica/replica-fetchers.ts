@@ -10,6 +10,7 @@ import {
 } from '@weir/protocol';
 import type { ReplicaLogger } from './metadata-applier';
 import type { Partition } from './partition';
+import type { ReplicationThrottle } from './replication-throttle';
 import { divergenceCut } from './truncation-point';
 
 /** Calls to another broker's internal listener (the inter-broker client). */
@@ -28,7 +29,15 @@ export interface ReplicaFetchersDeps {
   /** replica.fetch.response.max.bytes: per fetch. */
   responseMaxBytes: number;
   delay(ms: number): Promise<void>;
+  /**
+   * follower.replication.throttled.rate over the partitions `isThrottled` names (a reassignment's
+   * adding replicas here); none when absent.
+   */
+  throttle?: { quota: ReplicationThrottle; isThrottled(topic: string, partition: number): boolean };
 }
+
+/** The longest a throttled partition waits before the throttle is asked again. */
+const THROTTLE_RECHECK_MS = 250;
 
 /** After a failed call to a leader, the next waits this long, doubling up to the maximum. */
 const BACKOFF = { initialMs: 50, maxMs: 1000 } as const;
@@ -155,9 +164,31 @@ class LeaderFetcher {
     const ready = [...this.#partitions.values()].filter((followed) => followed.retryAtMs <= nowMs);
     const truncating = ready.filter((followed) => followed.phase === 'truncating');
     if (truncating.length > 0) await this.#truncate(truncating);
-    const fetching = ready.filter((followed) => followed.phase === 'fetching' && this.#isCurrent(followed));
+    const fetching = this.#withinThrottle(
+      ready.filter((followed) => followed.phase === 'fetching' && this.#isCurrent(followed)),
+      nowMs,
+    );
     if (fetching.length > 0) await this.#fetch(fetching);
     return truncating.length > 0 || fetching.length > 0;
+  }
+
+  /** The partitions that may fetch now: throttled ones wait while the throttle's bucket is empty. */
+  #withinThrottle(partitions: FollowedPartition[], nowMs: number): FollowedPartition[] {
+    const throttle = this.deps.throttle;
+    if (throttle === undefined) return partitions;
+    const waitMs = throttle.quota.waitMs();
+    if (waitMs === 0) return partitions;
+    return partitions.filter((followed) => {
+      if (!this.#throttled(followed)) return true;
+      // Checked again soon rather than after the whole wait, so a rate raised or lifted meanwhile
+      // applies within a fraction of a second.
+      followed.retryAtMs = nowMs + Math.min(waitMs, THROTTLE_RECHECK_MS);
+      return false;
+    });
+  }
+
+  #throttled(followed: FollowedPartition): boolean {
+    return this.deps.throttle?.isThrottled(followed.partition.topic, followed.partition.partition) === true;
   }
 
   #isCurrent(followed: FollowedPartition): boolean {
@@ -250,6 +281,14 @@ class LeaderFetcher {
       if (state !== undefined) positions.set(followed, state.logEndOffset);
     }
     if (positions.size === 0) return;
+    const throttled = new Set([...positions.keys()].filter((followed) => this.#throttled(followed)));
+    // A throttled partition asks for no more than the bucket holds (at least one byte, so the
+    // leader still sends its next batch whole, as Kafka's first-batch rule does).
+    const allowance = throttled.size === 0 ? undefined : this.deps.throttle?.quota.allowanceBytes();
+    const throttledMaxBytes =
+      allowance === undefined
+        ? this.deps.partitionMaxBytes
+        : Math.max(1, Math.min(this.deps.partitionMaxBytes, Math.floor(allowance / throttled.size)));
     const response = await this.deps.client.send(this.leaderId, Fetch, {
       replicaId: this.deps.localBrokerId,
       maxWaitMs: this.deps.fetchWaitMaxMs,
@@ -266,7 +305,7 @@ class LeaderFetcher {
             currentLeaderEpoch: followed.leaderEpoch,
             fetchOffset: BigInt(fetchOffset),
             logStartOffset: -1n,
-            partitionMaxBytes: this.deps.partitionMaxBytes,
+            partitionMaxBytes: throttled.has(followed) ? throttledMaxBytes : this.deps.partitionMaxBytes,
           })),
         }),
       ),
@@ -280,6 +319,7 @@ class LeaderFetcher {
       for (const answer of topic.partitions) {
         const followed = byKey.get(`${topic.topic}\u0000${answer.partitionIndex}`);
         if (followed === undefined || !this.#isCurrent(followed)) continue;
+        if (throttled.has(followed)) this.deps.throttle?.quota.record(answer.records?.length ?? 0);
         appends.push(this.#applyFetched(followed, positions.get(followed)!, answer));
       }
     }

@@ -30,6 +30,7 @@ import {
 import { type ProduceRequest, type ProduceResult, produceToPartition, type TrafficObserver } from './produce';
 import { Purgatory } from './purgatory';
 import { type LeaderClient, ReplicaFetchers } from './replica-fetchers';
+import { ReplicationThrottle } from './replication-throttle';
 
 /** Told when this broker starts or stops leading a partition (the coordinators follow theirs). */
 export interface LeadershipListener {
@@ -62,6 +63,14 @@ export interface ReplicaManagerDeps {
     leaders?: LeaderClient;
     /** A partition's log failed while this broker leads or follows it (cluster mode hands it over). */
     onLogOffline?(topic: string, partition: number): void;
+    /**
+     * The follower throttle: follower.replication.throttled.rate in force now (bytes/s, undefined
+     * when unthrottled), over the partitions it applies to (a reassignment's adding replicas here).
+     */
+    followerThrottle?: {
+      rateBytesPerSecond(): number | undefined;
+      isThrottled(topic: string, partition: number): boolean;
+    };
   };
 }
 
@@ -114,6 +123,16 @@ export class ReplicaManager {
             partitionMaxBytes: REPLICA_FETCH.partitionMaxBytes,
             responseMaxBytes: REPLICA_FETCH.responseMaxBytes,
             delay: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+            ...(replication.followerThrottle === undefined
+              ? {}
+              : {
+                  throttle: {
+                    quota: new ReplicationThrottle(replication.followerThrottle.rateBytesPerSecond, () =>
+                      performance.now(),
+                    ),
+                    isThrottled: replication.followerThrottle.isThrottled,
+                  },
+                }),
           });
     this.#applier = new MetadataApplier({
       localBrokerId: deps.localBrokerId,

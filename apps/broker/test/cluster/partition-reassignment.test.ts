@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { access, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, ErrorCode, InternalAdmin } from '@weir/protocol';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -54,6 +54,21 @@ async function hasLog(broker: ClusterBroker, topic: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The bytes of a partition's segment files on a broker's disk (0 when it has no log yet). */
+async function logBytes(broker: ClusterBroker, topic: string): Promise<number> {
+  const directory = join(broker.dataDir, 'logs', partitionDirectoryName(topic, 0));
+  let names: string[];
+  try {
+    names = await readdir(directory);
+  } catch {
+    return 0;
+  }
+  let total = 0;
+  for (const name of names.filter((file) => file.endsWith('.log')))
+    total += (await stat(join(directory, name))).size;
+  return total;
 }
 
 describe('partition reassignment', { timeout: TIMEOUT_MS }, () => {
@@ -258,5 +273,60 @@ describe('partition reassignment', { timeout: TIMEOUT_MS }, () => {
     await pollUntil(async () => !(await hasLog(cluster.broker(4), 'drained')), 'broker 4 deleting its logs');
     const drainedAgain = expectExitCode(await weir(['broker', 'drain', '4', ...flags]), 0);
     expect(drainedAgain.stderr).toContain('Broker 4 holds no replica');
+  });
+
+  it('a throttle holds the new replica back, and lifting it lets the move finish', async () => {
+    const cluster = await startReplicatedCluster({ brokers: 4 });
+    await createPlacedTopic(cluster, 'throttled', [1, 2, 3]);
+    // Separate produce calls make separate batches: a throttled follower still gets one whole batch
+    // per fetch, so with several batches and 1 byte/s it is held back after the first.
+    for (let call = 0; call < 6; call++) {
+      await kcatProduce(
+        cluster.bootstrap,
+        'throttled',
+        Array.from({ length: 20 }, (_, index) => `k${call}:value-${call}-${index}`),
+        0,
+      );
+    }
+    const flags = ['--internal', cluster.broker(1).internalAddress, '--token', cluster.internalToken];
+    const started = expectExitCode(
+      await weir([
+        'partition',
+        'reassign',
+        '--move',
+        'throttled:0=1,2,3,4',
+        '--execute',
+        '--throttle',
+        '1',
+        ...flags,
+      ]),
+      0,
+    );
+    expect(started.stderr).toContain('fetch at most 1 B/s');
+    expect(started.stdout).toContain('throttled-0: started');
+    const leaderBytes = await logBytes(cluster.broker(1), 'throttled');
+    // The first batch arrives; the rest waits for the throttle.
+    await pollUntil(
+      async () => (await logBytes(cluster.broker(4), 'throttled')) > 0,
+      'the first batch on broker 4',
+    );
+    const held = await storedAssignment(cluster, 'throttled', 0);
+    expect(held.addingReplicas).toEqual([4]);
+    expect(held.isr).not.toContain(4);
+    expect(await logBytes(cluster.broker(4), 'throttled')).toBeLessThan(leaderBytes);
+    const status = expectExitCode(await weir(['partition', 'reassign', '--status', ...flags]), 0).stdout;
+    expect(status).toMatch(/throttled-0\s+1,2,3,4\s+4\s+.*4: \d+%/);
+
+    const lifted = expectExitCode(await weir(['partition', 'reassign', '--throttle', 'none', ...flags]), 0);
+    expect(lifted.stderr).toContain('Replication throttle lifted');
+    const done = await assignmentWhere(
+      cluster,
+      'throttled',
+      0,
+      'the move finished once the throttle was lifted',
+      (a) => (a.addingReplicas ?? []).length === 0 && a.isr.includes(4),
+    );
+    expect(done.replicas).toEqual([1, 2, 3, 4]);
+    expect(await logBytes(cluster.broker(4), 'throttled')).toBe(leaderBytes);
   });
 });
