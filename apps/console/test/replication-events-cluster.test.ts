@@ -220,6 +220,7 @@ describe('the replication timeline on a three-broker cluster', { timeout: CLUSTE
       expect(event.kind).toBe('isr-expand');
       expect(event.replicasChanged).toEqual([victim]);
       expect(event.cause).toBe('follower-caught-up');
+      expect(event.reason).toBe('the follower caught up with the leader');
       expect(event.isr).toContain(victim);
       expect(event.previousIsr).not.toContain(victim);
       expect(event.description).toContain(`broker ${victim} joined the ISR`);

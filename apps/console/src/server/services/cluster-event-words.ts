@@ -48,15 +48,22 @@ function isrChange(event: ClusterEvent): string {
   return `ISR [${list(event.previousIsr)}] → [${list(event.isr)}]`;
 }
 
-function causeOnly(event: ClusterEvent): string {
-  const words = causeInWords(event.cause);
-  return words === undefined ? '' : `: ${words}`;
+/**
+ * Why it happened, in words: the writer's cause and its detail, or null when it gave neither. An
+ * ISR change's detail ("removed 2") only repeats which replicas changed, so it is left out.
+ */
+export function reasonInWords(event: ClusterEvent): string | null {
+  const isrChanged = event.kind === 'isr-shrink' || event.kind === 'isr-expand';
+  const parts = [causeInWords(event.cause), isrChanged ? undefined : event.detail].filter(
+    (part) => part !== undefined && part !== '',
+  );
+  return parts.length === 0 ? null : parts.join('; ');
 }
 
 /** One sentence on what happened, with why when the writer said. */
 export function describeClusterEvent(event: ClusterEvent): string {
-  const why = [causeInWords(event.cause), event.detail].filter((part) => part !== undefined && part !== '');
-  const because = why.length === 0 ? '' : `: ${why.join('; ')}`;
+  const reason = reasonInWords(event);
+  const because = reason === null ? '' : `: ${reason}`;
   const epoch = event.leaderEpoch === undefined ? '' : ` (epoch ${event.leaderEpoch})`;
   switch (event.kind) {
     case 'leader-change': {
@@ -68,11 +75,10 @@ export function describeClusterEvent(event: ClusterEvent): string {
     }
     case 'partition-offline':
       return `offline: no leader left${event.previousLeader === undefined ? '' : ` (was broker ${event.previousLeader})`}${epoch}${because}`;
-    // The writer's detail ("removed 2") repeats what the sentence says, so it is left out here.
     case 'isr-shrink':
-      return `${brokers(replicasChanged(event))} left the ISR, ${isrChange(event)}${causeOnly(event)}`;
+      return `${brokers(replicasChanged(event))} left the ISR, ${isrChange(event)}${because}`;
     case 'isr-expand':
-      return `${brokers(replicasChanged(event))} joined the ISR, ${isrChange(event)}${causeOnly(event)}`;
+      return `${brokers(replicasChanged(event))} joined the ISR, ${isrChange(event)}${because}`;
     case 'reassignment-started':
       return `reassignment started${because}`;
     case 'reassignment-completed':

@@ -9,7 +9,7 @@ import {
   type ReplicationEvents,
   type ReplicationEventsQuery,
 } from '../api/schemas/replication-events';
-import { describeClusterEvent, replicasChanged } from './cluster-event-words';
+import { describeClusterEvent, reasonInWords, replicasChanged } from './cluster-event-words';
 
 /**
  * How many pages of the brokers' answer a kinds filter reads at most. The brokers filter by time,
@@ -37,6 +37,7 @@ function view(event: ClusterEvent): ClusterEventView {
     ...(isr === undefined ? {} : { isr: [...isr] }),
     ...(previousIsr === undefined ? {} : { previousIsr: [...previousIsr] }),
     replicasChanged: replicasChanged(event),
+    reason: reasonInWords(event),
     description: describeClusterEvent(event),
   };
 }

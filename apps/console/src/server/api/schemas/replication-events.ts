@@ -85,6 +85,8 @@ export const clusterEventViewSchema = z.object({
   cause: z.string().optional(),
   sessionId: z.string().optional(),
   detail: z.string().optional(),
+  /** Why, in words: the writer's cause and detail ("failover: the leader's session ended"); null when it gave neither. */
+  reason: z.string().nullable(),
   /** The event in words: "leader 2 → 3 (epoch 4): the leader's session ended". */
   description: z.string(),
 });
