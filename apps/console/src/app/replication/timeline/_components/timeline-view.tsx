@@ -50,7 +50,7 @@ const columns: readonly DataTableColumn<ClusterEventView>[] = [
     id: 'time',
     header: 'Time',
     // The date and the time may wrap onto two lines, so the reasons stay in view without scrolling.
-    cell: (event) => <Timestamp epochMs={event.atMs} className="block w-28 whitespace-normal tabular-nums" />,
+    cell: (event) => <Timestamp epochMs={event.atMs} className="block w-36 whitespace-normal tabular-nums" />,
   },
   {
     id: 'kind',
