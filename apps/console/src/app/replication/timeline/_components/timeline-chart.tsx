@@ -62,8 +62,15 @@ export function TimelineChart({ events, onePartition }: TimelineChartProps) {
       const pad = Math.max(2_000, (last - first) * 0.05);
       chart.setOption({
         animation: false,
+        // Zinc 500 text and zinc 400 lines read on the light and the dark theme alike, so the chart
+        // needs no redraw when the theme is toggled.
+        textStyle: { color: '#71717a' },
         grid: { left: 8, right: 24, top: 40, bottom: 56, containLabel: true },
-        legend: { top: 0, data: kinds.map((kind) => EVENT_KIND_STYLES[kind].label) },
+        legend: {
+          top: 0,
+          data: kinds.map((kind) => EVENT_KIND_STYLES[kind].label),
+          textStyle: { color: '#71717a' },
+        },
         tooltip: {
           trigger: 'item',
           formatter: (params: unknown) => {
@@ -73,8 +80,21 @@ export function TimelineChart({ events, onePartition }: TimelineChartProps) {
             return `${escapeHtml(new Date(event.atMs).toISOString())}<br/>${escapeHtml(event.description)}`;
           },
         },
-        xAxis: { type: 'time', min: first - pad, max: last + pad },
-        yAxis: { type: 'category', data: lanes, inverse: true, axisTick: { show: false } },
+        xAxis: {
+          type: 'time',
+          min: first - pad,
+          max: last + pad,
+          axisLine: { lineStyle: { color: '#a1a1aa' } },
+          splitLine: { show: true, lineStyle: { color: '#a1a1aa', opacity: 0.25 } },
+        },
+        yAxis: {
+          type: 'category',
+          data: lanes,
+          inverse: true,
+          axisTick: { show: false },
+          axisLine: { lineStyle: { color: '#a1a1aa' } },
+          splitLine: { show: true, lineStyle: { color: '#a1a1aa', opacity: 0.25 } },
+        },
         dataZoom: [
           { type: 'inside', xAxisIndex: 0 },
           { type: 'slider', xAxisIndex: 0, height: 18, bottom: 8 },
