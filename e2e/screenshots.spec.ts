@@ -86,6 +86,12 @@ test('every page, in light and dark mode', async ({ page }, testInfo) => {
       path: '/replication',
       ready: () => expect(page.getByText('The cluster is healthy')).toBeVisible(),
     },
+    {
+      // The whole cluster's timeline: what one standalone broker recorded (perhaps nothing).
+      name: 'replication-timeline',
+      path: '/replication/timeline',
+      ready: () => expect(page.getByRole('region', { name: 'Timeline of the whole cluster' })).toBeVisible(),
+    },
   ];
   for (const entry of pages) {
     await test.step(entry.name, async () => {

@@ -8,21 +8,14 @@
  * directory again) through .test-results/e2e-replication-cluster.json. SIGTERM, SIGINT or the
  * console exiting stops the console by its PID, then the brokers and etcd, removing their data.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { startBrokerCluster } from '../apps/broker/test/cluster/broker-cluster';
 import { startEtcd } from '../apps/broker/test/cluster/etcd-process';
+import { startConsoleProcess, stopWithConsole } from './support/console-process';
 import { type ReplicationClusterInfo, replicationClusterInfoPath } from './support/replication-cluster';
-
-const consoleDir = join(import.meta.dirname, '..', 'apps', 'console');
-const nextBin = createRequire(join(consoleDir, 'package.json')).resolve('next/dist/bin/next');
-
-/** How long the console gets to exit after SIGTERM before it is killed. */
-const CONSOLE_STOP_TIMEOUT_MS = 10_000;
 
 /** Short sessions, so a killed broker leaves the ISRs within seconds (as in the console's cluster tests). */
 const FAST_SESSIONS = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
@@ -45,58 +38,38 @@ async function main(): Promise<void> {
       return;
     }
     broker.restart().then(
-      () =>
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ pids: pids() })),
+      () => {
+        // The restarted broker has a new PID: later specs read it from the file to kill it again.
+        writeInfo();
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ pids: pids() }));
+      },
       (error: unknown) => response.writeHead(500).end(String(error)),
     );
   });
   await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
-  const info: ReplicationClusterInfo = {
-    bootstrap: cluster.brokers.map((broker) => broker.bootstrap).join(','),
-    pids: pids(),
-    controlUrl: `http://127.0.0.1:${(control.address() as AddressInfo).port}`,
-  };
-  mkdirSync(dirname(replicationClusterInfoPath), { recursive: true });
-  writeFileSync(replicationClusterInfoPath, `${JSON.stringify(info, null, 2)}\n`);
+  const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
+  function writeInfo(): void {
+    const info: ReplicationClusterInfo = {
+      bootstrap: cluster.brokers.map((broker) => broker.bootstrap).join(','),
+      pids: pids(),
+      controlUrl,
+    };
+    mkdirSync(dirname(replicationClusterInfoPath), { recursive: true });
+    writeFileSync(replicationClusterInfoPath, `${JSON.stringify(info, null, 2)}\n`);
+  }
+  writeInfo();
 
-  const consoleProcess: ChildProcess = spawn(
-    process.execPath,
-    [nextBin, 'start', '--hostname', '127.0.0.1', '--port', '0'],
-    {
-      cwd: consoleDir,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: {
-        ...process.env,
-        NEXT_TELEMETRY_DISABLED: '1',
-        WEIR_CONSOLE_BROKER: cluster.internalBootstrap,
-        WEIR_CONSOLE_INTERNAL_TOKEN: cluster.internalToken,
-        WEIR_CONSOLE_LOG_LEVEL: 'warn',
-        WEIR_CONSOLE_AUTH: 'none',
-      },
-    },
-  );
-
-  const consoleExited = new Promise<void>((resolve) => consoleProcess.once('exit', () => resolve()));
-  let stopping: Promise<void> | undefined;
-  const stop = (exitCode: number) => {
-    stopping ??= (async () => {
-      const consoleRunning = consoleProcess.exitCode === null && consoleProcess.signalCode === null;
-      if (consoleRunning && consoleProcess.pid !== undefined) {
-        process.kill(consoleProcess.pid, 'SIGTERM');
-        const forceKill = setTimeout(() => consoleProcess.kill('SIGKILL'), CONSOLE_STOP_TIMEOUT_MS);
-        await consoleExited;
-        clearTimeout(forceKill);
-      }
-      control.close();
-      await cluster.stop();
-      await etcd.stop();
-      process.exit(exitCode);
-    })();
-    return stopping;
-  };
-  process.on('SIGTERM', () => void stop(0));
-  process.on('SIGINT', () => void stop(0));
-  consoleProcess.on('exit', (code) => void stop(code ?? 1));
+  const consoleProcess = startConsoleProcess({
+    broker: cluster.internalBootstrap,
+    internalToken: cluster.internalToken,
+    auth: 'none',
+    stdout: 'inherit',
+  });
+  stopWithConsole(consoleProcess, async () => {
+    control.close();
+    await cluster.stop();
+    await etcd.stop();
+  });
 }
 
 main().catch((error: unknown) => {

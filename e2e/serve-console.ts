@@ -6,17 +6,13 @@
  * stops both: the console by its PID (waiting until it has exited), then the broker, whose data
  * directory is removed.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { Admin, Client, InternalAdmin } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
+import { startConsoleProcess, stopWithConsole } from './support/console-process';
 import { type ClusterInfo, clusterInfoPath } from './support/e2e-cluster';
 import { LOGIN_USERS, loginInfoPath } from './support/login-users';
-
-const consoleDir = join(import.meta.dirname, '..', 'apps', 'console');
-const nextBin = createRequire(join(consoleDir, 'package.json')).resolve('next/dist/bin/next');
 
 /*
  * `--login`: the secure profile instead (SASL_PLAINTEXT client listener, ACLs required, the
@@ -25,9 +21,6 @@ const nextBin = createRequire(join(consoleDir, 'package.json')).resolve('next/di
  * playwright.config.ts to hand to login.spec.ts.
  */
 const loginMode = process.argv.includes('--login');
-
-/** How long the console gets to exit after SIGTERM before it is killed. */
-const CONSOLE_STOP_TIMEOUT_MS = 10_000;
 
 async function startSecureBroker(): Promise<RunningBroker> {
   const running = await startBroker({
@@ -73,26 +66,16 @@ async function main(): Promise<void> {
     writeFileSync(clusterInfoPath, `${JSON.stringify(info, null, 2)}\n`);
   }
 
-  const consoleProcess: ChildProcess = spawn(
-    process.execPath,
-    [nextBin, 'start', '--hostname', '127.0.0.1', '--port', '0'],
-    {
-      cwd: consoleDir,
-      stdio: ['ignore', loginMode ? 'pipe' : 'inherit', 'inherit'],
-      env: {
-        ...process.env,
-        NEXT_TELEMETRY_DISABLED: '1',
-        WEIR_CONSOLE_BROKER: running.internalBootstrap,
-        WEIR_CONSOLE_INTERNAL_TOKEN: running.internalToken,
-        WEIR_CONSOLE_LOG_LEVEL: 'warn',
-        WEIR_CONSOLE_AUTH: loginMode ? 'login' : 'none',
-      },
-    },
-  );
+  const consoleProcess = startConsoleProcess({
+    broker: running.internalBootstrap,
+    internalToken: running.internalToken,
+    auth: loginMode ? 'login' : 'none',
+    stdout: loginMode ? 'pipe' : 'inherit',
+  });
   if (loginMode) {
     let banner = '';
     let announced = false;
-    consoleProcess.stdout?.on('data', (chunk: Buffer) => {
+    consoleProcess.child.stdout?.on('data', (chunk: Buffer) => {
       if (announced) return;
       banner += chunk.toString('utf8');
       const match = /Local:\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Ready in/.exec(banner);
@@ -105,27 +88,7 @@ async function main(): Promise<void> {
     });
   }
 
-  const consoleExited = new Promise<void>((resolve) => consoleProcess.once('exit', () => resolve()));
-  let stopping: Promise<void> | undefined;
-  const stop = (exitCode: number) => {
-    stopping ??= (async () => {
-      const consoleRunning = consoleProcess.exitCode === null && consoleProcess.signalCode === null;
-      if (consoleRunning && consoleProcess.pid !== undefined) {
-        process.kill(consoleProcess.pid, 'SIGTERM');
-        // The broker goes only once the console is gone: its connections would otherwise hold
-        // the broker's drain, and a console that ignores SIGTERM must not outlive this process.
-        const forceKill = setTimeout(() => consoleProcess.kill('SIGKILL'), CONSOLE_STOP_TIMEOUT_MS);
-        await consoleExited;
-        clearTimeout(forceKill);
-      }
-      await running.dispose();
-      process.exit(exitCode);
-    })();
-    return stopping;
-  };
-  process.on('SIGTERM', () => void stop(0));
-  process.on('SIGINT', () => void stop(0));
-  consoleProcess.on('exit', (code) => void stop(code ?? 1));
+  stopWithConsole(consoleProcess, () => running.dispose());
 }
 
 main().catch((error: unknown) => {

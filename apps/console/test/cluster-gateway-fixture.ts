@@ -21,6 +21,8 @@ export interface ClusterGateway {
   readonly etcd: EtcdCluster;
   readonly cluster: BrokerCluster;
   readonly clients: BrokerClients;
+  /** The services the gateway runs on, for tests that call procedures in-process as well. */
+  readonly services: GatewayServices;
   readonly gateway: HttpGateway;
   /** A REST call that must answer 200, parsed. */
   json<T>(method: string, path: string, body?: unknown): Promise<T>;
@@ -53,6 +55,7 @@ export async function startClusterGateway(): Promise<ClusterGateway> {
       etcd,
       cluster: started,
       clients: connected,
+      services,
       gateway,
       async json<T>(method: string, path: string, body?: unknown): Promise<T> {
         const response = await gateway.rest(method, path, body);

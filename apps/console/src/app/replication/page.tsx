@@ -1,10 +1,12 @@
 import { LoadingState, PageHeader } from '@weir/ui';
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import type { SearchParams } from 'nuqs/server';
 import { Suspense } from 'react';
 import { HydrateClient, prefetch, trpc } from '../../trpc/server';
 import { ReplicationHealthView } from './_components/replication-health-view';
 import { loadReplicationParams, replicationHealthInput } from './_components/replication-params';
+import { timelineHref } from './timeline/_components/timeline-params';
 
 export const metadata: Metadata = { title: 'Replication' };
 
@@ -23,6 +25,11 @@ export default async function ReplicationPage({ searchParams }: ReplicationPageP
       <PageHeader
         title="Replication"
         description="Partitions whose replicas are not all in sync, that have no leader, or that are led by a non-preferred replica."
+        actions={
+          <Link href={timelineHref()} className="text-sm underline-offset-2 hover:underline">
+            Replication timeline
+          </Link>
+        }
       />
       <HydrateClient>
         {/* useSearchParams (nuqs) needs a Suspense boundary above it. */}

@@ -7,6 +7,7 @@ import type { BrokerRow } from '../../../server/api/schemas/brokers';
 import { useTRPC } from '../../../trpc/react';
 import { ListPanel } from '../../_components/list-panel';
 import { replicationHref } from '../../replication/_components/replication-params';
+import { timelineHref } from '../../replication/timeline/_components/timeline-params';
 import { BrokerDisk, BrokerListeners, BrokerState, LeaderSkew } from './broker-cells';
 
 const columns: readonly DataTableColumn<BrokerRow>[] = [
@@ -96,6 +97,19 @@ const columns: readonly DataTableColumn<BrokerRow>[] = [
         aria-label={`Replication of broker ${broker.nodeId}'s partitions`}
       >
         partitions needing attention
+      </Link>
+    ),
+  },
+  {
+    id: 'timeline',
+    header: 'History',
+    cell: (broker) => (
+      <Link
+        className="text-xs underline-offset-2 hover:underline"
+        href={timelineHref({ broker: broker.nodeId })}
+        aria-label={`Replication timeline of broker ${broker.nodeId}`}
+      >
+        timeline
       </Link>
     ),
   },

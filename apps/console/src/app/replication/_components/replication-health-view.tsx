@@ -23,6 +23,7 @@ import {
 import { useTRPC } from '../../../trpc/react';
 import { ListPanel } from '../../_components/list-panel';
 import { ListSearch } from '../../_components/list-search';
+import { timelineHref } from '../timeline/_components/timeline-params';
 import { replicationHealthInput, replicationParams } from './replication-params';
 import { ReplicationStateBadge, STATE_LABELS } from './replication-state-badge';
 
@@ -100,6 +101,19 @@ const columns: readonly DataTableColumn<PartitionReplicationRow>[] = [
           <li key={reason}>{reason}</li>
         ))}
       </ul>
+    ),
+  },
+  {
+    id: 'timeline',
+    header: 'History',
+    cell: (row) => (
+      <Link
+        className="text-xs underline-offset-2 hover:underline"
+        href={timelineHref({ topic: row.topic, partition: row.partition })}
+        aria-label={`Timeline of ${row.topic}-${row.partition}`}
+      >
+        timeline
+      </Link>
     ),
   },
 ];

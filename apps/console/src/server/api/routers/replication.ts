@@ -1,6 +1,8 @@
 import { readReplicationHealth } from '../../services/isr-health';
+import { readReplicationEvents } from '../../services/replication-events';
 import { rest } from '../rest-meta';
 import { replicationHealthInputSchema, replicationHealthSchema } from '../schemas/replication';
+import { replicationEventsInputSchema, replicationEventsSchema } from '../schemas/replication-events';
 import type { Transport } from '../transport';
 import { createTRPCRouter, restProcedure } from '../trpc';
 
@@ -45,5 +47,21 @@ export function replicationRouter(transport: Transport) {
         };
         return readReplicationHealth(sources, input, now);
       }),
+    events: restProcedure(
+      transport,
+      rest(
+        TAG,
+        'GET',
+        '/replication/events',
+        'The replication timeline, newest first: leader changes, offline partitions, ISR changes, reassignments and broker sessions',
+        'Reads the events the brokers keep (WeirListClusterEvents, DESCRIBE on CLUSTER, as the ISR view needs). The range is `range` (15m, 1h, 24h, 7d) back from `untilMs` or now, or `sinceMs`..`untilMs`; 24 hours by default. `kinds` is a comma-separated list of event kinds.',
+      ),
+      replicationEventsInputSchema,
+    )
+      .output(replicationEventsSchema)
+      // Any broker answers: the events are in the cluster's store, not in one broker's memory.
+      .query(({ ctx, input }) =>
+        readReplicationEvents(ctx.services.broker.internal(), input, ctx.services.now),
+      ),
   });
 }

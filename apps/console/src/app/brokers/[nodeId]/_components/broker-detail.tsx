@@ -16,6 +16,7 @@ import type { BrokerConfigs } from '../../../../server/api/schemas/brokers';
 import { useTRPC } from '../../../../trpc/react';
 import { ListPanel } from '../../../_components/list-panel';
 import { QueryState } from '../../../_components/query-state';
+import { timelineHref } from '../../../replication/timeline/_components/timeline-params';
 import { BrokerDisk, BrokerListeners, BrokerState, LeaderSkew } from '../../_components/broker-cells';
 
 type ConfigEntry = BrokerConfigs['configs'][number];
@@ -44,6 +45,14 @@ export function BrokerDetail({ nodeId }: { nodeId: number }) {
         eyebrow={
           <Link href="/brokers" className="hover:underline">
             Brokers
+          </Link>
+        }
+        actions={
+          <Link
+            href={timelineHref({ broker: nodeId })}
+            className="text-sm underline-offset-2 hover:underline"
+          >
+            Replication timeline
           </Link>
         }
       />
