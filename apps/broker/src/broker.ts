@@ -211,7 +211,7 @@ export class Broker {
         : new ClusterEventKeeper({
             view: this.#view,
             store: etcdStore,
-            append: (events) => etcdStore.appendClusterEvents(events),
+            append: (events) => etcdStore.appendClusterEvents(events, 'controller'),
             prune: (retention) => etcdStore.pruneClusterEvents(retention),
             localBrokerId: brokerId,
             retention: {

@@ -81,7 +81,10 @@ export class ClusterEventKeeper {
   }
 
   async #endMissedSessions(detail: string): Promise<void> {
-    const events = await this.deps.store.listClusterEvents({ limit: SESSION_EVENTS_READ });
+    const events = await this.deps.store.listClusterEvents({
+      limit: SESSION_EVENTS_READ,
+      kinds: ['broker-session-started', 'broker-session-ended'],
+    });
     const ended = new Set<string>();
     const open: NewClusterEvent[] = [];
     // Newest first: an end is seen before the start it closes.

@@ -101,6 +101,12 @@ describe('eventMatches', () => {
     previousIsr: [1, 2, 3],
   };
 
+  it('keeps only the kinds asked for, when asked', () => {
+    expect(eventMatches(event, { limit: 10, kinds: ['isr-shrink', 'isr-expand'] })).toBe(true);
+    expect(eventMatches(event, { limit: 10, kinds: ['broker-session-ended'] })).toBe(false);
+    expect(eventMatches(event, { limit: 10 })).toBe(true);
+  });
+
   it('matches a broker that left the ISR or leads, and not one that stayed a member', () => {
     expect(eventMatches(event, { brokerId: 3, limit: 10 })).toBe(true);
     expect(eventMatches(event, { brokerId: 1, limit: 10 })).toBe(true);

@@ -9,6 +9,15 @@ import type { NewPartitionAssignment, PartitionAssignment } from './metadata-sto
  */
 export type { ClusterEvent, ClusterEventKind, ClusterEventQuery };
 
+/**
+ * A query of the stored timeline: the SDK's, and for the broker's own readers (the controller's
+ * session bookkeeping) the kinds to keep, so a long history of other events cannot push the ones
+ * it needs out of its page.
+ */
+export interface StoredEventQuery extends ClusterEventQuery {
+  kinds?: readonly ClusterEventKind[];
+}
+
 /** An event before the store has given it its id. */
 export type NewClusterEvent = Omit<ClusterEvent, 'id'>;
 
@@ -108,7 +117,8 @@ export function eventNamesBroker(event: ClusterEvent, brokerId: number): boolean
 }
 
 /** Whether an event is one the query asks for (apart from its limit). */
-export function eventMatches(event: ClusterEvent, query: ClusterEventQuery): boolean {
+export function eventMatches(event: ClusterEvent, query: StoredEventQuery): boolean {
+  if (query.kinds !== undefined && !query.kinds.includes(event.kind)) return false;
   if (query.sinceMs !== undefined && event.atMs < query.sinceMs) return false;
   if (query.untilMs !== undefined && event.atMs > query.untilMs) return false;
   if (query.topic !== undefined && event.topic !== query.topic) return false;

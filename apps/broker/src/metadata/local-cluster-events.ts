@@ -2,11 +2,11 @@ import { join } from 'node:path';
 import { StorageError, type StorageIo } from '../log/storage';
 import {
   type ClusterEvent,
-  type ClusterEventQuery,
   type ClusterEventRetention,
   clusterEventId,
   eventMatches,
   type NewClusterEvent,
+  type StoredEventQuery,
 } from './cluster-events';
 
 const EVENTS_FILE = 'cluster-events.json';
@@ -59,7 +59,7 @@ export class LocalClusterEvents {
     return this.#write();
   }
 
-  list(query: ClusterEventQuery): ClusterEvent[] {
+  list(query: StoredEventQuery): ClusterEvent[] {
     const found: ClusterEvent[] = [];
     for (let index = this.#events.length - 1; index >= 0 && found.length < query.limit; index--) {
       const event = this.#events[index]!;

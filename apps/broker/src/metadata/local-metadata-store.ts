@@ -6,9 +6,9 @@ import type { AssignmentChangeCause } from './assignment-change';
 import {
   assignmentEvents,
   type ClusterEvent,
-  type ClusterEventQuery,
   type ClusterEventRetention,
   type NewClusterEvent,
+  type StoredEventQuery,
   withChangeTimes,
 } from './cluster-events';
 import { LocalClusterEvents } from './local-cluster-events';
@@ -240,7 +240,7 @@ export class LocalMetadataStore implements MetadataStore {
     });
   }
 
-  async listClusterEvents(query: ClusterEventQuery): Promise<ClusterEvent[]> {
+  async listClusterEvents(query: StoredEventQuery): Promise<ClusterEvent[]> {
     return this.#events.list(query);
   }
 

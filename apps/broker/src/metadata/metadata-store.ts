@@ -1,6 +1,6 @@
 import type { AclBinding } from '@weir/protocol';
 import type { AssignmentChangeCause } from './assignment-change';
-import type { ClusterEvent, ClusterEventQuery } from './cluster-events';
+import type { ClusterEvent, StoredEventQuery } from './cluster-events';
 
 /** A topic as the metadata store keeps it. Partition data lives in the logs; this is the catalogue. */
 export interface TopicRecord {
@@ -227,7 +227,7 @@ export interface MetadataStore {
    * with each assignment change and broker session. Read from etcd (or the local events file), never
    * from the in-memory image, so the image stays the size of the placement.
    */
-  listClusterEvents(query: ClusterEventQuery): Promise<ClusterEvent[]>;
+  listClusterEvents(query: StoredEventQuery): Promise<ClusterEvent[]>;
   allocateProducerIdBlock(count: number): Promise<ProducerIdBlock>;
   listUsers(): readonly UserRecord[];
   getUser(name: string): UserRecord | undefined;

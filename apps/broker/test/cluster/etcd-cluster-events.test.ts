@@ -1,74 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorCode } from '@weir/protocol';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import {
+import { describe, expect, it } from 'vitest';
+import type {
   EtcdMetadataStore,
-  type EtcdMetadataStoreOptions,
+  EtcdMetadataStoreOptions,
 } from '../../src/metadata/etcd/etcd-metadata-store';
-import type { BrokerRegistration, PartitionAssignment } from '../../src/metadata/metadata-store';
-import { type EtcdCluster, startEtcd } from './etcd-process';
-
-const quietLogger = { info: () => {}, warn: () => {}, error: () => {} };
-
-function registration(brokerId: number): BrokerRegistration {
-  return {
-    brokerId,
-    rack: null,
-    listeners: { client: { host: '127.0.0.1', port: 9000 + brokerId }, internal: null },
-    sessionId: 'chosen-by-the-store',
-    registeredAtMs: Date.now(),
-  };
-}
-
-const topic = (name: string, partitionCount: number) => ({
-  name,
-  topicId: `id-${name}`,
-  partitionCount,
-  configs: {},
-  internal: false,
-  createdAtMs: 1,
-});
-
-const assignments = (name: string, count: number) =>
-  Array.from({ length: count }, (_, partition) => ({
-    topic: name,
-    partition,
-    replicas: [1, 2, 3],
-    leader: 1,
-    leaderEpoch: 0,
-    isr: [1, 2, 3],
-  }));
+import type { PartitionAssignment } from '../../src/metadata/metadata-store';
+import { pollUntil } from '../group-fixtures';
+import { assignments, openEtcdStore, registration, topic, useEtcd } from './etcd-store-fixture';
 
 describe('the replication timeline in etcd', { timeout: 120_000 }, () => {
-  let etcd: EtcdCluster;
-
-  beforeAll(async () => {
-    etcd = await startEtcd();
-  }, 60_000);
-
-  afterAll(async () => {
-    await etcd?.stop();
-  });
-
-  async function openStore(
+  const etcd = useEtcd();
+  const openStore = (
     brokerId: number,
     clusterName: string,
     options: Partial<EtcdMetadataStoreOptions> = {},
-  ) {
-    const store = new EtcdMetadataStore({
-      endpoints: etcd.endpoints,
-      clusterName,
-      brokerId,
-      requestTimeoutMs: 2000,
-      sessionTtlSeconds: 2,
-      controllerTtlSeconds: 2,
-      logger: quietLogger,
-      ...options,
-    });
-    onTestFinished(() => store.close());
-    await store.load();
-    return store;
-  }
+  ) => openEtcdStore(etcd(), brokerId, clusterName, options);
 
   const freshName = () => `events-${randomBytes(4).toString('hex')}`;
 
@@ -81,7 +28,7 @@ describe('the replication timeline in etcd', { timeout: 120_000 }, () => {
   it('writes the events of an assignment change with it, stamps the change times, and a refused write records nothing', async () => {
     let nowMs = 1_000_000;
     const store = await openStore(1, freshName(), { now: () => nowMs });
-    await store.createTopic(topic('orders', 2), assignments('orders', 2));
+    await store.createTopic(topic('orders', 2), assignments('orders', 2, [1, 2, 3]));
     const read = assignmentOf(store, 'orders', 0);
     const written = await store.compareAndSetAssignment(
       { ...read, leader: 2, leaderEpoch: 1, isr: [2, 3] },
@@ -112,7 +59,7 @@ describe('the replication timeline in etcd', { timeout: 120_000 }, () => {
   it('reads newest first, filtered by time, topic, partition and broker, up to the limit', async () => {
     let nowMs = 2_000_000;
     const store = await openStore(1, freshName(), { now: () => nowMs });
-    await store.createTopic(topic('orders', 2), assignments('orders', 2));
+    await store.createTopic(topic('orders', 2), assignments('orders', 2, [1, 2, 3]));
     for (const partition of [0, 1]) {
       nowMs += 1000;
       const read = assignmentOf(store, 'orders', partition);
@@ -157,7 +104,7 @@ describe('the replication timeline in etcd', { timeout: 120_000 }, () => {
   it('prunes events older than the retention, then the oldest beyond the count', async () => {
     let nowMs = 3_000_000;
     const store = await openStore(1, freshName(), { now: () => nowMs });
-    await store.createTopic(topic('orders', 1), assignments('orders', 1));
+    await store.createTopic(topic('orders', 1), assignments('orders', 1, [1, 2, 3]));
     for (let round = 0; round < 5; round++) {
       nowMs += 1000;
       const read = assignmentOf(store, 'orders', 0);
@@ -174,5 +121,46 @@ describe('the replication timeline in etcd', { timeout: 120_000 }, () => {
     ]);
     expect(await store.pruneClusterEvents({ retentionMs: 60_000, maxCount: 1 })).toBe(2);
     expect((await store.listClusterEvents({ limit: 10 })).map((e) => e.atMs)).toEqual([3_005_000]);
+  });
+
+  it('reads only the kinds asked for, and writes the controller’s own events only while it holds the title', async () => {
+    const name = freshName();
+    const store = await openStore(1, name);
+    await store.createTopic(topic('orders', 1), assignments('orders', 1, [1, 2, 3]));
+    const read = assignmentOf(store, 'orders', 0);
+    await store.compareAndSetAssignment({ ...read, isr: [1, 2] }, undefined, 'follower-lagging');
+    // Stamped when written, so events sort by when they were appended.
+    const ended = () => ({
+      atMs: Date.now(),
+      kind: 'broker-session-ended' as const,
+      brokerId: 9,
+      sessionId: 's9',
+      detail: 'session expired',
+    });
+    // Not registered, so not the controller: the fenced write is refused and records nothing.
+    await expect(store.appendClusterEvents([ended()], 'controller')).rejects.toMatchObject({
+      code: ErrorCode.NOT_CONTROLLER,
+    });
+    await store.registerBroker(registration(1));
+    await pollUntil(() => store.snapshot().controllerId === 1, 'broker 1 to be controller');
+    await pollUntil(
+      () =>
+        store.appendClusterEvents([ended()], 'controller').then(
+          () => true,
+          () => false,
+        ),
+      'the controller’s fenced write',
+    );
+    const sessions = await store.listClusterEvents({
+      limit: 10,
+      kinds: ['broker-session-started', 'broker-session-ended'],
+    });
+    expect(sessions.map((event) => [event.kind, event.brokerId])).toEqual([
+      ['broker-session-ended', 9],
+      ['broker-session-started', 1],
+    ]);
+    expect((await store.listClusterEvents({ limit: 10, kinds: ['isr-shrink'] })).map((e) => e.kind)).toEqual([
+      'isr-shrink',
+    ]);
   });
 });

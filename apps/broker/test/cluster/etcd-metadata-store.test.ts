@@ -13,66 +13,15 @@ import type {
   PlacementChange,
 } from '../../src/metadata/metadata-store';
 import { pollUntil } from '../group-fixtures';
-import { type EtcdCluster, startEtcd } from './etcd-process';
-
-const quietLogger = { info: () => {}, warn: () => {}, error: () => {} };
-
-function registration(brokerId: number, port: number): BrokerRegistration {
-  return {
-    brokerId,
-    rack: null,
-    listeners: { client: { host: '127.0.0.1', port }, internal: null },
-    sessionId: 'chosen-by-the-store',
-    registeredAtMs: Date.now(),
-  };
-}
-
-const topic = (name: string, partitionCount: number) => ({
-  name,
-  topicId: `id-${name}`,
-  partitionCount,
-  configs: {},
-  internal: false,
-  createdAtMs: 1,
-});
-
-const assignments = (name: string, count: number, leader = 1) =>
-  Array.from({ length: count }, (_, partition) => ({
-    topic: name,
-    partition,
-    replicas: [leader],
-    leader,
-    leaderEpoch: 0,
-    isr: [leader],
-  }));
+import { startEtcd } from './etcd-process';
+import { assignments, openEtcdStore, quietLogger, registration, topic, useEtcd } from './etcd-store-fixture';
 
 describe('the etcd metadata store against a real etcd', { timeout: 120_000 }, () => {
-  let etcd: EtcdCluster;
+  const etcd = useEtcd();
   let clusterName: string;
 
-  beforeAll(async () => {
-    etcd = await startEtcd();
-  }, 60_000);
-
-  afterAll(async () => {
-    await etcd?.stop();
-  });
-
-  async function openStore(brokerId: number, options: Partial<EtcdMetadataStoreOptions> = {}) {
-    const store = new EtcdMetadataStore({
-      endpoints: etcd.endpoints,
-      clusterName,
-      brokerId,
-      requestTimeoutMs: 2000,
-      sessionTtlSeconds: 2,
-      controllerTtlSeconds: 2,
-      logger: quietLogger,
-      ...options,
-    });
-    onTestFinished(() => store.close());
-    await store.load();
-    return store;
-  }
+  const openStore = (brokerId: number, options: Partial<EtcdMetadataStoreOptions> = {}) =>
+    openEtcdStore(etcd(), brokerId, clusterName, options);
 
   beforeAll(() => {
     clusterName = `store-${randomBytes(4).toString('hex')}`;
@@ -85,7 +34,7 @@ describe('the etcd metadata store against a real etcd', { timeout: 120_000 }, ()
     expect(second.clusterId()).toBe(first.clusterId());
     const seen: PlacementChange[] = [];
     second.watch((changes) => seen.push(...changes));
-    await first.createTopic(topic('orders', 3), assignments('orders', 3));
+    await first.createTopic(topic('orders', 3), assignments('orders', 3, [1]));
     // The writer's own image has it at once.
     expect(first.snapshot().topics.map((t) => t.name)).toEqual(['orders']);
     await pollUntil(
@@ -120,7 +69,7 @@ describe('the etcd metadata store against a real etcd', { timeout: 120_000 }, ()
   it('creates a topic with more partitions than one etcd transaction holds', async () => {
     clusterName = `store-${randomBytes(4).toString('hex')}`;
     const store = await openStore(1);
-    await store.createTopic(topic('wide', 300), assignments('wide', 300));
+    await store.createTopic(topic('wide', 300), assignments('wide', 300, [1]));
     expect(store.snapshot().topics[0]?.partitionCount).toBe(300);
     expect(store.snapshot().assignments).toHaveLength(300);
   });
@@ -140,7 +89,7 @@ describe('the etcd metadata store against a real etcd', { timeout: 120_000 }, ()
   it('refuses a stale assignment write, and a controller write from a broker that is not the controller', async () => {
     clusterName = `store-${randomBytes(4).toString('hex')}`;
     const store = await openStore(1);
-    await store.createTopic(topic('t', 1), assignments('t', 1));
+    await store.createTopic(topic('t', 1), assignments('t', 1, [1]));
     const read = store.snapshot().assignments[0]!;
     const written = await store.compareAndSetAssignment({ ...read, leaderEpoch: 1 });
     expect(written.version).toBeGreaterThan(read.version);
@@ -162,7 +111,7 @@ describe('the etcd metadata store against a real etcd', { timeout: 120_000 }, ()
     const one = await first.registerBroker(registration(1, 40001));
     await second.registerBroker(registration(2, 40002));
     await pollUntil(() => first.snapshot().controllerId === 1, 'broker 1 to be controller');
-    await first.createTopic(topic('t', 1), assignments('t', 1));
+    await first.createTopic(topic('t', 1), assignments('t', 1, [1]));
     const read = first.snapshot().assignments[0]!;
     await first.compareAndSetAssignment({ ...read, leaderEpoch: 1 }, 'controller');
     await first.unregisterBroker(1, one.sessionId);
@@ -201,7 +150,7 @@ describe('the etcd metadata store against a real etcd', { timeout: 120_000 }, ()
     const first = await openStore(1, { clusterId: 'cluster-a' });
     expect(first.clusterId()).toBe('cluster-a');
     const other = new EtcdMetadataStore({
-      endpoints: etcd.endpoints,
+      endpoints: etcd().endpoints,
       clusterName,
       clusterId: 'cluster-b',
       brokerId: 2,
@@ -222,26 +171,26 @@ describe('the etcd metadata store against a real etcd', { timeout: 120_000 }, ()
     const store = await openStore(1);
     const huge = { 'x.config': 'y'.repeat(300 * 1024) };
     await expect(
-      store.createTopic({ ...topic('big', 1), configs: huge }, assignments('big', 1)),
+      store.createTopic({ ...topic('big', 1), configs: huge }, assignments('big', 1, [1])),
     ).rejects.toMatchObject({
       code: ErrorCode.INVALID_REQUEST,
       message: expect.stringContaining('topics/big'),
     });
-    await store.createTopic(topic('small', 1), assignments('small', 1));
+    await store.createTopic(topic('small', 1), assignments('small', 1, [1]));
     expect(store.snapshot().topics.map((t) => t.name)).toEqual(['small']);
   });
 
   it('reports a watch that starts below the compacted revision, so the image lists again', async () => {
     clusterName = `store-${randomBytes(4).toString('hex')}`;
     const connection = new EtcdConnection({
-      endpoints: etcd.endpoints,
+      endpoints: etcd().endpoints,
       prefix: `/weir/${clusterName}/`,
       requestTimeoutMs: 2000,
     });
     onTestFinished(() => connection.close());
     const first = await connection.txn([], [{ put: 'k', value: '1' }]);
     const last = await connection.txn([], [{ put: 'k', value: '2' }]);
-    const admin = new Etcd3({ hosts: etcd.endpoints });
+    const admin = new Etcd3({ hosts: etcd().endpoints });
     onTestFinished(() => admin.close());
     await admin.kv.compact({ revision: String(last.revision) });
     let compacted = false;
@@ -261,13 +210,13 @@ describe('the etcd metadata store against a real etcd', { timeout: 120_000 }, ()
     const events: BrokerSessionEvent[] = [];
     store.onSession((event) => events.push(event));
     const first = await store.registerBroker(registration(1, 40011));
-    etcd.member(0).pause();
+    etcd().member(0).pause();
     try {
       await pollUntil(() => events.some((event) => event.kind === 'lost'), 'the session to be lost', {
         timeoutMs: 20_000,
       });
     } finally {
-      etcd.member(0).resume();
+      etcd().member(0).resume();
     }
     const again = await pollUntil(
       () => events.find((event) => event.kind === 'registered'),
@@ -296,7 +245,7 @@ describe('the etcd metadata store when etcd loses its quorum', { timeout: 120_00
     await etcd.member(1).kill9();
     await etcd.member(2).kill9();
     const failure = await store
-      .createTopic(topic('lost', 1), assignments('lost', 1))
+      .createTopic(topic('lost', 1), assignments('lost', 1, [1]))
       .catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: ErrorCode.REQUEST_TIMED_OUT, retriable: true });
     expect(String((failure as Error).message)).toContain(etcd.endpoints[0]);
@@ -304,7 +253,7 @@ describe('the etcd metadata store when etcd loses its quorum', { timeout: 120_00
     await etcd.member(2).restart();
     await pollUntil(
       () =>
-        store.createTopic(topic('back', 1), assignments('back', 1)).then(
+        store.createTopic(topic('back', 1), assignments('back', 1, [1])).then(
           () => true,
           () => false,
         ),

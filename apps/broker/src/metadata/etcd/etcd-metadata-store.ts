@@ -4,11 +4,11 @@ import type { AssignmentChangeCause } from '../assignment-change';
 import {
   assignmentEvents,
   type ClusterEvent,
-  type ClusterEventQuery,
   type ClusterEventRetention,
   clusterEventId,
   eventMatches,
   type NewClusterEvent,
+  type StoredEventQuery,
   withChangeTimes,
 } from '../cluster-events';
 import type {
@@ -302,7 +302,7 @@ export class EtcdMetadataStore implements MetadataStore {
     return written;
   }
 
-  async listClusterEvents(query: ClusterEventQuery): Promise<ClusterEvent[]> {
+  async listClusterEvents(query: StoredEventQuery): Promise<ClusterEvent[]> {
     const start =
       query.sinceMs === undefined ? ETCD_KEYS.eventsPrefix : eventKey(clusterEventId(query.sinceMs, 0, ''));
     let end = query.untilMs === undefined ? EVENTS_END : eventKey(clusterEventId(query.untilMs + 1, 0, ''));
@@ -353,12 +353,32 @@ export class EtcdMetadataStore implements MetadataStore {
   }
 
   /** Writes events that no assignment change carries (broker sessions), on their own. */
-  async appendClusterEvents(events: readonly NewClusterEvent[]): Promise<void> {
+  /**
+   * Writes events no assignment change carries. With the 'controller' fence (the controller's
+   * session bookkeeping) they are written only while this broker holds the election, so a deposed
+   * controller that was paused cannot record an end its successor records too.
+   */
+  async appendClusterEvents(events: readonly NewClusterEvent[], fence?: WriteFence): Promise<void> {
     if (events.length === 0) return;
-    await this.#connection.txn(
-      [],
+    const compares: EtcdCompare[] = [];
+    if (fence === 'controller') {
+      const held = this.#election.fence();
+      if (held === undefined) {
+        throw new WeirError(ErrorCode.NOT_CONTROLLER, {
+          detail: `broker ${this.options.brokerId} is not the controller`,
+        });
+      }
+      compares.push(held);
+    }
+    const result = await this.#connection.txn(
+      compares,
       events.map((event) => this.#eventWrite(event)),
     );
+    if (!result.succeeded) {
+      throw new WeirError(ErrorCode.NOT_CONTROLLER, {
+        detail: `broker ${this.options.brokerId} lost the controller election before writing`,
+      });
+    }
   }
 
   #eventWrite(event: NewClusterEvent): EtcdWrite {
