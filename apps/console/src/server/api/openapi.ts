@@ -68,7 +68,18 @@ export function openApiDocument(): OpenAPIObject {
       "user: the broker's ACLs decide, and a refusal is 403 with the Kafka code (e.g. TOPIC_AUTHORIZATION_FAILED).",
     version: '1.0.0',
     baseUrl: REST_BASE_PATH,
-    tags: ['sessions', 'cluster', 'brokers', 'topics', 'messages', 'groups', 'transactions', 'acls', 'users'],
+    tags: [
+      'sessions',
+      'cluster',
+      'brokers',
+      'reassignments',
+      'topics',
+      'messages',
+      'groups',
+      'transactions',
+      'acls',
+      'users',
+    ],
     securitySchemes: {
       bearer: {
         type: 'http',
