@@ -6,6 +6,7 @@ import Link from 'next/link';
 import type { BrokerRow } from '../../../server/api/schemas/brokers';
 import { useTRPC } from '../../../trpc/react';
 import { ListPanel } from '../../_components/list-panel';
+import { drainHref } from '../../reassignments/_components/reassignment-params';
 import { replicationHref } from '../../replication/_components/replication-params';
 import { BrokerDisk, BrokerListeners, BrokerState, LeaderSkew } from './broker-cells';
 
@@ -96,6 +97,19 @@ const columns: readonly DataTableColumn<BrokerRow>[] = [
         aria-label={`Replication of broker ${broker.nodeId}'s partitions`}
       >
         partitions needing attention
+      </Link>
+    ),
+  },
+  {
+    id: 'drain',
+    header: 'Drain',
+    cell: (broker) => (
+      <Link
+        className="text-xs underline-offset-2 hover:underline"
+        href={drainHref(broker.nodeId)}
+        aria-label={`Drain broker ${broker.nodeId}`}
+      >
+        preview drain
       </Link>
     ),
   },

@@ -16,6 +16,7 @@ import type { BrokerConfigs } from '../../../../server/api/schemas/brokers';
 import { useTRPC } from '../../../../trpc/react';
 import { ListPanel } from '../../../_components/list-panel';
 import { QueryState } from '../../../_components/query-state';
+import { drainHref } from '../../../reassignments/_components/reassignment-params';
 import { BrokerDisk, BrokerListeners, BrokerState, LeaderSkew } from '../../_components/broker-cells';
 
 type ConfigEntry = BrokerConfigs['configs'][number];
@@ -44,6 +45,14 @@ export function BrokerDetail({ nodeId }: { nodeId: number }) {
         eyebrow={
           <Link href="/brokers" className="hover:underline">
             Brokers
+          </Link>
+        }
+        actions={
+          <Link
+            href={drainHref(nodeId)}
+            className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+          >
+            Drain broker…
           </Link>
         }
       />
