@@ -79,3 +79,31 @@ test('a broker is drained from its Brokers page link: preview, execute, finished
   // The list refreshes while moves run and shows the empty state once every one has completed.
   await expect(page.getByText('No partition is being moved')).toBeVisible({ timeout: 30_000 });
 });
+
+test('partitions chosen in the form move, a refused row said in words beside them', async ({ page }) => {
+  test.setTimeout(120_000);
+  const topic = `moved-${Date.now() % 100_000}`;
+  const before = await withAdmin(async (admin) => {
+    await admin.createTopics([{ name: topic, partitions: 2, replicationFactor: 2 }]);
+    return (await replicasOf(topic))[1]!;
+  });
+  // Partition 1 moves to the broker it is not on, keeping its second replica.
+  const target = [before[1]!, [1, 2, 3].find((id) => !before.includes(id))!];
+
+  await page.goto('/reassignments');
+  const form = page.getByRole('region', { name: 'Move partitions' });
+  await form.getByLabel('Topic').selectOption(topic);
+  await form.getByLabel('Partitions').fill('1, x');
+  await form.getByLabel('Target replicas').fill(target.join(','));
+  await form.getByRole('button', { name: 'Preview' }).click();
+  await expect(form.getByText('"x" is not a number')).toBeVisible();
+
+  await form.getByLabel('Partitions').fill('1,9');
+  await form.getByRole('button', { name: 'Preview' }).click();
+  const plan = form.getByRole('table', { name: 'Move plan' });
+  await expect(plan).toContainText(`${before.join(',')} → ${target.join(',')}`);
+  await expect(plan).toContainText(`Not moved: ${topic}-9 does not exist`);
+  await form.getByRole('button', { name: 'Execute 1 move' }).click();
+  await expect(form.getByText('1 move started.')).toBeVisible({ timeout: 30_000 });
+  await expect.poll(async () => (await replicasOf(topic))[1], { timeout: 60_000 }).toEqual(target);
+});
