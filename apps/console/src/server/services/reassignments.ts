@@ -146,13 +146,12 @@ export async function planReassignments(
   const moves: PlannedMoveRow[] = [];
   planned.forEach((row, index) => {
     if ('problem' in row) {
+      // planMoves answers one row per move asked, in order, so `index` names the move refused.
+      const known = placement.get(partitionKey(row));
       refused.push({
         topic: row.topic,
         partition: row.partition,
-        currentReplicas: (() => {
-          const known = placement.get(partitionKey(row));
-          return known === undefined ? null : [...known.replicas];
-        })(),
+        currentReplicas: known === undefined ? null : [...known.replicas],
         replicas: [...(wanted[index]?.replicas ?? [])],
         problem: row.problem,
       });
@@ -176,8 +175,8 @@ export async function planReassignments(
     moves,
     refused,
     totals: {
-      partitionsMoving: moves.filter((move) => move.addingReplicas.length + move.removingReplicas.length > 0)
-        .length,
+      // A new order alone (another preferred leader) is a move too: the broker stores it the same way.
+      partitionsMoving: moves.filter((move) => move.replicas.join() !== move.currentReplicas.join()).length,
       bytesToCopy: moves.reduce((sum, move) => sum + (move.bytesToCopy ?? 0), 0),
       unknownSizeMoves: moves.filter((move) => move.bytesToCopy === null && move.addingReplicas.length > 0)
         .length,
