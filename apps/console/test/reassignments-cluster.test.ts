@@ -120,6 +120,10 @@ describe('partition reassignment in the console on a four-broker cluster', {
         problem: 'moves-9 does not exist',
       },
     ]);
+    expect(JSON.parse(plan.kafkaJson)).toEqual({
+      version: 1,
+      partitions: [{ topic: 'moves', partition: 0, replicas: target }],
+    });
     // Previewing changed nothing.
     expect((await placement('moves', 0)).replicaNodes).toEqual(before.replicaNodes);
 

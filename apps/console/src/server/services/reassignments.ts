@@ -7,6 +7,7 @@ import {
   type PartitionMove,
   type PartitionMoveResult,
   planMoves,
+  reassignmentJson,
 } from '@weir/protocol';
 import type {
   MoveResults,
@@ -183,6 +184,7 @@ export async function planReassignments(
       leadersMoving: moves.filter((move) => move.leaderMoves).length,
     },
     unansweredBrokers: unanswered,
+    kafkaJson: reassignmentJson(moves),
   };
 }
 

@@ -1,6 +1,6 @@
 'use client';
 
-import { DataTable, type DataTableColumn, formatBytes, showBidiControls } from '@weir/ui';
+import { CopyButton, DataTable, type DataTableColumn, formatBytes, showBidiControls } from '@weir/ui';
 import type { ReassignmentPlan } from '../../../server/api/schemas/reassignments';
 
 /** A planned move or a refused one, in one table so every partition named has its row. */
@@ -85,13 +85,19 @@ export function PlanTable({ plan, label }: { plan: ReassignmentPlan; label: stri
   const { totals } = plan;
   return (
     <div className="flex flex-col gap-2">
-      <p className="text-sm" role="status">
-        {totals.partitionsMoving} {totals.partitionsMoving === 1 ? 'partition moves' : 'partitions move'},{' '}
-        {formatBytes(totals.bytesToCopy)} to copy
-        {totals.unknownSizeMoves === 0 ? '' : ` (and ${totals.unknownSizeMoves} of unknown size)`},{' '}
-        {totals.leadersMoving} {totals.leadersMoving === 1 ? 'leader moves' : 'leaders move'}
-        {plan.refused.length === 0 ? '.' : `; ${plan.refused.length} cannot move.`}
-      </p>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm" role="status">
+          {totals.partitionsMoving} {totals.partitionsMoving === 1 ? 'partition moves' : 'partitions move'},{' '}
+          {formatBytes(totals.bytesToCopy)} to copy
+          {totals.unknownSizeMoves === 0 ? '' : ` (and ${totals.unknownSizeMoves} of unknown size)`},{' '}
+          {totals.leadersMoving} {totals.leadersMoving === 1 ? 'leader moves' : 'leaders move'}
+          {plan.refused.length === 0 ? '.' : `; ${plan.refused.length} cannot move.`}
+        </p>
+        {/* Kafka's reassignment JSON, so the plan can be kept, edited and run by kafka-reassign-partitions.sh. */}
+        {plan.moves.length === 0 ? null : (
+          <CopyButton label="Copy as Kafka JSON" text={() => plan.kafkaJson} />
+        )}
+      </div>
       {plan.unansweredBrokers.map((broker) => (
         <p key={broker.brokerId} role="alert" className="text-amber-700 text-xs dark:text-amber-300">
           Broker {broker.brokerId} did not report its log sizes: {broker.detail}

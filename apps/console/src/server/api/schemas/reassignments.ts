@@ -131,6 +131,11 @@ export const reassignmentPlanSchema = z.object({
     leadersMoving: z.number().int(),
   }),
   unansweredBrokers: z.array(unansweredBrokerSchema),
+  /**
+   * The planned moves in Kafka's reassignment JSON (what kafka-reassign-partitions.sh takes), so a
+   * plan can be kept, edited and submitted later.
+   */
+  kafkaJson: z.string(),
 });
 
 /** The broker's answer for one partition of a submission or cancellation. */
