@@ -24,6 +24,7 @@ test('navigation links every section', async ({ page }) => {
     'Consumer groups',
     'Brokers',
     'Replication',
+    'Reassignments',
     'Transactions',
     'ACLs',
     'Users',

@@ -1,5 +1,6 @@
 import { InternalAdmin } from '@weir/protocol';
 import pino from 'pino';
+import type { BrokerConfigInput } from '../../broker/src/config/broker-config';
 import { type BrokerCluster, startBrokerCluster } from '../../broker/test/cluster/broker-cluster';
 import { type EtcdCluster, startEtcd } from '../../broker/test/cluster/etcd-process';
 import { type BrokerClients, createBrokerClients } from '../src/server/admin-client';
@@ -13,9 +14,9 @@ export const CLUSTER_TIMEOUT_MS = 240_000;
 const FAST_SESSIONS = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
 
 /**
- * The console against a real three-broker cluster: etcd and three child brokers from the broker's
- * cluster fixtures, and the gateway on a real HTTP server, configured with the three internal
- * listeners as WEIR_CONSOLE_BROKER lists them.
+ * The console against a real cluster (three brokers unless told otherwise): etcd and child brokers
+ * from the broker's cluster fixtures, and the gateway on a real HTTP server, configured with the
+ * internal listeners as WEIR_CONSOLE_BROKER lists them.
  */
 export interface ClusterGateway {
   readonly etcd: EtcdCluster;
@@ -29,13 +30,25 @@ export interface ClusterGateway {
   stop(): Promise<void>;
 }
 
-export async function startClusterGateway(): Promise<ClusterGateway> {
+/** What a test may change about the cluster; the defaults are three brokers with short sessions. */
+export interface ClusterGatewayOptions {
+  /** How many brokers (node ids 1..N). */
+  readonly brokers?: number;
+  /** Broker settings instead of the short sessions, e.g. a long session TTL so a paused broker stays registered. */
+  readonly config?: BrokerConfigInput;
+}
+
+export async function startClusterGateway(options: ClusterGatewayOptions = {}): Promise<ClusterGateway> {
   const etcd = await startEtcd();
   // What started is stopped again if a later step fails, so no child process outlives the test file.
   let cluster: BrokerCluster | undefined;
   let clients: BrokerClients | undefined;
   try {
-    cluster = await startBrokerCluster({ etcd, brokers: 3, config: FAST_SESSIONS });
+    cluster = await startBrokerCluster({
+      etcd,
+      brokers: options.brokers ?? 3,
+      config: options.config ?? FAST_SESSIONS,
+    });
     const started = cluster;
     clients = createBrokerClients({
       bootstrap: started.internalBootstrap.split(','),

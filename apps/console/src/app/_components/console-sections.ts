@@ -15,6 +15,7 @@ export const consoleSections: readonly ConsoleSection[] = [
   { label: 'Consumer groups', href: '/groups' },
   { label: 'Brokers', href: '/brokers' },
   { label: 'Replication', href: '/replication' },
+  { label: 'Reassignments', href: '/reassignments' },
   { label: 'Transactions', href: '/transactions' },
   { label: 'ACLs', href: '/acls' },
   { label: 'Users', href: '/users' },

@@ -60,7 +60,7 @@ export function openApiDocument(): OpenAPIObject {
   document ??= generateOpenApiDocument(restRouter, {
     title: 'Weir admin API',
     description:
-      'Administration of a Weir broker: cluster, brokers, topics, messages, consumer groups and transactions. ' +
+      'Administration of a Weir broker: cluster, brokers, partition reassignments, topics, messages, consumer groups and transactions. ' +
       'Offsets, sizes, producer ids and lags are decimal strings; lag is transaction-aware (measured against the last stable offset); every answer carries `asOfMs`, when the broker state was read. ' +
       'Errors carry the Kafka error code in `data.brokerCode` and its name in `data.brokerError`. ' +
       'When the console runs in login mode (WEIR_CONSOLE_AUTH=login), every call needs `Authorization: Bearer <token>` ' +
@@ -68,7 +68,18 @@ export function openApiDocument(): OpenAPIObject {
       "user: the broker's ACLs decide, and a refusal is 403 with the Kafka code (e.g. TOPIC_AUTHORIZATION_FAILED).",
     version: '1.0.0',
     baseUrl: REST_BASE_PATH,
-    tags: ['sessions', 'cluster', 'brokers', 'topics', 'messages', 'groups', 'transactions', 'acls', 'users'],
+    tags: [
+      'sessions',
+      'cluster',
+      'brokers',
+      'reassignments',
+      'topics',
+      'messages',
+      'groups',
+      'transactions',
+      'acls',
+      'users',
+    ],
     securitySchemes: {
       bearer: {
         type: 'http',

@@ -3,6 +3,7 @@ import { brokersRouter } from './routers/brokers';
 import { clusterRouter } from './routers/cluster';
 import { groupsRouter } from './routers/groups';
 import { messagesRouter } from './routers/messages';
+import { reassignmentsRouter } from './routers/reassignments';
 import { replicationRouter } from './routers/replication';
 import { topicsRouter } from './routers/topics';
 import { transactionsRouter } from './routers/transactions';
@@ -15,6 +16,7 @@ function createAppRouter(transport: Transport) {
     cluster: clusterRouter(transport),
     brokers: brokersRouter(transport),
     replication: replicationRouter(transport),
+    reassignments: reassignmentsRouter(transport),
     topics: topicsRouter(transport),
     messages: messagesRouter(transport),
     groups: groupsRouter(transport),

@@ -6,6 +6,7 @@ import Link from 'next/link';
 import type { BrokerRow } from '../../../server/api/schemas/brokers';
 import { useTRPC } from '../../../trpc/react';
 import { ListPanel } from '../../_components/list-panel';
+import { drainHref } from '../../reassignments/_components/reassignment-params';
 import { replicationHref } from '../../replication/_components/replication-params';
 import { timelineHref } from '../../replication/timeline/_components/timeline-params';
 import { BrokerDisk, BrokerListeners, BrokerState, LeaderSkew } from './broker-cells';
@@ -110,6 +111,19 @@ const columns: readonly DataTableColumn<BrokerRow>[] = [
         aria-label={`Replication timeline of broker ${broker.nodeId}`}
       >
         timeline
+      </Link>
+    ),
+  },
+  {
+    id: 'drain',
+    header: 'Drain',
+    cell: (broker) => (
+      <Link
+        className="text-xs underline-offset-2 hover:underline"
+        href={drainHref(broker.nodeId)}
+        aria-label={`Drain broker ${broker.nodeId}`}
+      >
+        preview drain
       </Link>
     ),
   },

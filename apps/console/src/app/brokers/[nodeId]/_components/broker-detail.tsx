@@ -16,6 +16,7 @@ import type { BrokerConfigs } from '../../../../server/api/schemas/brokers';
 import { useTRPC } from '../../../../trpc/react';
 import { ListPanel } from '../../../_components/list-panel';
 import { QueryState } from '../../../_components/query-state';
+import { drainHref } from '../../../reassignments/_components/reassignment-params';
 import { timelineHref } from '../../../replication/timeline/_components/timeline-params';
 import { BrokerDisk, BrokerListeners, BrokerState, LeaderSkew } from '../../_components/broker-cells';
 
@@ -48,12 +49,20 @@ export function BrokerDetail({ nodeId }: { nodeId: number }) {
           </Link>
         }
         actions={
-          <Link
-            href={timelineHref({ broker: nodeId })}
-            className="text-sm underline-offset-2 hover:underline"
-          >
-            Replication timeline
-          </Link>
+          <div className="flex items-center gap-3">
+            <Link
+              href={drainHref(nodeId)}
+              className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+            >
+              Drain broker…
+            </Link>
+            <Link
+              href={timelineHref({ broker: nodeId })}
+              className="text-sm underline-offset-2 hover:underline"
+            >
+              Replication timeline
+            </Link>
+          </div>
         }
       />
       <QueryState query={list} errorTitle="Could not read the brokers">
