@@ -10,7 +10,10 @@ import { numberFromEnvironment, type Size } from '../broker/bench-config';
  * shared machine moves single runs by 2×), CLUSTER_BENCH_TOPICS (topics
  * created for the propagation time, default 50), CLUSTER_BENCH_FAILOVERS (controller kills,
  * default 3), CLUSTER_BENCH_REST_SECONDS (the at-rest window on etcd's metrics, default 20),
- * CLUSTER_BENCH_LEADER_KILLS (kill -9 of a partition leader for the leader failover row, default 10).
+ * CLUSTER_BENCH_LEADER_KILLS (kill -9 of a partition leader for the leader failover row, default 10),
+ * CLUSTER_BENCH_MOVE_MIB (the size of the partition the reassignment rows move, default 1024),
+ * CLUSTER_BENCH_MOVE_THROTTLE_MIB (their throttle in MiB/s, default 50), CLUSTER_BENCH_ISR_PAGE_KILLS
+ * (follower kills for the ISR page row, default 3).
  */
 
 const SCALE = numberFromEnvironment('CLUSTER_BENCH_SCALE', 1);
@@ -19,6 +22,17 @@ export const TOPIC_COUNT = Math.round(numberFromEnvironment('CLUSTER_BENCH_TOPIC
 export const FAILOVER_COUNT = Math.round(numberFromEnvironment('CLUSTER_BENCH_FAILOVERS', 3));
 export const REST_SECONDS = numberFromEnvironment('CLUSTER_BENCH_REST_SECONDS', 20);
 export const LEADER_KILL_COUNT = Math.round(numberFromEnvironment('CLUSTER_BENCH_LEADER_KILLS', 10));
+/** Issue 18: the partition the reassignment rows move, and the throttle of the second move. */
+export const MOVE_BYTES = Math.round(numberFromEnvironment('CLUSTER_BENCH_MOVE_MIB', 1024) * 2 ** 20);
+export const MOVE_THROTTLE_BYTES_PER_SECOND = Math.round(
+  numberFromEnvironment('CLUSTER_BENCH_MOVE_THROTTLE_MIB', 50) * 2 ** 20,
+);
+/** How long the steady producer runs before any move, for its baseline latency. */
+export const STEADY_BASELINE_MS = 5000;
+/** kill -9 of a follower for the ISR page row. */
+export const ISR_PAGE_KILLS = Math.round(numberFromEnvironment('CLUSTER_BENCH_ISR_PAGE_KILLS', 3));
+/** Bound on one move, only there so a broken cluster cannot stall the run. */
+export const MOVE_TIMEOUT_MS = 10 * 60_000;
 
 /** Brokers in the cluster; with 6 partitions each leads 2. */
 export const BROKER_COUNT = 3;

@@ -19,6 +19,7 @@ import { measureFailover } from './controller-failover';
 import { measureEtcdAtRest } from './etcd-at-rest';
 import { measureLeaderFailover } from './leader-failover';
 import { describeRouting, leaderSpread, requestCounts } from './leader-routing';
+import { measureReassignment } from './reassignment-move';
 import { ReplicationLagProbe } from './replication-lag';
 import { printResults } from './results-table';
 import { consumedTopic, measureThroughput } from './throughput';
@@ -35,7 +36,9 @@ import { measurePropagation } from './topic-propagation';
  * topics replicated at RF 3 (min.insync.replicas 2) against standalone, the replication lag under
  * that load (replication-lag.ts), and, on a cluster of its own with short TTLs, the time from
  * kill -9 of a partition leader to the first acknowledged produce on its successor
- * (leader-failover.ts). The clusters are started by the cluster tests' fixtures
+ * (leader-failover.ts). Issue 18 adds, on a four-broker cluster of its own, the move of a 1 GiB
+ * replica with and without a throttle and the acks=all producer latency during each move
+ * (reassignment-move.ts). The clusters are started by the cluster tests' fixtures
  * (apps/broker/test/cluster/). Knobs: cluster-config.ts.
  */
 
@@ -90,6 +93,7 @@ async function main(root: string): Promise<void> {
     await standalone.stop();
   }
   await measureLeaderFailover(report);
+  await measureReassignment(report);
   printResults(report, { startedMs, loadAtStart, ttls });
 }
 

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Admin, Client, Producer } from '@weir/protocol';
+import { Admin, Client } from '@weir/protocol';
 import { type BrokerCluster, startBrokerCluster } from '../../apps/broker/test/cluster/broker-cluster';
 import { storedAssignment } from '../../apps/broker/test/cluster/cluster-clients';
 import { startEtcd } from '../../apps/broker/test/cluster/etcd-process';
@@ -16,62 +16,9 @@ import {
   REPLICATION_FACTOR,
 } from './cluster-config';
 import { type ClusterReport, durationsOf, progress } from './cluster-report';
+import { SteadyProducer } from './steady-producer';
 
 const TOPIC = 'bench-leader-failover';
-
-/** One acknowledged or failed send of the failover producer, in performance.now() time. */
-interface Send {
-  startedMs: number;
-  endedMs: number;
-  ok: boolean;
-}
-
-/**
- * An idempotent acks=all SDK producer (the SDK's defaults otherwise) sending one record at a time
- * to partition 0 of the failover topic, flat out, until stopped, keeping every send's times. One
- * send at a time: a producer starting a send every 10 ms, many unanswered over the kill, stalled
- * this benchmark in its first kill for minutes (some sends were never answered, so closing the
- * producer waited forever), which would measure that rather than the failover.
- */
-class SteadyProducer {
-  readonly sends: Send[] = [];
-  readonly #client: Client;
-  readonly #producer: Producer;
-  #running = true;
-  readonly #loop: Promise<void>;
-
-  constructor(bootstrapServers: readonly string[]) {
-    this.#client = new Client({ bootstrapServers: [...bootstrapServers] });
-    this.#producer = new Producer(this.#client, { acks: -1 });
-    this.#loop = this.#send();
-  }
-
-  async #send(): Promise<void> {
-    for (let index = 0; this.#running; index++) {
-      const startedMs = performance.now();
-      const ok = await this.#producer
-        .send({ topic: TOPIC, messages: [{ partition: 0, value: `failover-${index}` }] })
-        .then(
-          () => true,
-          () => false,
-        );
-      this.sends.push({ startedMs, endedMs: performance.now(), ok });
-      if (!ok) await sleep(10);
-    }
-  }
-
-  /** The first acknowledgement of a send started at or after `sinceMs`. */
-  firstAckedSince(sinceMs: number): Send | undefined {
-    return this.sends.find((send) => send.ok && send.startedMs >= sinceMs);
-  }
-
-  async close(): Promise<void> {
-    this.#running = false;
-    await this.#loop;
-    await this.#producer.close();
-    await this.#client.close();
-  }
-}
 
 async function pollFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
   const deadlineMs = performance.now() + FAILOVER_TIMEOUT_MS;
@@ -162,7 +109,7 @@ async function killUnderLoad(
   measurement: string,
   report: ClusterReport,
 ) {
-  const producer = new SteadyProducer(cluster.bootstrapServers);
+  const producer = new SteadyProducer(cluster.bootstrapServers, TOPIC);
   const samplesMs: number[] = [];
   const kills: string[] = [];
   try {

@@ -7,7 +7,7 @@ import type { TimestampOffset } from '../log/timestamp-lookup';
 import type { VerificationGuard } from '../log/transaction-verification';
 import type { PartitionAssignment } from '../metadata/metadata-store';
 import { LeaderIsr, type PartitionReplication } from './leader-isr';
-import { type FollowerLogState, PartitionFollower } from './partition-follower';
+import { PartitionFollower } from './partition-follower';
 import { judgeRoleChange, leaderEpochError, NO_LEADER_EPOCH, type PartitionRole } from './partition-role';
 import {
   type LocalReplicaState,
@@ -401,27 +401,13 @@ export class Partition {
     this.#leaderIsr.checkShrink(this.#assignment, log.logEndOffset, this.#minInsyncReplicas);
   }
 
-  /** Appends a leader's batches as its follower at `leaderEpoch` (partition-follower.ts); the new log end. */
-  appendAsFollower(batches: readonly Buffer[], leaderEpoch: number): Promise<number> {
-    return this.#follower.append(batches, leaderEpoch);
-  }
-
-  /** Follows the leader's high watermark and log start a fetch answer carried (partition-follower.ts). */
-  followLeaderOffsets(
-    leaderEpoch: number,
-    leaderOffsets: { highWatermark: number; logStartOffset: number },
-  ): Promise<void> {
-    return this.#follower.followLeaderOffsets(leaderEpoch, leaderOffsets);
-  }
-
-  /** Begins this follower's log again, empty, at the leader's log start (partition-follower.ts). */
-  restartAsFollowerAt(leaderEpoch: number, offset: number): Promise<void> {
-    return this.#follower.restartAt(leaderEpoch, offset);
-  }
-
-  /** Cuts this follower's log at `offset` (partition-follower.ts). */
-  truncateAsFollower(leaderEpoch: number, offset: number): Promise<void> {
-    return this.#follower.truncate(leaderEpoch, offset);
+  /**
+   * The follower side (partition-follower.ts): appending the leader's batches, following its
+   * offsets, and the cuts a follower makes. Replica fetchers call it directly; every call names the
+   * leader epoch it follows and fails once this partition no longer follows at that epoch.
+   */
+  get follower(): PartitionFollower {
+    return this.#follower;
   }
 
   /**
@@ -446,11 +432,6 @@ export class Partition {
         this.#leaderIsr.applied(this.#assignment, 'new', log.logEndOffset);
       }
     }
-  }
-
-  /** What a follower's truncation asks the leader about (partition-follower.ts). */
-  followerLogState(leaderEpoch: number): FollowerLogState {
-    return this.#follower.logState(leaderEpoch);
   }
 
   /**

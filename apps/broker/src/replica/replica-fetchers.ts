@@ -263,7 +263,7 @@ class LeaderFetcher {
             'follower truncating a log tail the leader does not have',
           );
           try {
-            await followed.partition.truncateAsFollower(followed.leaderEpoch, cut.offset);
+            await followed.partition.follower.truncate(followed.leaderEpoch, cut.offset);
           } catch (error) {
             this.#partitionFailed(followed, error);
             continue;
@@ -345,7 +345,7 @@ class LeaderFetcher {
           "follower log ends below the leader's log start: starting over there",
         );
         try {
-          await followed.partition.restartAsFollowerAt(followed.leaderEpoch, leaderLogStart);
+          await followed.partition.follower.restartAt(followed.leaderEpoch, leaderLogStart);
         } catch (error) {
           this.#partitionFailed(followed, error);
         }
@@ -370,17 +370,17 @@ class LeaderFetcher {
       }
       const first = batches[0];
       const firstBase = first === undefined ? fetchOffset : Number(first.readBigInt64BE(0));
-      const state = followed.partition.followerLogState(followed.leaderEpoch);
+      const state = followed.partition.follower.logState(followed.leaderEpoch);
       if (firstBase < fetchOffset && state.logStartOffset === state.logEndOffset) {
         // The leader's log start fell inside a batch: an empty log begins at that batch instead.
-        await followed.partition.restartAsFollowerAt(followed.leaderEpoch, firstBase);
+        await followed.partition.follower.restartAt(followed.leaderEpoch, firstBase);
       } else if (firstBase !== fetchOffset) {
         throw new WeirError(ErrorCode.CORRUPT_MESSAGE, {
           detail: `the leader answered offset ${fetchOffset} with a batch at ${firstBase}`,
         });
       }
-      if (batches.length > 0) await followed.partition.appendAsFollower(batches, followed.leaderEpoch);
-      await followed.partition.followLeaderOffsets(followed.leaderEpoch, {
+      if (batches.length > 0) await followed.partition.follower.append(batches, followed.leaderEpoch);
+      await followed.partition.follower.followLeaderOffsets(followed.leaderEpoch, {
         highWatermark: Number(answer.highWatermark),
         logStartOffset: Number(answer.logStartOffset),
       });
@@ -391,7 +391,7 @@ class LeaderFetcher {
 
   #logState(followed: FollowedPartition) {
     try {
-      return followed.partition.followerLogState(followed.leaderEpoch);
+      return followed.partition.follower.logState(followed.leaderEpoch);
     } catch {
       // No longer followed at this epoch: the assignment that says so is being applied.
       this.#partitions.delete(followed.partition.key);
