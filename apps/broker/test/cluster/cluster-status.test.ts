@@ -21,8 +21,9 @@ describe('weir cluster status on a cluster', { timeout: 240_000 }, () => {
   it('is healthy, then names a killed broker for its partitions, then is healthy after its return', async () => {
     const cluster = await startReplicatedCluster();
     await createReplicatedTopics(cluster, TOPICS, PARTITIONS);
+    // The CLI talks to broker 1; the victim is another broker, one that leads partitions if any
+    // does, so its partitions lose their leader and come back led by a non-preferred replica.
     const through = cluster.broker(1);
-    const victim = cluster.broker(3);
     const flags = ['--internal', through.internalAddress, '--token', cluster.internalToken];
     const status = () => weir(['cluster', 'status', ...flags]);
 
@@ -44,6 +45,8 @@ describe('weir cluster status on a cluster', { timeout: 240_000 }, () => {
     const json = JSON.parse(expectExitCode(await weir(['cluster', 'status', '--json', ...flags]), 0).stdout);
     expect(json).toMatchObject({ healthy: true, answeredBrokers: [1, 2, 3], partitions: [] });
     expect(json.brokers.filter((broker: { controller: boolean }) => broker.controller)).toHaveLength(1);
+    const others = (json.brokers as { id: number; leads: number }[]).filter((broker) => broker.id !== 1);
+    const victim = cluster.broker(others.sort((left, right) => right.leads - left.leads)[0]!.id);
 
     await victim.kill9();
     const ended = `broker ${victim.nodeId}'s session ended`;
