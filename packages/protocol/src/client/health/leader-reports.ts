@@ -17,6 +17,7 @@ export interface LeaderReports {
   reportOf(topic: string, partition: number): LeaderReplicationReport | undefined;
 }
 
+/** How {@link askEveryLeader} asks: the deadline, and who hears of each broker's answer or failure. */
 export interface AskLeadersOptions {
   /** How long each broker has to answer; they are asked in parallel. */
   readonly timeoutMs: number;
