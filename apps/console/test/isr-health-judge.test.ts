@@ -1,86 +1,61 @@
+import { judgePartition, PARTITION_HEALTH_STATES } from '@weir/protocol';
 import { describe, expect, it } from 'vitest';
-import { judgePartition } from '../src/server/services/isr-health';
+import { partitionReplicationStateSchema } from '../src/server/api/schemas/replication';
+import { createBrokerReachability } from '../src/server/cluster/broker-reachability';
+import { type ReplicationHealthSources, readReplicationHealth } from '../src/server/services/isr-health';
 
-/* How one partition's states and reasons read, from its metadata and its leader's report. */
+/*
+ * The ISR page's judgement is the SDK's (packages/protocol/src/client/health, where its rules are
+ * tested): these check that the console reads the cluster into it and shows its rows and words.
+ */
 
-const live = new Set([1, 2, 3]);
+const brokers = [
+  { nodeId: 1, host: '127.0.0.1', port: 9001, rack: null },
+  { nodeId: 2, host: '127.0.0.1', port: 9002, rack: null },
+];
 
-describe('judgePartition', () => {
-  it('finds nothing wrong with a full ISR led by the preferred replica', () => {
-    const row = judgePartition(
-      't',
-      { partition: 0, leaderId: 1, replicaNodes: [1, 2, 3], isrNodes: [1, 2, 3] },
-      2,
-      live,
-      undefined,
+const partitions = [
+  { partition: 0, leaderId: 1, replicaNodes: [1, 2, 3], isrNodes: [1, 2, 3] },
+  { partition: 1, leaderId: 2, replicaNodes: [1, 2, 3], isrNodes: [2, 1] },
+];
+
+function sources(answer: (nodeId: number) => Promise<[]>): ReplicationHealthSources {
+  return {
+    admin: {
+      describeCluster: async () => ({ clusterId: 'c', controllerId: 1, brokers }),
+      listTopics: async () => ['orders'],
+      describeTopics: async () => [{ name: 'orders', partitions }],
+      describeConfigs: async () => [
+        { name: 'orders', configs: [{ name: 'min.insync.replicas', value: '2' }] },
+      ],
+    } as never,
+    ask: (broker) => answer(broker.nodeId),
+    reachability: createBrokerReachability(),
+  };
+}
+
+describe('the ISR page’s judgement', () => {
+  it('is the SDK’s, row for row, with the brokers that did not answer named', async () => {
+    const health = await readReplicationHealth(
+      sources((nodeId) => (nodeId === 1 ? Promise.resolve([]) : Promise.reject(new Error('refused')))),
+      {},
+      () => 7,
     );
-    expect(row.states).toEqual([]);
-    expect(row.reasons).toEqual([]);
+    const registered = new Set([1, 2]);
+    expect(health.partitions).toEqual([judgePartition('orders', partitions[1]!, 2, registered, undefined)]);
+    expect(health.partitions[0]!.states).toEqual(['at-min-isr', 'under-replicated', 'non-preferred-leader']);
+    expect(health.partitions[0]!.reasons).toContain("broker 3's session ended");
+    expect(health).toMatchObject({
+      asOfMs: 7,
+      partitionCount: 2,
+      topicCount: 1,
+      answeredBrokers: [1],
+      unansweredBrokers: [{ brokerId: 2, detail: 'refused' }],
+      counts: { offline: 0, underMinIsr: 0, atMinIsr: 1, underReplicated: 1, nonPreferredLeader: 1 },
+    });
   });
 
-  it('says how far a lagging follower is behind when its leader reports it', () => {
-    const row = judgePartition(
-      't',
-      { partition: 1, leaderId: 1, replicaNodes: [1, 2, 3], isrNodes: [1, 3] },
-      2,
-      live,
-      {
-        topic: 't',
-        partition: 1,
-        isrChangedAtMs: 1_000,
-        leaderChangedAtMs: 500,
-        followers: [{ brokerId: 2, lagRecords: 12_400n, lagMs: 31_200 }],
-      },
-    );
-    expect(row.states).toEqual(['at-min-isr', 'under-replicated']);
-    expect(row.reasons).toContain('broker 2 is not in the ISR: 12,400 records / 31 s behind');
-    expect(row.laggingFollowers).toEqual([
-      {
-        brokerId: 2,
-        lagRecords: '12400',
-        lagMs: 31_200,
-        registered: true,
-        reason: 'broker 2 is not in the ISR: 12,400 records / 31 s behind',
-      },
-    ]);
-    expect(row.isrChangedAtMs).toBe(1_000);
-  });
-
-  it('names a follower whose session ended, and an ISR under min.insync.replicas', () => {
-    const row = judgePartition(
-      't',
-      { partition: 2, leaderId: 2, replicaNodes: [3, 2, 1], isrNodes: [2] },
-      2,
-      new Set([1, 2]),
-      undefined,
-    );
-    expect(row.states).toEqual(['under-min-isr', 'under-replicated', 'non-preferred-leader']);
-    expect(row.reasons[0]).toBe('ISR 1 < min.insync.replicas 2: acks=all writes are refused');
-    expect(row.reasons).toContain("broker 3's session ended");
-    expect(row.reasons).toContain('broker 1 is not in the ISR');
-    expect(row.reasons.at(-1)).toBe("led by broker 2, not the preferred broker 3 (broker 3's session ended)");
-  });
-
-  it('says whose sessions ended for a partition without a leader', () => {
-    const row = judgePartition(
-      't',
-      { partition: 4, leaderId: -1, replicaNodes: [3], isrNodes: [3] },
-      1,
-      new Set([1]),
-      undefined,
-    );
-    expect(row.reasons).toEqual(["no leader: the session of every replica's broker (3) ended"]);
-  });
-
-  it('marks a partition without a leader offline and only offline', () => {
-    const row = judgePartition(
-      't',
-      { partition: 3, leaderId: -1, replicaNodes: [3], isrNodes: [3] },
-      1,
-      live,
-      undefined,
-    );
-    expect(row.states).toEqual(['offline']);
-    expect(row.reasons).toEqual(['no leader elected from ISR [3]']);
+  it('filters by state with the SDK’s state names', () => {
+    expect(partitionReplicationStateSchema.options).toEqual([...PARTITION_HEALTH_STATES]);
   });
 });

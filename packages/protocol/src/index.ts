@@ -249,6 +249,18 @@ export type {
   ElectLeadersRequest,
   PartitionElectionResult,
 } from './client/election-admin';
+export type { AskLeadersOptions, LeaderReports, ReportingBroker } from './client/health/leader-reports';
+export { askEveryLeader } from './client/health/leader-reports';
+export { DEFAULT_MIN_INSYNC_REPLICAS, readMinInsyncReplicas } from './client/health/min-insync-replicas';
+export type {
+  LaggingFollower,
+  LeaderReplicationReport,
+  PartitionAssignmentView,
+  PartitionHealth,
+} from './client/health/partition-health';
+export { judgePartition } from './client/health/partition-health';
+export type { PartitionHealthState } from './client/health/partition-health-states';
+export { PARTITION_HEALTH_STATES } from './client/health/partition-health-states';
 export type {
   ClusterEvent,
   ClusterEventKind,

@@ -1,9 +1,9 @@
 // The browser-safe entry point of @weir/protocol (`@weir/protocol/names`): the name lists Kafka and
 // Weir define (ACLs, transactional-id states, compression and timestamp types, config sources,
-// SCRAM mechanisms, permission reasons) and their types. Browser code cannot load the package's
-// root entry, which brings sockets and native compression codecs; every module reached from here
-// imports nothing outside this package and nothing from Node.js (names.test.ts checks it). Every
-// name is listed explicitly: no `export *`.
+// SCRAM mechanisms, permission reasons, partition health states) and their types. Browser code
+// cannot load the package's root entry, which brings sockets and native compression codecs; every
+// module reached from here imports nothing outside this package and nothing from Node.js
+// (names.test.ts checks it). Every name is listed explicitly: no `export *`.
 
 export type { AclOperation, AclPatternType, AclPermission, AclResourceType } from './client/acl/acl-types';
 export {
@@ -19,6 +19,8 @@ export type { ConfigSource } from './client/admin-types';
 export { CONFIG_SOURCES } from './client/admin-types';
 export type { ScramMechanism } from './client/auth/scram-mechanisms';
 export { SCRAM_MECHANISMS } from './client/auth/scram-mechanisms';
+export type { PartitionHealthState } from './client/health/partition-health-states';
+export { PARTITION_HEALTH_STATES } from './client/health/partition-health-states';
 export type { PermissionReason } from './client/internal/effective-permission-types';
 export { PERMISSION_REASONS } from './client/internal/effective-permission-types';
 export type { TransactionalIdState } from './client/transaction/transactional-id-state';

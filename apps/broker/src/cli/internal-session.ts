@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { Admin, Client, InternalAdmin, parseBrokerAddress, type TlsOptions } from '@weir/protocol';
+import {
+  Admin,
+  Client,
+  type ClientOptions,
+  InternalAdmin,
+  parseBrokerAddress,
+  type TlsOptions,
+} from '@weir/protocol';
 import type { InternalListenerFlags } from './internal-listener-command';
 import { reportClientError } from './report-client-error';
 import { UsageError } from './usage-error';
@@ -11,7 +18,17 @@ import { UsageError } from './usage-error';
 export interface InternalSession {
   admin: Admin;
   internal: InternalAdmin;
+  /**
+   * The internal admin of one broker only, at the address the metadata advertises for it on the
+   * internal listener, authenticated like the session; closed with the session. Its client gives
+   * up on a dead broker quickly, so a command asking every broker is not held up by one.
+   */
+  node(broker: { host: string; port: number }): InternalAdmin;
 }
+
+/** A per-broker client tries a dead broker briefly: the command names it and goes on. */
+const NODE_CONNECT_TIMEOUT_MS = 3_000;
+const NODE_RETRY = { maxAttempts: 3, maxTotalMs: 2_000 } as const;
 
 /**
  * TLS to the internal listener from `--internal-tls-ca/-cert/-key` (any of them turns TLS on), or
@@ -84,6 +101,7 @@ export async function withInternalSession(
   work: (session: InternalSession) => Promise<number | undefined>,
 ): Promise<number> {
   let client: Client | undefined;
+  const nodes = new Map<string, { client: Client; internal: InternalAdmin }>();
   try {
     try {
       parseBrokerAddress(flags.internal);
@@ -92,16 +110,33 @@ export async function withInternalSession(
     }
     const tls = internalTls(flags);
     const token = await internalToken(flags);
-    client = new Client({
+    const options: ClientOptions = {
       bootstrapServers: [flags.internal],
       clientId: 'weir-cli',
       sasl: { mechanism: 'WEIR-TOKEN', token },
       ...(tls === undefined ? {} : { tls }),
-    });
-    return (await work({ admin: new Admin(client), internal: new InternalAdmin(client) })) ?? 0;
+    };
+    client = new Client(options);
+    const node = (broker: { host: string; port: number }): InternalAdmin => {
+      const address = `${broker.host}:${broker.port}`;
+      let known = nodes.get(address);
+      if (known === undefined) {
+        const nodeClient = new Client({
+          ...options,
+          bootstrapServers: [address],
+          connectTimeoutMs: NODE_CONNECT_TIMEOUT_MS,
+          retry: NODE_RETRY,
+        });
+        known = { client: nodeClient, internal: new InternalAdmin(nodeClient) };
+        nodes.set(address, known);
+      }
+      return known.internal;
+    };
+    return (await work({ admin: new Admin(client), internal: new InternalAdmin(client), node })) ?? 0;
   } catch (error) {
     return reportClientError(error, deps.stderr);
   } finally {
+    await Promise.allSettled([...nodes.values()].map((known) => known.client.close()));
     await client?.close();
   }
 }

@@ -17,12 +17,43 @@ interface EventsFlags extends InternalListenerFlags {
   json: boolean;
 }
 
+interface StatusFlags extends InternalListenerFlags {
+  json: boolean;
+  timeout: number;
+}
+
 /**
- * `weir cluster events`: the replication timeline the brokers keep (docs/architecture.md §6.7),
- * through the internal listener like `weir user`. Command modules load when their command runs.
+ * `weir cluster status`: the brokers and the replication health the console's ISR page shows,
+ * judged by the same SDK code; `weir cluster events`: the replication timeline the brokers keep
+ * (docs/architecture.md §6.7). Both go through the internal listener like `weir user`. Command
+ * modules load when their command runs.
  */
 export function registerClusterCommands(program: Command, deps: ClientCliDeps, exit: ExitReporter): void {
-  const cluster = program.command('cluster').description('the cluster: its replication timeline');
+  const cluster = program
+    .command('cluster')
+    .description('the cluster: its brokers and replication health, its replication timeline');
+
+  withInternalOptions(
+    cluster
+      .command('status')
+      .description('the cluster id, the controller, the brokers and the partitions needing attention')
+      .option('--json', 'one JSON document', false)
+      .option('--timeout <ms>', 'how long each broker has to say what it leads', integerAtLeast(1), 3_000)
+      .addHelpText(
+        'after',
+        [
+          '',
+          'Exit status: 0 when healthy (no partition offline, under or at min ISR, under-replicated',
+          'or led by a non-preferred replica, and every broker answered); 1 when anything needs',
+          'attention or the cluster could not be read; 2 for a usage error.',
+        ].join('\n'),
+      ),
+  ).action((flags: StatusFlags) =>
+    runInternalCommand(flags, deps, async (session) => {
+      const { clusterStatusCommand } = await import('./cluster-status-command');
+      return clusterStatusCommand(session, { json: flags.json, timeoutMs: flags.timeout }, deps);
+    }).then(exit),
+  );
 
   withInternalOptions(
     cluster

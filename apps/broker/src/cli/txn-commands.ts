@@ -52,7 +52,7 @@ export interface TxnAbortDeps {
  * user to type the id on a terminal, and refuses when nobody can be asked (a script or a pipe).
  */
 export async function txnAbortCommand(
-  session: InternalSession,
+  session: Pick<InternalSession, 'admin' | 'internal'>,
   options: { transactionalId: string; reason: string; yes: boolean },
   deps: TxnAbortDeps,
 ): Promise<number | undefined> {

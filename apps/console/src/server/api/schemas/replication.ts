@@ -1,19 +1,13 @@
+import { PARTITION_HEALTH_STATES } from '@weir/protocol/names';
 import { z } from 'zod';
 import { asOfMsSchema, signedDecimalSchema, topicNameSchema } from './common';
 
 /**
- * What can be wrong with a partition's replication, worst first. offline: no leader; under-min-isr:
- * fewer in-sync replicas than min.insync.replicas (acks=all writes are refused); at-min-isr: exactly
- * that many (one more failure refuses them); under-replicated: the ISR is smaller than the replica
- * set; non-preferred-leader: led by a replica other than the first (the preferred) one.
+ * What can be wrong with a partition's replication, worst first: the SDK's list (the judgement is
+ * shared with `weir cluster status`), read through the browser-safe entry because the page's
+ * components use it too.
  */
-export const partitionReplicationStates = [
-  'offline',
-  'under-min-isr',
-  'at-min-isr',
-  'under-replicated',
-  'non-preferred-leader',
-] as const;
+export const partitionReplicationStates = PARTITION_HEALTH_STATES;
 
 export const partitionReplicationStateSchema = z.enum(partitionReplicationStates);
 
