@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { Admin, Client, Producer } from '@weir/protocol';
 import { readReplicationClusterInfo } from './support/replication-cluster';
@@ -78,6 +80,21 @@ test('a broker is drained from its Brokers page link: preview, execute, finished
     .toBe(false);
   // The list refreshes while moves run and shows the empty state once every one has completed.
   await expect(page.getByText('No partition is being moved')).toBeVisible({ timeout: 30_000 });
+  // kcat, a client of its own, reads every record from the replicas the partitions moved to.
+  const { stdout } = await promisify(execFile)('kcat', [
+    '-C',
+    '-b',
+    readReplicationClusterInfo().bootstrap,
+    '-t',
+    topic,
+    '-e',
+    '-q',
+    '-f',
+    '%s\\n',
+  ]);
+  expect(stdout.trim().split('\n').sort()).toEqual(
+    Array.from({ length: 60 }, (_, index) => `record-${index}`).sort(),
+  );
 });
 
 test('partitions chosen in the form move, a refused row said in words beside them', async ({ page }) => {

@@ -12,7 +12,7 @@ import { numberFromEnvironment, type Size } from '../broker/bench-config';
  * default 3), CLUSTER_BENCH_REST_SECONDS (the at-rest window on etcd's metrics, default 20),
  * CLUSTER_BENCH_LEADER_KILLS (kill -9 of a partition leader for the leader failover row, default 10),
  * CLUSTER_BENCH_MOVE_MIB (the size of the partition the reassignment rows move, default 1024),
- * CLUSTER_BENCH_MOVE_THROTTLE_MIB (their throttle in MiB/s, default 50), CLUSTER_BENCH_ISR_PAGE_KILLS
+ * CLUSTER_BENCH_MOVE_THROTTLE_MIB (their throttle in MiB/s, default 20), CLUSTER_BENCH_ISR_PAGE_KILLS
  * (follower kills for the ISR page row, default 3).
  */
 
@@ -25,7 +25,7 @@ export const LEADER_KILL_COUNT = Math.round(numberFromEnvironment('CLUSTER_BENCH
 /** Issue 18: the partition the reassignment rows move, and the throttle of the second move. */
 export const MOVE_BYTES = Math.round(numberFromEnvironment('CLUSTER_BENCH_MOVE_MIB', 1024) * 2 ** 20);
 export const MOVE_THROTTLE_BYTES_PER_SECOND = Math.round(
-  numberFromEnvironment('CLUSTER_BENCH_MOVE_THROTTLE_MIB', 50) * 2 ** 20,
+  numberFromEnvironment('CLUSTER_BENCH_MOVE_THROTTLE_MIB', 20) * 2 ** 20,
 );
 /** How long the steady producer runs before any move, for its baseline latency. */
 export const STEADY_BASELINE_MS = 5000;

@@ -83,6 +83,9 @@ async function moveUnderLoad(
     const from = placed.at(-1)!;
     const steady = new SteadyProducer(cluster.bootstrapServers, TOPIC);
     try {
+      // The first acks=all acknowledgement waits until every follower has the whole fill; only then
+      // is the cluster at rest, for the baseline and for the moves.
+      await firstAck(steady);
       const baselineFromMs = performance.now();
       await sleep(STEADY_BASELINE_MS);
       const baseline = durationsOf(steady.latenciesBetween(baselineFromMs, performance.now()));
@@ -163,6 +166,14 @@ function moveRows(
     `${(latency.p99Ms / baseline.p99Ms).toFixed(2)} × (p99)`,
   );
   return [time, during];
+}
+
+async function firstAck(steady: SteadyProducer): Promise<void> {
+  const deadlineMs = performance.now() + MOVE_TIMEOUT_MS;
+  while (steady.firstAckedSince(0) === undefined) {
+    if (performance.now() > deadlineMs) throw new Error('the steady producer was never acknowledged');
+    await sleep(20);
+  }
 }
 
 /** The replicas CreateTopics placed the partition on, once it has a leader. */

@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import { type Admin, drainPlan, type InternalAdmin } from '@weir/protocol';
 import { reassignCommand } from './partition-reassign-command';
 import { readClusterPlacement } from './reassignment-state';
+import type { WaitDeps } from './reassignment-wait';
 import { UsageError } from './usage-error';
 
 export interface DrainOptions {
@@ -10,6 +11,7 @@ export interface DrainOptions {
   json: boolean;
   timeoutMs: number;
   throttle?: number | 'none';
+  wait?: boolean;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface DrainOptions {
 export async function brokerDrainCommand(
   session: { admin: Admin; internal: InternalAdmin },
   options: DrainOptions,
-  deps: { stdout: Writable; stderr: Writable },
+  deps: { stdout: Writable } & WaitDeps,
 ): Promise<number | undefined> {
   const state = await readClusterPlacement(session.admin);
   if (!state.brokers.some((broker) => broker.brokerId === options.brokerId)) {

@@ -12,11 +12,11 @@ import {
 } from '@weir/protocol';
 import { formatBytes } from './byte-size';
 import { type ClusterPlacement, readClusterPlacement } from './reassignment-state';
+import { type WaitDeps, waitForMoves } from './reassignment-wait';
 import { formatTable } from './table';
 
-interface Output {
+interface Output extends WaitDeps {
   stdout: Writable;
-  stderr: Writable;
 }
 
 /** Exit code when the broker or the plan refused some partition. */
@@ -29,6 +29,8 @@ export interface ReassignOptions {
   timeoutMs: number;
   /** With `execute`: the follower throttle (bytes/s) to set first, or 'none' to lift it. */
   throttle?: number | 'none';
+  /** With `execute`: follow the moves until they complete. */
+  wait?: boolean;
 }
 
 /** The dynamic broker config the throttle sets (docs/architecture.md §6.6). */
@@ -99,7 +101,12 @@ export async function reassignCommand(
     toMove.map(({ topic, partition, replicas }) => ({ topic, partition, replicas })),
     { timeoutMs: options.timeoutMs },
   );
-  return writeResults(results, 'started', deps) || refused.length > 0 ? EXIT_REFUSED : undefined;
+  const failed = writeResults(results, 'started', deps);
+  if (options.wait) {
+    const started = results.filter((result) => result.errorCode === 0);
+    await waitForMoves(session, started, deps);
+  }
+  return failed || refused.length > 0 ? EXIT_REFUSED : undefined;
 }
 
 /** `weir partition reassign --cancel`: the named moves, or every move in progress. */

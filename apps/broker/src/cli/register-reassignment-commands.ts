@@ -19,6 +19,7 @@ interface ReassignFlags extends InternalListenerFlags {
   json: boolean;
   timeout: number;
   throttle?: number | 'none';
+  wait: boolean;
 }
 
 interface DrainFlags extends InternalListenerFlags {
@@ -26,6 +27,7 @@ interface DrainFlags extends InternalListenerFlags {
   json: boolean;
   timeout: number;
   throttle?: number | 'none';
+  wait: boolean;
 }
 
 const THROTTLE_HELP =
@@ -56,7 +58,8 @@ export function registerReassignmentCommands(
       .option('--all', 'with --cancel: every move in progress', false)
       .option('--json', 'the plan as Kafka reassignment JSON; --status as JSON lines', false)
       .option('--timeout <ms>', 'how long the brokers may take to store the moves', integerAtLeast(1), 60_000)
-      .option('--throttle <bytes/s>', THROTTLE_HELP, throttleRate),
+      .option('--throttle <bytes/s>', THROTTLE_HELP, throttleRate)
+      .option('--wait', 'with --execute: follow the moves until they complete, with progress', false),
   ).action((flags: ReassignFlags) =>
     runInternalCommand(flags, deps, async (session) => {
       const commands = await import('./partition-reassign-command');
@@ -81,6 +84,7 @@ export function registerReassignmentCommands(
           json: flags.json,
           timeoutMs: flags.timeout,
           ...(flags.throttle === undefined ? {} : { throttle: flags.throttle }),
+          wait: flags.wait,
         },
         deps,
       );
@@ -95,7 +99,8 @@ export function registerReassignmentCommands(
       .option('--execute', 'submit the moves after showing the plan', false)
       .option('--json', 'the plan as Kafka reassignment JSON', false)
       .option('--timeout <ms>', 'how long the brokers may take to store the moves', integerAtLeast(1), 60_000)
-      .option('--throttle <bytes/s>', THROTTLE_HELP, throttleRate),
+      .option('--throttle <bytes/s>', THROTTLE_HELP, throttleRate)
+      .option('--wait', 'with --execute: follow the moves until they complete, with progress', false),
   ).action((brokerId: number, flags: DrainFlags) =>
     runInternalCommand(flags, deps, async (session) => {
       const { brokerDrainCommand } = await import('./broker-drain-command');
@@ -107,6 +112,7 @@ export function registerReassignmentCommands(
           json: flags.json,
           timeoutMs: flags.timeout,
           ...(flags.throttle === undefined ? {} : { throttle: flags.throttle }),
+          wait: flags.wait,
         },
         deps,
       );

@@ -251,20 +251,21 @@ describe('partition reassignment', { timeout: TIMEOUT_MS }, () => {
     expectExitCode(await weir(['partition', 'reassign', '--move', 'drained-2', ...flags]), 2);
 
     // The saved plan, submitted through `weir partition reassign --plan -`, drains the broker.
+    // --wait follows the moves until they complete (a pipe gets a line per partition).
     const executed = expectExitCode(
-      await weir(['partition', 'reassign', '--plan', '-', '--execute', ...flags], { input: planJson }),
+      await weir(['partition', 'reassign', '--plan', '-', '--execute', '--wait', ...flags], {
+        input: planJson,
+        timeoutMs: 90_000,
+      }),
       0,
     );
     expect(executed.stdout).toContain('drained-0: started');
     expect(executed.stdout).toContain('drained-1: started');
-    await pollUntil(
-      async () => {
-        const status = expectExitCode(await weir(['partition', 'reassign', '--status', ...flags]), 0);
-        return status.stderr.includes('No partition is being moved');
-      },
-      'the drain to finish',
-      { timeoutMs: 60_000 },
-    );
+    expect(executed.stderr).toContain('drained-0: completed');
+    expect(executed.stderr).toContain('drained-1: completed');
+    expect(executed.stderr).toMatch(/Every move completed in [\d.]+ s/);
+    const status = expectExitCode(await weir(['partition', 'reassign', '--status', ...flags]), 0);
+    expect(status.stderr).toContain('No partition is being moved');
     for (const partition of [0, 1, 2]) {
       const stored = await storedAssignment(cluster, 'drained', partition);
       expect(stored.replicas).not.toContain(4);
