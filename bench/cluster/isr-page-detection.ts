@@ -81,7 +81,7 @@ async function shown(consoleUrl: string, topic: string, brokerId: number): Promi
     if (response.ok) {
       const health = (await response.json()) as ReplicationHealthAnswer;
       const row = health.partitions.find((partition) => partition.partition === 0);
-      if (row !== undefined && row.replicas.includes(brokerId) && !row.isr.includes(brokerId)) return;
+      if (row?.replicas.includes(brokerId) && !row.isr.includes(brokerId)) return;
     }
     if (performance.now() > deadlineMs)
       throw new Error(`the ISR page did not show broker ${brokerId} out of sync`);

@@ -1,17 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorCode } from '@weir/protocol';
 import { Etcd3 } from 'etcd3';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { EtcdConnection } from '../../src/metadata/etcd/etcd-connection';
 import {
   EtcdMetadataStore,
   type EtcdMetadataStoreOptions,
 } from '../../src/metadata/etcd/etcd-metadata-store';
-import type {
-  BrokerRegistration,
-  BrokerSessionEvent,
-  PlacementChange,
-} from '../../src/metadata/metadata-store';
+import type { BrokerSessionEvent, PlacementChange } from '../../src/metadata/metadata-store';
 import { pollUntil } from '../group-fixtures';
 import { startEtcd } from './etcd-process';
 import { assignments, openEtcdStore, quietLogger, registration, topic, useEtcd } from './etcd-store-fixture';

@@ -3,9 +3,15 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { expectExitCode, weir } from '../cli-runner';
 import { pollUntil } from '../group-fixtures';
 import type { BrokerCluster } from './broker-cluster';
-import { type StoredAssignment, storedAssignment, storedClusterEvents } from './cluster-clients';
+import { storedClusterEvents } from './cluster-clients';
 import { createReplicatedTopics, startReplicatedCluster } from './replicated-cluster';
-import { anomalyCounts, finalRead, startReplicationWorkload } from './replication-workload';
+import {
+  anomalyCounts,
+  finalRead,
+  fullIsrOf,
+  startReplicationWorkload,
+  topicAssignments,
+} from './replication-workload';
 
 const TIMEOUT_MS = 600_000;
 const TOPIC = 'balance';
@@ -13,26 +19,8 @@ const PARTITIONS = [0, 1, 2, 3, 4, 5];
 /** The broker restarted: its preferred partitions are led by others once it is back. */
 const RESTARTED = 2;
 
-async function assignments(cluster: BrokerCluster): Promise<StoredAssignment[]> {
-  return Promise.all(PARTITIONS.map((partition) => storedAssignment(cluster, TOPIC, partition)));
-}
-
-/** Waits until every partition has a leader and all three replicas in its ISR. */
-async function fullIsr(cluster: BrokerCluster, what: string): Promise<StoredAssignment[]> {
-  let last: StoredAssignment[] = [];
-  try {
-    return await pollUntil(
-      async () => {
-        last = await assignments(cluster);
-        return last.every((a) => a.leader > 0 && a.isr.length === 3) ? last : undefined;
-      },
-      what,
-      { timeoutMs: 120_000, intervalMs: 100 },
-    );
-  } catch (error) {
-    throw new Error(`${String(error)}; assignments ${JSON.stringify(last)}`);
-  }
-}
+const assignments = (cluster: BrokerCluster) => topicAssignments(cluster, TOPIC, PARTITIONS);
+const fullIsr = (cluster: BrokerCluster, what: string) => fullIsrOf(cluster, TOPIC, PARTITIONS, what);
 
 /**
  * Restarts broker RESTARTED (a controlled shutdown hands its leadership to other in-sync replicas)

@@ -206,3 +206,34 @@ export async function assignmentWhere(
     throw new Error(`${String(error)}; ${topic}-${partition} is ${JSON.stringify(last)}\n${logs.join('\n')}`);
   }
 }
+
+/** The stored assignments of `partitions` of `topic`, in that order. */
+export function topicAssignments(
+  cluster: BrokerCluster,
+  topic: string,
+  partitions: readonly number[],
+): Promise<StoredAssignment[]> {
+  return Promise.all(partitions.map((partition) => storedAssignment(cluster, topic, partition)));
+}
+
+/** Waits until every one of `partitions` has a leader and all three replicas in its ISR. */
+export async function fullIsrOf(
+  cluster: BrokerCluster,
+  topic: string,
+  partitions: readonly number[],
+  what: string,
+): Promise<StoredAssignment[]> {
+  let last: StoredAssignment[] = [];
+  try {
+    return await pollUntil(
+      async () => {
+        last = await topicAssignments(cluster, topic, partitions);
+        return last.every((a) => a.leader > 0 && a.isr.length === 3) ? last : undefined;
+      },
+      what,
+      { timeoutMs: 120_000, intervalMs: 100 },
+    );
+  } catch (error) {
+    throw new Error(`${String(error)}; assignments ${JSON.stringify(last)}`);
+  }
+}

@@ -1,9 +1,14 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { pollUntil } from '../group-fixtures';
 import type { BrokerCluster, ClusterBroker } from './broker-cluster';
-import { type StoredAssignment, storedAssignment } from './cluster-clients';
 import { createReplicatedTopics, startReplicatedCluster } from './replicated-cluster';
-import { anomalyCounts, finalRead, startReplicationWorkload } from './replication-workload';
+import {
+  anomalyCounts,
+  finalRead,
+  fullIsrOf,
+  startReplicationWorkload,
+  topicAssignments,
+} from './replication-workload';
 import type { ProcessExit } from './supervised-process';
 
 const TIMEOUT_MS = 600_000;
@@ -18,26 +23,8 @@ interface ShutdownSummary {
   stayed: number;
 }
 
-async function assignments(cluster: BrokerCluster): Promise<StoredAssignment[]> {
-  return Promise.all(PARTITIONS.map((partition) => storedAssignment(cluster, TOPIC, partition)));
-}
-
-/** Waits until every partition has a leader and all three replicas in its ISR. */
-async function fullIsr(cluster: BrokerCluster, what: string): Promise<StoredAssignment[]> {
-  let last: StoredAssignment[] = [];
-  try {
-    return await pollUntil(
-      async () => {
-        last = await assignments(cluster);
-        return last.every((a) => a.leader > 0 && a.isr.length === 3) ? last : undefined;
-      },
-      what,
-      { timeoutMs: 120_000, intervalMs: 100 },
-    );
-  } catch (error) {
-    throw new Error(`${String(error)}; assignments ${JSON.stringify(last)}`);
-  }
-}
+const assignments = (cluster: BrokerCluster) => topicAssignments(cluster, TOPIC, PARTITIONS);
+const fullIsr = (cluster: BrokerCluster, what: string) => fullIsrOf(cluster, TOPIC, PARTITIONS, what);
 
 /**
  * SIGTERM, and how the process ended (SIGKILL if it had not exited within the fixture's bound)

@@ -266,15 +266,7 @@ export class EtcdMetadataStore implements MetadataStore {
     const stored = previous === undefined ? next : withChangeTimes(previous, next, atMs);
     const events = previous === undefined ? [] : assignmentEvents(previous, next, cause, atMs);
     const compares: EtcdCompare[] = [{ key, target: 'Mod', operator: '==', value: next.version }];
-    if (fence === 'controller') {
-      const held = this.#election.fence();
-      if (held === undefined) {
-        throw new WeirError(ErrorCode.NOT_CONTROLLER, {
-          detail: `broker ${this.options.brokerId} is not the controller`,
-        });
-      }
-      compares.push(held);
-    }
+    if (fence === 'controller') compares.push(this.#controllerFence());
     const result = await this.#connection.txn(
       compares,
       [assignmentWrite(stored), ...events.map((event) => this.#eventWrite(event))],
@@ -361,15 +353,7 @@ export class EtcdMetadataStore implements MetadataStore {
   async appendClusterEvents(events: readonly NewClusterEvent[], fence?: WriteFence): Promise<void> {
     if (events.length === 0) return;
     const compares: EtcdCompare[] = [];
-    if (fence === 'controller') {
-      const held = this.#election.fence();
-      if (held === undefined) {
-        throw new WeirError(ErrorCode.NOT_CONTROLLER, {
-          detail: `broker ${this.options.brokerId} is not the controller`,
-        });
-      }
-      compares.push(held);
-    }
+    if (fence === 'controller') compares.push(this.#controllerFence());
     const result = await this.#connection.txn(
       compares,
       events.map((event) => this.#eventWrite(event)),
@@ -385,6 +369,17 @@ export class EtcdMetadataStore implements MetadataStore {
     this.#eventCounter = (this.#eventCounter + 1) % 1_000_000;
     const id = clusterEventId(event.atMs, this.#eventCounter, this.#eventSuffix);
     return { put: eventKey(id), value: JSON.stringify({ ...event, id }) };
+  }
+
+  /** The compare that holds a write to this broker's controller election; NOT_CONTROLLER without one. */
+  #controllerFence(): EtcdCompare {
+    const held = this.#election.fence();
+    if (held === undefined) {
+      throw new WeirError(ErrorCode.NOT_CONTROLLER, {
+        detail: `broker ${this.options.brokerId} is not the controller`,
+      });
+    }
+    return held;
   }
 
   #now(): number {
