@@ -69,6 +69,15 @@ function outsider(replicas: readonly number[]): number {
 describe('partition reassignment in the console on a four-broker cluster', {
   timeout: CLUSTER_TIMEOUT_MS,
 }, () => {
+  /** The follower throttle a broker reports, with where its value comes from. */
+  async function throttleOfBroker(brokerId: number) {
+    const [described] = await fixture.clients
+      .admin()
+      .describeConfigs([{ type: 'broker', name: String(brokerId) }]);
+    const entry = described?.configs.find((e) => e.name === 'follower.replication.throttled.rate');
+    return { value: entry?.value, source: entry?.source };
+  }
+
   it('previews a move with the bytes it copies, executes it and sees it finish on the target replicas', async () => {
     await createTopic('moves', 2);
     for (let index = 0; index < 40; index += 1) {
@@ -127,8 +136,11 @@ describe('partition reassignment in the console on a four-broker cluster', {
     // Previewing changed nothing.
     expect((await placement('moves', 0)).replicaNodes).toEqual(before.replicaNodes);
 
+    // With a throttle: the cluster default is set before the move (high enough not to slow it here).
+    const throttle = 256 * 1024 * 1024;
     const executed = await json<MoveResults>('POST', '/reassignments', {
       moves: [{ topic: 'moves', partition: 0, replicas: target }],
+      throttleBytesPerSecond: throttle,
     });
     expect(executed).toMatchObject({
       accepted: 1,
@@ -148,12 +160,16 @@ describe('partition reassignment in the console on a four-broker cluster', {
     expect(after.isrNodes).toContain(added);
     expect(after.isrNodes).not.toContain(removed);
     expect(target).toContain(after.leaderId);
+    expect(await throttleOfBroker(1)).toEqual({ value: String(throttle), source: 'dynamic-default-broker' });
   });
 
   it('answers a move the broker refuses with its error name and message, beside the ones it starts', async () => {
+    // Null lifts the throttle, even when the broker then refuses the move.
     const executed = await json<MoveResults>('POST', '/reassignments', {
       moves: [{ topic: 'moves', partition: 1, replicas: [1, 9] }],
+      throttleBytesPerSecond: null,
     });
+    expect((await throttleOfBroker(1)).source).toBe('default');
     expect(executed.accepted).toBe(0);
     expect(executed.refused).toBe(1);
     expect(executed.results[0]).toMatchObject({ ok: false, error: 'INVALID_REPLICA_ASSIGNMENT' });
@@ -261,6 +277,11 @@ describe('partition reassignment in the console on a four-broker cluster', {
       ['/reassignments', { moves: [{ topic: 'moves', partition: -1, replicas: [1] }] }, 'partition'],
       ['/reassignments', { moves: [{ topic: 'moves', partition: 0, replicas: [] }] }, 'replicas'],
       ['/reassignments', { moves: [] }, 'moves'],
+      [
+        '/reassignments',
+        { moves: [{ topic: 'moves', partition: 0, replicas: [1] }], throttleBytesPerSecond: 0 },
+        'throttleBytesPerSecond',
+      ],
       ['/reassignments/cancel', { partitions: [{ topic: 'bad name!', partition: 0 }] }, 'topic'],
     ];
     for (const [path, body, field] of cases) {

@@ -188,6 +188,27 @@ export async function planReassignments(
   };
 }
 
+/**
+ * Sets (or with null lifts) the cluster-wide follower throttle, which applies only to replicas a
+ * move is adding (docs/architecture.md §6.6); as the user, so ALTER_CONFIGS on the cluster decides.
+ */
+async function setReplicationThrottle(
+  admin: ReassignmentSources['admin'],
+  bytesPerSecond: number | null,
+): Promise<void> {
+  await admin.incrementalAlterConfigs([
+    {
+      type: 'broker',
+      name: '',
+      changes: [
+        bytesPerSecond === null
+          ? { name: 'follower.replication.throttled.rate', operation: 'delete' }
+          : { name: 'follower.replication.throttled.rate', operation: 'set', value: String(bytesPerSecond) },
+      ],
+    },
+  ]);
+}
+
 /** Submits the moves (AlterPartitionReassignments); the broker answers each partition. */
 export async function executeReassignments(
   sources: ReassignmentSources,
@@ -199,6 +220,9 @@ export async function executeReassignments(
     partition,
     replicas,
   }));
+  if (input.throttleBytesPerSecond !== undefined) {
+    await setReplicationThrottle(sources.admin, input.throttleBytesPerSecond);
+  }
   const results = await sources.internal.alterPartitionReassignments(moves, { timeoutMs: ALTER_TIMEOUT_MS });
   return moveResults(results, now);
 }

@@ -11,7 +11,10 @@ import { PROBE_TIMEOUT_MS, withDeadline } from './brokers';
 
 /** Where the reassignment views read from. */
 export interface ReassignmentSources {
-  readonly admin: Pick<Admin, 'describeCluster' | 'listTopics' | 'describeTopics' | 'describeLogDirs'>;
+  readonly admin: Pick<
+    Admin,
+    'describeCluster' | 'listTopics' | 'describeTopics' | 'describeLogDirs' | 'incrementalAlterConfigs'
+  >;
   readonly internal: Pick<InternalAdminApi, 'alterPartitionReassignments' | 'listPartitionReassignments'>;
   readonly reachability: Pick<BrokerReachability, 'remember' | 'markAnswered' | 'markFailed'>;
 }

@@ -30,6 +30,18 @@ export function PlanSteps({ flow, label, onPreview, deniedReason }: PlanStepsPro
         <Button onClick={onPreview} disabled={flow.pending}>
           Preview
         </Button>
+        <label className="flex items-center gap-1 text-xs text-zinc-600 dark:text-zinc-400">
+          Throttle
+          <input
+            aria-label="Throttle in MiB/s"
+            inputMode="decimal"
+            placeholder="none"
+            value={flow.throttleMiB}
+            onChange={(event) => flow.setThrottleMiB(event.target.value)}
+            className="w-20 rounded-md border border-zinc-300 bg-transparent px-2 py-1 text-sm dark:border-zinc-700"
+          />
+          MiB/s per broker
+        </label>
         <Button
           variant="danger"
           onClick={flow.execute}

@@ -22,6 +22,8 @@ export function usePlanExecute() {
   const [plan, setPlan] = useState<ReassignmentPlan | null>(null);
   const [results, setResults] = useState<MoveResults | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
+  /** MiB/s as typed; empty means no throttle (any earlier one is lifted). */
+  const [throttleMiB, setThrottleMiB] = useState('');
   const onError = (error: unknown) => {
     const info = gatewayError(error);
     setErrors(Object.keys(info.fieldErrors).length > 0 ? info.fieldErrors : { form: info.message });
@@ -38,6 +40,8 @@ export function usePlanExecute() {
     errors,
     setErrors,
     pending: planning.isPending || executing.isPending,
+    throttleMiB,
+    setThrottleMiB,
     submittable,
     reset() {
       setPlan(null);
@@ -50,10 +54,16 @@ export function usePlanExecute() {
     },
     execute() {
       if (submittable.length === 0) return;
+      const mib = throttleMiB.trim() === '' ? null : Number(throttleMiB);
+      if (mib !== null && !(Number.isFinite(mib) && mib > 0)) {
+        setErrors({ throttle: 'a rate in MiB/s above 0, or empty for none' });
+        return;
+      }
       setErrors({});
       executing.mutate(
         {
           moves: submittable.map(({ topic, partition, replicas }) => ({ topic, partition, replicas })),
+          throttleBytesPerSecond: mib === null ? null : Math.max(1, Math.round(mib * 1024 * 1024)),
         },
         {
           onSuccess: async (answer) => {

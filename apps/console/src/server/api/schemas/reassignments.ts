@@ -45,6 +45,18 @@ export const reassignmentPlanInputSchema = z
 
 export const reassignmentExecuteInputSchema = z.object({
   moves: z.array(partitionMoveSchema).min(1, 'name at least one move').max(MAX_MOVES),
+  /**
+   * The replication throttle to set first (follower.replication.throttled.rate, the cluster
+   * default): bytes per second each broker may fetch for the replicas being added. Null lifts it;
+   * absent leaves it as it is.
+   */
+  throttleBytesPerSecond: z
+    .number()
+    .int('a whole number of bytes per second')
+    .min(1, 'at least 1 byte per second')
+    .max(Number.MAX_SAFE_INTEGER)
+    .nullable()
+    .optional(),
 });
 
 export const reassignmentCancelInputSchema = z.object({
