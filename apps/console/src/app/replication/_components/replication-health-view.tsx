@@ -24,6 +24,8 @@ import { useTRPC } from '../../../trpc/react';
 import { ListPanel } from '../../_components/list-panel';
 import { ListSearch } from '../../_components/list-search';
 import { timelineHref } from '../timeline/_components/timeline-params';
+import { ElectPreferredButton } from './elect-preferred-button';
+import { ElectionOutcome } from './election-outcome';
 import { replicationHealthInput, replicationParams } from './replication-params';
 import { ReplicationStateBadge, STATE_LABELS } from './replication-state-badge';
 
@@ -116,6 +118,12 @@ const columns: readonly DataTableColumn<PartitionReplicationRow>[] = [
       </Link>
     ),
   },
+  {
+    id: 'elect',
+    header: '',
+    // Only a partition led by a non-preferred replica has an election to run.
+    cell: (row) => (row.states.includes('non-preferred-leader') ? <ElectPreferredButton row={row} /> : null),
+  },
 ];
 
 /** What was found healthy: the whole cluster, or the topic and broker the filters name. */
@@ -197,6 +205,7 @@ export function ReplicationHealthView() {
           ]}
         />
       </Toolbar>
+      <ElectionOutcome />
       <ListPanel
         title="Partition replication"
         query={query}
