@@ -51,10 +51,15 @@ const columns: readonly DataTableColumn<PartitionReplicationRow>[] = [
     id: 'state',
     header: 'State',
     cell: (row) => (
-      <span className="flex flex-wrap gap-1">
-        {row.states.map((state) => (
-          <ReplicationStateBadge key={state} state={state} />
-        ))}
+      <span className="flex flex-col items-start gap-1">
+        <span className="flex flex-wrap gap-1">
+          {row.states.map((state) => (
+            <ReplicationStateBadge key={state} state={state} />
+          ))}
+        </span>
+        {/* Beside the state it remedies, which stays in view where the wide table scrolls; only a
+            partition led by a non-preferred replica has an election to run. */}
+        {row.states.includes('non-preferred-leader') ? <ElectPreferredButton row={row} /> : null}
       </span>
     ),
   },
@@ -117,12 +122,6 @@ const columns: readonly DataTableColumn<PartitionReplicationRow>[] = [
         timeline
       </Link>
     ),
-  },
-  {
-    id: 'elect',
-    header: '',
-    // Only a partition led by a non-preferred replica has an election to run.
-    cell: (row) => (row.states.includes('non-preferred-leader') ? <ElectPreferredButton row={row} /> : null),
   },
 ];
 
