@@ -101,6 +101,42 @@ describe('preferred-leader elections on a three-broker cluster', { timeout: CLUS
     expect(answer.notNeeded).toBeGreaterThanOrEqual(PARTITIONS);
   });
 
+  it('answers failed, in words, while the preferred replica is stopped; a confirmed unclean election is not needed', async () => {
+    const partition0 = [{ topic: TOPIC, partition: 0 }];
+    // A partition that has a leader needs no unclean election, confirmed or not.
+    const unclean = await fixture.json<LeaderElectionResult>('POST', '/leaders/elect', {
+      type: 'unclean',
+      confirm: true,
+      partitions: partition0,
+    });
+    expect(unclean.results).toEqual([
+      expect.objectContaining({ partition: 0, result: 'not-needed', errorCode: 'ELECTION_NOT_NEEDED' }),
+    ]);
+
+    await fixture.cluster.broker(victim).stop();
+    const stopped = await pollUntil(
+      async () => {
+        const answer = await fixture.json<LeaderElectionResult>('POST', '/leaders/elect', {
+          type: 'preferred',
+          partitions: partition0,
+        });
+        return answer.failed === 1 ? answer : undefined;
+      },
+      `the election of ${TOPIC}-0 to fail while broker ${victim} is stopped`,
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
+    expect(stopped.results).toEqual([
+      expect.objectContaining({
+        partition: 0,
+        result: 'failed',
+        errorCode: 'PREFERRED_LEADER_NOT_AVAILABLE',
+        message: expect.any(String),
+      }),
+    ]);
+    expect(stopped.results[0]?.newLeader).not.toBe(victim);
+    await fixture.cluster.broker(victim).restart();
+  });
+
   it('refuses bad input with 400, naming the field', async () => {
     const cases: [unknown, string][] = [
       [{ type: 'sideways' }, 'type'],
