@@ -17,8 +17,14 @@ import { startEtcd } from '../apps/broker/test/cluster/etcd-process';
 import { startConsoleProcess, stopWithConsole } from './support/console-process';
 import { type ReplicationClusterInfo, replicationClusterInfoPath } from './support/replication-cluster';
 
-/** Short sessions, so a killed broker leaves the ISRs within seconds (as in the console's cluster tests). */
-const FAST_SESSIONS = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
+/**
+ * Short sessions, so a killed broker leaves the ISRs within seconds (as in the console's cluster
+ * tests). The auto leader rebalance is off, so leadership that moved away from a restarted broker
+ * stays away until the election spec elects it back, however long the specs before it took.
+ */
+const FAST_SESSIONS = {
+  cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3, autoLeaderRebalanceEnable: false },
+};
 
 async function main(): Promise<void> {
   const etcd = await startEtcd();

@@ -133,6 +133,8 @@ describe('REST /api/v1', () => {
         '/reassignments',
         '/reassignments/plan',
         '/reassignments/cancel',
+        '/leaders/elect',
+        '/leaders/permission',
         '/acls/intents/preview',
         '/acls/intents/apply',
         '/acls/effective',

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import type { SearchParams } from 'nuqs/server';
 import { Suspense } from 'react';
 import { HydrateClient, prefetch, trpc } from '../../trpc/server';
+import { ElectAllLeaders } from './_components/elect-all-leaders';
 import { ReplicationHealthView } from './_components/replication-health-view';
 import { loadReplicationParams, replicationHealthInput } from './_components/replication-params';
 import { timelineHref } from './timeline/_components/timeline-params';
@@ -26,9 +27,12 @@ export default async function ReplicationPage({ searchParams }: ReplicationPageP
         title="Replication"
         description="Partitions whose replicas are not all in sync, that have no leader, or that are led by a non-preferred replica."
         actions={
-          <Link href={timelineHref()} className="text-sm underline-offset-2 hover:underline">
-            Replication timeline
-          </Link>
+          <>
+            <Link href={timelineHref()} className="text-sm underline-offset-2 hover:underline">
+              Replication timeline
+            </Link>
+            <ElectAllLeaders />
+          </>
         }
       />
       <HydrateClient>

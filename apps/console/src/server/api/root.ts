@@ -2,6 +2,7 @@ import { aclsRouter } from './routers/acls';
 import { brokersRouter } from './routers/brokers';
 import { clusterRouter } from './routers/cluster';
 import { groupsRouter } from './routers/groups';
+import { leadersRouter } from './routers/leaders';
 import { messagesRouter } from './routers/messages';
 import { reassignmentsRouter } from './routers/reassignments';
 import { replicationRouter } from './routers/replication';
@@ -17,6 +18,7 @@ function createAppRouter(transport: Transport) {
     brokers: brokersRouter(transport),
     replication: replicationRouter(transport),
     reassignments: reassignmentsRouter(transport),
+    leaders: leadersRouter(transport),
     topics: topicsRouter(transport),
     messages: messagesRouter(transport),
     groups: groupsRouter(transport),

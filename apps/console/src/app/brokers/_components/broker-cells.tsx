@@ -1,7 +1,9 @@
 'use client';
 
 import { Badge, ByteSize, Count } from '@weir/ui';
+import Link from 'next/link';
 import type { BrokerRow } from '../../../server/api/schemas/brokers';
+import { replicationHref } from '../../replication/_components/replication-params';
 
 export const STATE_TONES = { live: 'success', unreachable: 'warning', gone: 'danger' } as const;
 
@@ -38,10 +40,17 @@ export function BrokerListeners({ broker }: { broker: BrokerRow }) {
   );
 }
 
-/** "leads 14, even share 10, +40 %": the broker's leaders against an even spread. */
+/** How far below its even share a broker's leaderships must fall before the cell offers the election. */
+const NOTABLE_SKEW_PERCENT = 25;
+
+/**
+ * "leads 14, even share 10, +40 %": the broker's leaders against an even spread. A broker leading
+ * far fewer than its share is usually one that restarted and lost its leaderships, so the cell
+ * then links to the partitions led by a non-preferred replica, where they can be elected back.
+ */
 export function LeaderSkew({ broker }: { broker: BrokerRow }) {
   const { evenShare, percent } = broker.leaderSkew;
-  const tone = Math.abs(percent) >= 25 ? 'text-amber-700 dark:text-amber-400' : '';
+  const tone = Math.abs(percent) >= NOTABLE_SKEW_PERCENT ? 'text-amber-700 dark:text-amber-400' : '';
   return (
     <span className="text-xs tabular-nums">
       leads <Count value={broker.leaderCount} />, even share {evenShare},{' '}
@@ -49,6 +58,18 @@ export function LeaderSkew({ broker }: { broker: BrokerRow }) {
         {percent > 0 ? '+' : ''}
         {percent} %
       </span>
+      {percent <= -NOTABLE_SKEW_PERCENT ? (
+        <>
+          {' '}
+          <Link
+            className="underline underline-offset-2"
+            href={replicationHref({ state: 'non-preferred-leader' })}
+            aria-label={`Elect preferred leaders: partitions led by a non-preferred replica (broker ${broker.nodeId} leads fewer than its share)`}
+          >
+            elect preferred leaders
+          </Link>
+        </>
+      ) : null}
     </span>
   );
 }

@@ -24,6 +24,8 @@ import { useTRPC } from '../../../trpc/react';
 import { ListPanel } from '../../_components/list-panel';
 import { ListSearch } from '../../_components/list-search';
 import { timelineHref } from '../timeline/_components/timeline-params';
+import { ElectPreferredButton } from './elect-preferred-button';
+import { ElectionOutcome } from './election-outcome';
 import { replicationHealthInput, replicationParams } from './replication-params';
 import { ReplicationStateBadge, STATE_LABELS } from './replication-state-badge';
 
@@ -49,10 +51,15 @@ const columns: readonly DataTableColumn<PartitionReplicationRow>[] = [
     id: 'state',
     header: 'State',
     cell: (row) => (
-      <span className="flex flex-wrap gap-1">
-        {row.states.map((state) => (
-          <ReplicationStateBadge key={state} state={state} />
-        ))}
+      <span className="flex flex-col items-start gap-1">
+        <span className="flex flex-wrap gap-1">
+          {row.states.map((state) => (
+            <ReplicationStateBadge key={state} state={state} />
+          ))}
+        </span>
+        {/* Beside the state it remedies, which stays in view where the wide table scrolls; only a
+            partition led by a non-preferred replica has an election to run. */}
+        {row.states.includes('non-preferred-leader') ? <ElectPreferredButton row={row} /> : null}
       </span>
     ),
   },
@@ -197,6 +204,7 @@ export function ReplicationHealthView() {
           ]}
         />
       </Toolbar>
+      <ElectionOutcome />
       <ListPanel
         title="Partition replication"
         query={query}
