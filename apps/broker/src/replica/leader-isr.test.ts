@@ -5,7 +5,9 @@ import { LeaderIsr, type PartitionReplication } from './leader-isr';
 const LEADER = 1;
 
 /** A replication whose ISR changes stay being stored until `store()` lands them. */
-function heldReplication(): PartitionReplication & { stored: PartitionAssignment[]; store(): void } {
+function heldReplication(
+  live: (brokerId: number) => boolean = () => true,
+): PartitionReplication & { stored: PartitionAssignment[]; store(): void } {
   const pending: (() => void)[] = [];
   return {
     stored: [],
@@ -22,6 +24,7 @@ function heldReplication(): PartitionReplication & { stored: PartitionAssignment
     onAlterIsrFailed: () => {},
     onLogOffline: () => {},
     storageIdOf: () => undefined,
+    isLive: live,
     store() {
       for (const land of pending.splice(0)) land();
     },
@@ -66,5 +69,21 @@ describe('the high watermark candidate of a partition leader', () => {
     expect(leaderIsr.highWatermarkCandidate(full.isr, 5)).toBeUndefined();
     leaderIsr.recordFetch(3, 4, 5);
     expect(leaderIsr.highWatermarkCandidate(full.isr, 5)).toBe(4);
+  });
+
+  it('keeps a caught-up follower out of the ISR while it has no session', () => {
+    const shrunk = assignment([LEADER, 2], [LEADER]);
+    let registered = false;
+    const replication = heldReplication((id) => id === LEADER || registered);
+    const leaderIsr = new LeaderIsr(LEADER, replication);
+    leaderIsr.applied(shrunk, 'new', 10);
+    leaderIsr.recordFetch(2, 10, 10);
+    leaderIsr.maybeExpand(shrunk, 2, 10, 1);
+    replication.store();
+    expect(replication.stored).toEqual([]);
+    registered = true;
+    leaderIsr.maybeExpand(shrunk, 2, 10, 1);
+    replication.store();
+    expect(replication.stored.map((stored) => stored.isr)).toEqual([[LEADER, 2]]);
   });
 });

@@ -19,6 +19,8 @@ export interface PartitionReplication {
   onLogOffline(topic: string, partition: number): void;
   /** The storage id a broker registered with now (cluster mode), recorded when it joins the ISR. */
   storageIdOf(brokerId: number): string | undefined;
+  /** Whether a broker is registered (its session live): only a live follower may join the ISR. */
+  isLive(brokerId: number): boolean;
 }
 
 /**
@@ -78,6 +80,10 @@ export class LeaderIsr {
     minInsyncReplicas: number,
   ): void {
     if (this.#pendingIsr !== undefined || assignment.isr.includes(followerId)) return;
+    // A follower fetching without a session (back from a cut, not registered again yet) is caught
+    // up but not live: the controller would take it out again at once (KIP-841 keeps fenced
+    // brokers out of the ISR for the same reason), so it joins once registered.
+    if (!this.replication.isLive(followerId)) return;
     const logEndOffset = this.#followers.logEndOf(followerId);
     if (logEndOffset === undefined || logEndOffset < highWatermark || logEndOffset < this.#epochStartOffset)
       return;

@@ -110,6 +110,7 @@ export class ReplicaManager {
       onAlterIsrFailed: (topic: string, partition: number, error: unknown) =>
         deps.logger.warn({ topic, partition, err: error }, 'storing an ISR change failed'),
       storageIdOf: (brokerId: number) => deps.view.broker(brokerId)?.storageId,
+      isLive: (brokerId: number) => deps.view.isLive(brokerId),
       onLogOffline: (topic: string, partition: number) => replication.onLogOffline?.(topic, partition),
     };
     this.#fetchers =
@@ -473,6 +474,11 @@ export class ReplicaManager {
   /** Whether this broker lost its cluster session and has not registered again yet. */
   get sessionFenced(): boolean {
     return this.#sessionFenced;
+  }
+
+  /** The node id of this broker. */
+  get localBrokerId(): number {
+    return this.deps.localBrokerId;
   }
 
   /** How many fetches are parked on a partition now; for observability and tests that wait for a park. */

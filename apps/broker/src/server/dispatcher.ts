@@ -21,7 +21,7 @@ import { RequestQuota } from '../quotas/request-quota';
 import type { Authorizer } from '../security/acl/authorizer';
 import { RequestAccess } from '../security/acl/request-access';
 import type { ConnectionAuth } from './auth/connection-auth';
-import { type ApiHandler, ConnectionRefusal, type RequestContext } from './handler';
+import type { ApiHandler, RequestContext } from './handler';
 import type { HandlerRegistry } from './handler-registry';
 import { type FailedResult, type WireError, wireErrorOf, wireErrorOfResult } from './request-errors';
 
@@ -210,7 +210,6 @@ export class Dispatcher<Services = BrokerServices> {
     try {
       response = await handled;
     } catch (error) {
-      if (error instanceof ConnectionRefusal) return { kind: 'close', reason: error.reason };
       this.observer.onHandlerFailure({ apiName: handler.api.name, error });
       return {
         kind: 'close',

@@ -63,17 +63,3 @@ export function defineHandler<A extends ApiSchema, Services = BrokerServices>(
 ): ApiHandler<A, Services> {
   return handler;
 }
-
-/**
- * Thrown by a handler that must not answer on this connection at all: the dispatcher closes the
- * connection for `reason`, without counting a handler failure. A broker whose cluster session is
- * lost does this to Metadata (docs/architecture.md §6.4): its view is stale, and an answer naming
- * it leader would send the client back to it, while a closed connection makes the client ask
- * another bootstrap broker.
- */
-export class ConnectionRefusal extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'ConnectionRefusal';
-  }
-}

@@ -4,7 +4,7 @@ import { Admin, Client } from '@weir/protocol';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { partitionDirectoryName } from '../../src/log/log-files';
 import { pollUntil } from '../group-fixtures';
-import { kafkaOf, kcatProduce } from './cluster-clients';
+import { kafkaOf, kcatProduce, storedClusterEvents } from './cluster-clients';
 import { createReplicatedTopics, startReplicatedCluster } from './replicated-cluster';
 import { anomalyCounts, assignmentWhere, finalRead, startReplicationWorkload } from './replication-workload';
 
@@ -92,7 +92,7 @@ describe('replication across network partitions', { timeout: TIMEOUT_MS }, () =>
     );
     await workload.stop();
     const report = await finalRead(cluster, 'cut-brokers', [0], workload.recorder);
-    expect(anomalyCounts(report)).toEqual({});
+    expect(anomalyCounts(report), JSON.stringify(report.anomalies.slice(0, 5))).toEqual({});
   });
 
   it('a leader cut off from etcd, not from clients, is replaced and fenced, and rejoins as a follower', async () => {
@@ -117,19 +117,21 @@ describe('replication across network partitions', { timeout: TIMEOUT_MS }, () =>
       'a new leader',
       (a) => a.leader > 0 && a.leader !== victim.nodeId,
     );
-    // Once the victim knows its session is lost, it hands out no metadata: its view still names it
-    // leader, and a client asking only it would come straight back.
+    // Once the victim knows its session is lost, its Metadata leaves it out: its view still names it
+    // leader, and a client asking only it would otherwise come straight back.
     await pollUntil(async () => {
       const client = new Client({ bootstrapServers: [victim.bootstrap], clientId: 'fenced-metadata' });
       try {
-        await new Admin(client).describeCluster();
-        return false;
+        const metadata = await new Admin(client).describeCluster();
+        return (
+          metadata.brokers.length > 0 && metadata.brokers.every((broker) => broker.nodeId !== victim.nodeId)
+        );
       } catch {
-        return true;
+        return false;
       } finally {
         client.close();
       }
-    }, 'the fenced victim refusing Metadata');
+    }, 'the fenced victim leaving itself out of Metadata');
     const acknowledged = workload.acknowledged();
     await pollUntil(
       () => workload.acknowledged() >= acknowledged + 20,
@@ -137,7 +139,14 @@ describe('replication across network partitions', { timeout: TIMEOUT_MS }, () =>
       {
         timeoutMs: 60_000,
       },
-    );
+    ).catch((error: unknown) => {
+      const recent = workload.recorder.operations
+        .slice(-30)
+        .map((operation) =>
+          operation.type === 'send' ? `${operation.value}:${operation.status}` : operation.type,
+        );
+      throw new Error(`${String(error)}; the last operations: ${recent.join(' ')}`);
+    });
     cluster.reconnectToEtcd(victim);
     await assignmentWhere(
       cluster,
@@ -148,7 +157,13 @@ describe('replication across network partitions', { timeout: TIMEOUT_MS }, () =>
     );
     await workload.stop();
     const report = await finalRead(cluster, 'cut-etcd', [0], workload.recorder);
-    expect(anomalyCounts(report)).toEqual({});
+    const events = (await storedClusterEvents(cluster)).filter(
+      (e) => e.topic === 'cut-etcd' || e.topic === undefined,
+    );
+    expect(
+      anomalyCounts(report),
+      `${JSON.stringify(report.anomalies.slice(0, 5))}\nvictim ${victim.nodeId}; events ${JSON.stringify(events)}\n${victim.process.output().slice(-15_000)}`,
+    ).toEqual({});
   });
 
   it('a leader that appended unreplicated records and died truncates them as a follower; they are never served', async () => {
@@ -209,7 +224,7 @@ describe('replication across network partitions', { timeout: TIMEOUT_MS }, () =>
       recorder.recordSend({ type: 'send', process: 'acks-1', status: 'unknown', partition: 0, value });
     }
     const report = await finalRead(cluster, 'divergent', [0], recorder);
-    expect(anomalyCounts(report)).toEqual({});
+    expect(anomalyCounts(report), JSON.stringify(report.anomalies.slice(0, 5))).toEqual({});
     expect(report.stats.valuesRead).toBe(6);
     // Every replica holds the same batches, byte for byte: the old leader's tail is gone.
     await Promise.all(cluster.brokers.map((broker) => broker.stop()));

@@ -41,14 +41,26 @@ export async function startReplicationWorkload(
   let acknowledged = 0;
   const producers: Producer[] = [];
   const loops: Promise<void>[] = [];
-  for (const partition of options.partitions) {
+  const newProducer = async (partition: number): Promise<Producer> => {
     const producer = kafkaOf(cluster, `workload-kafkajs-${partition}`).producer({
       idempotent: true,
       maxInFlightRequests: 1,
       retry: { retries: 30, initialRetryTime: 100, maxRetryTime: 1000 },
     });
-    await producer.connect();
     producers.push(producer);
+    // Connecting may fail while a fault is on; the producer is then tried again until it connects.
+    for (;;) {
+      try {
+        await producer.connect();
+        return producer;
+      } catch {
+        if (!running) return producer;
+        await delay(200);
+      }
+    }
+  };
+  for (const partition of options.partitions) {
+    let producer = await newProducer(partition);
     loops.push(
       (async () => {
         for (let index = 0; running; index++) {
@@ -60,6 +72,16 @@ export async function startReplicationWorkload(
             `j${partition}-${index}`,
           );
           if (sent.status === 'ok') acknowledged += 1;
+          else {
+            // kafkajs advances an idempotent producer's sequence only on success, so after a send
+            // whose outcome it does not know (it may have been stored) the next send would reuse
+            // that sequence with another value, and the broker rightly answers it as a duplicate
+            // of the stored one, with that one's offset. Kafka's Java client bumps the producer's
+            // epoch instead (KIP-360); a new producer id is the same here.
+            await producer.disconnect().catch(() => undefined);
+            producers.splice(producers.indexOf(producer), 1);
+            producer = await newProducer(partition);
+          }
           await delay(intervalMs);
         }
       })(),

@@ -1,7 +1,7 @@
-import { CLUSTER_RESOURCE_NAME, Metadata } from '@weir/protocol';
+import { CLUSTER_RESOURCE_NAME, ErrorCode, Metadata } from '@weir/protocol';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import type { TopicDescription } from '../../topics/topic-descriptions';
-import { ConnectionRefusal, defineHandler } from '../handler';
+import { defineHandler } from '../handler';
 
 const RULES = API_ACL_RULES.Metadata;
 
@@ -36,16 +36,20 @@ const CLUSTER_OPERATIONS = [
  * before 4 give implicitly. An all-topics answer leaves out the topics the principal may not
  * describe; a named one it may not describe is TOPIC_AUTHORIZATION_FAILED, and so is one it would
  * auto-create without CREATE (Kafka's rule; the name does not leak existence). v8 reports the
- * principal's authorized operations on each topic and on the cluster when asked. A broker that lost
- * its cluster session closes the connection instead of answering from its stale view.
+ * principal's authorized operations on each topic and on the cluster when asked.
+ *
+ * A broker that lost its cluster session (docs/architecture.md §6.4) leaves itself out of the
+ * answer: not among the brokers, not the controller, and LEADER_NOT_AVAILABLE for the partitions
+ * its view says it leads. Cut off from etcd, its view is stale and names it leader; a client that
+ * asks only the broker it is connected to (kafkajs) would be sent back to it for as long as the cut
+ * lasts, while this answer sends it to the other brokers, whose views are current.
  */
 export const metadataHandler = defineHandler({
   api: Metadata,
   versions: { min: 1, max: 8 },
   async handle(request, context, services) {
-    if (services.replicas.sessionFenced) {
-      throw new ConnectionRefusal('the cluster session is lost: metadata here is stale');
-    }
+    // A broker without its cluster session leaves itself out (see fencedSelf below).
+    const fencedSelf = services.replicas.sessionFenced ? services.replicas.localBrokerId : undefined;
     const { access } = context;
     const cluster = services.cluster;
     const allowAutoCreate = context.header.apiVersion < 4 || request.allowAutoTopicCreation;
@@ -77,19 +81,21 @@ export const metadataHandler = defineHandler({
       throttleTimeMs: 0,
       // Every live broker, as reached on the listener this request came in on (Kafka's rule).
       brokers: cluster.brokers().flatMap((broker) => {
+        if (broker.brokerId === fencedSelf) return [];
         const endpoint = cluster.endpoint(broker.brokerId, context.listenerName);
         return endpoint === undefined ? [] : [{ ...endpoint }];
       }),
       clusterId: cluster.clusterId,
-      controllerId: cluster.controllerId,
+      controllerId: cluster.controllerId === fencedSelf ? -1 : cluster.controllerId,
       topics: topics.map((topic) => ({
         errorCode: topic.errorCode,
         name: topic.name,
         isInternal: topic.isInternal,
         partitions: topic.partitions.map((partition) => ({
-          errorCode: partition.errorCode,
+          ...(partition.leaderId === fencedSelf && fencedSelf !== undefined
+            ? { errorCode: ErrorCode.LEADER_NOT_AVAILABLE, leaderId: -1 }
+            : { errorCode: partition.errorCode, leaderId: partition.leaderId }),
           partitionIndex: partition.partition,
-          leaderId: partition.leaderId,
           // On the wire from v7; librdkafka ≥ 2.1 then validates with OffsetForLeaderEpoch
           // (docs/kafka-compat.md §6.5).
           leaderEpoch: partition.leaderEpoch,
