@@ -141,7 +141,7 @@ export type {
   RecordBatchInput,
   RecordInput,
 } from './records/record-batch';
-export { decodeRecordBatch, encodeRecordBatch } from './records/record-batch';
+export { decodeRecordBatch, encodeRecordBatch, writeRecordBatchHeader } from './records/record-batch';
 export type { ApiDefinition, ApiSchema, RequestOf, ResponseInputOf, ResponseOf } from './schema/api';
 export { defineApi, isFlexible, supportsVersion } from './schema/api';
 
