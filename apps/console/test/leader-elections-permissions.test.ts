@@ -1,7 +1,6 @@
-import { CLUSTER_RESOURCE_NAME } from '@weir/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeaderElectionPermission } from '../src/server/api/schemas/leader-elections';
-import { SECURE_ADMIN, type SecureGateway, startSecureGateway } from './secure-gateway-fixture';
+import { SECURE_ADMIN, type SecureGateway, startGatewayWithClusterReader } from './secure-gateway-fixture';
 
 /*
  * Who may elect leaders: the election runs as the logged-in user, so the broker's ACLs decide. A
@@ -14,20 +13,7 @@ const READER = { username: 'reader', password: 'reader-elect-secret-7c2e' };
 let gateway: SecureGateway;
 
 beforeAll(async () => {
-  gateway = await startSecureGateway();
-  await gateway.internal.upsertUser({ ...READER, mechanism: 'SCRAM-SHA-256' });
-  await gateway.admin.createTopics([{ name: 'orders', partitions: 1 }]);
-  await gateway.admin.createAcls([
-    {
-      resourceType: 'CLUSTER',
-      resourceName: CLUSTER_RESOURCE_NAME,
-      patternType: 'LITERAL',
-      principal: `User:${READER.username}`,
-      host: '*',
-      operation: 'DESCRIBE',
-      permission: 'ALLOW',
-    },
-  ]);
+  gateway = await startGatewayWithClusterReader(READER);
 }, 60_000);
 
 afterAll(async () => {

@@ -1,7 +1,6 @@
-import { CLUSTER_RESOURCE_NAME } from '@weir/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReassignmentList } from '../src/server/api/schemas/reassignments';
-import { SECURE_ADMIN, type SecureGateway, startSecureGateway } from './secure-gateway-fixture';
+import { SECURE_ADMIN, type SecureGateway, startGatewayWithClusterReader } from './secure-gateway-fixture';
 
 /*
  * Who may move partitions: the reassignment routes run as the logged-in user, so the broker's ACLs
@@ -14,20 +13,7 @@ const READER = { username: 'reader', password: 'reader-moves-secret-3f9a' };
 let gateway: SecureGateway;
 
 beforeAll(async () => {
-  gateway = await startSecureGateway();
-  await gateway.internal.upsertUser({ ...READER, mechanism: 'SCRAM-SHA-256' });
-  await gateway.admin.createTopics([{ name: 'orders', partitions: 1 }]);
-  await gateway.admin.createAcls([
-    {
-      resourceType: 'CLUSTER',
-      resourceName: CLUSTER_RESOURCE_NAME,
-      patternType: 'LITERAL',
-      principal: `User:${READER.username}`,
-      host: '*',
-      operation: 'DESCRIBE',
-      permission: 'ALLOW',
-    },
-  ]);
+  gateway = await startGatewayWithClusterReader(READER);
 }, 60_000);
 
 afterAll(async () => {

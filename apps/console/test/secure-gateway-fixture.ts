@@ -1,4 +1,4 @@
-import { Admin, Client, InternalAdmin } from '@weir/protocol';
+import { Admin, CLUSTER_RESOURCE_NAME, Client, InternalAdmin } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import pino, { type Logger } from 'pino';
 import { createBrokerClients } from '../src/server/admin-client';
@@ -166,4 +166,29 @@ export async function startSecureGateway(options: SecureGatewayOptions = {}): Pr
       }
     },
   };
+}
+
+/**
+ * A secure gateway with a topic `orders` and a user who may only describe the cluster (DESCRIBE
+ * on CLUSTER): the reader the cluster-operation permission tests log in as.
+ */
+export async function startGatewayWithClusterReader(reader: {
+  username: string;
+  password: string;
+}): Promise<SecureGateway> {
+  const gateway = await startSecureGateway();
+  await gateway.internal.upsertUser({ ...reader, mechanism: 'SCRAM-SHA-256' });
+  await gateway.admin.createTopics([{ name: 'orders', partitions: 1 }]);
+  await gateway.admin.createAcls([
+    {
+      resourceType: 'CLUSTER',
+      resourceName: CLUSTER_RESOURCE_NAME,
+      patternType: 'LITERAL',
+      principal: `User:${reader.username}`,
+      host: '*',
+      operation: 'DESCRIBE',
+      permission: 'ALLOW',
+    },
+  ]);
+  return gateway;
 }
