@@ -1,7 +1,9 @@
+import { AdminItemsError, ErrorCode, type WeirError } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { type Admin, ConfigResourceTypes, ConfigSource, Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOPIC_CONFIGS } from '../src/topics/topic-configs';
+import { clientSession, weirFailure } from './internal-fixtures';
 
 const RETENTION_DEFAULT_MS = 3_600_000;
 
@@ -54,6 +56,11 @@ async function setTopicConfigs(
       },
     ],
   });
+}
+
+/** The broker's message for the one item an admin call failed for. */
+function itemMessage(error: WeirError): string {
+  return error instanceof AdminItemsError ? (error.failures[0]?.error.message ?? '') : error.message;
 }
 
 describe('topic and broker configs through the kafkajs admin client', () => {
@@ -218,11 +225,70 @@ describe('topic and broker configs through the kafkajs admin client', () => {
       });
       await expect(
         admin.createTopics({
-          topics: [{ topic: 'compacted', configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }],
+          topics: [{ topic: 'uncompressed', configEntries: [{ name: 'compression.type', value: 'gzip' }] }],
         }),
       ).rejects.toMatchObject({ errors: [expect.objectContaining({ type: 'INVALID_CONFIG' })] });
-      expect(await admin.listTopics()).not.toContain('compacted');
+      expect(await admin.listTopics()).not.toContain('uncompressed');
     });
+  });
+
+  it('creates a compacted topic with the cleaner settings and reads them back', async () => {
+    await withAdmin(kafka, async (admin) => {
+      const cleanerConfigs = {
+        'cleanup.policy': 'compact,delete',
+        'min.cleanable.dirty.ratio': '0.25',
+        'min.compaction.lag.ms': '1000',
+        'max.compaction.lag.ms': '60000',
+        'delete.retention.ms': '5000',
+      };
+      await admin.createTopics({
+        topics: [
+          {
+            topic: 'compacted',
+            configEntries: Object.entries(cleanerConfigs).map(([name, value]) => ({ name, value })),
+          },
+        ],
+      });
+      const configs = await topicConfigs(admin, 'compacted');
+      for (const [name, value] of Object.entries(cleanerConfigs)) {
+        expect(configs.get(name), name).toMatchObject({
+          configValue: value,
+          configSource: ConfigSource.TOPIC_CONFIG,
+        });
+      }
+      // Unset, it is Kafka's Long.MAX, as Kafka reports it.
+      expect((await topicConfigs(admin, 'created-with-configs')).get('max.compaction.lag.ms')).toMatchObject({
+        configValue: '9223372036854775807',
+        configSource: ConfigSource.DEFAULT_CONFIG,
+      });
+
+      await setTopicConfigs(admin, 'compacted', { 'cleanup.policy': 'compact' });
+      expect((await topicConfigs(admin, 'compacted')).get('cleanup.policy')?.configValue).toBe('compact');
+    });
+  });
+
+  it('refuses bad cleaner settings with INVALID_CONFIG naming the config (SDK admin, which keeps the message)', async () => {
+    const { client, admin } = clientSession(running);
+    try {
+      const refused: Array<[Record<string, string>, RegExp]> = [
+        [{ 'min.cleanable.dirty.ratio': '1.5' }, /"min\.cleanable\.dirty\.ratio"/],
+        [{ 'cleanup.policy': 'compact,foo' }, /"cleanup\.policy".*"foo"/],
+        [{ 'min.compaction.lag.ms': '2000', 'max.compaction.lag.ms': '1000' }, /"min\.compaction\.lag\.ms"/],
+      ];
+      for (const [configs, message] of refused) {
+        const created = await weirFailure(admin.createTopics([{ name: 'badly-cleaned', configs }]));
+        expect(created.code).toBe(ErrorCode.INVALID_CONFIG);
+        expect(itemMessage(created)).toMatch(message);
+        const altered = await weirFailure(
+          admin.alterConfigs([{ type: 'topic', name: 'created-with-configs', configs }]),
+        );
+        expect(altered.code).toBe(ErrorCode.INVALID_CONFIG);
+        expect(itemMessage(altered)).toMatch(message);
+      }
+      expect(await admin.listTopics()).not.toContain('badly-cleaned');
+    } finally {
+      await client.close();
+    }
   });
 
   it('describes the broker configs as read-only static configs', async () => {

@@ -41,6 +41,9 @@ function commaList<T extends z.ZodType>(item: T) {
   );
 }
 
+/** The values of log.cleanup.policy and of a topic's cleanup.policy list. */
+export const CLEANUP_POLICIES = ['delete', 'compact'] as const;
+
 /** The SASL mechanisms a SASL client listener can offer (docs/architecture.md §7). */
 export const CLIENT_SASL_MECHANISMS = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const;
 
@@ -307,6 +310,54 @@ export const brokerConfigSchema = z.strictObject({
       timestampType: z.enum(['CreateTime', 'LogAppendTime']).default('CreateTime'),
       /** Segment files kept open at once across all partitions. */
       maxOpenFiles: z.number().int().min(16).default(1024),
+      /**
+       * log.cleanup.policy: `delete` (retention deletes old segments), `compact` (the cleaner keeps
+       * the latest record per key), or both, for topics that do not set cleanup.policy.
+       */
+      cleanupPolicy: commaList(z.enum(CLEANUP_POLICIES))
+        .refine((policies) => policies.length > 0, 'lists no policy')
+        .refine((policies) => new Set(policies).size === policies.length, 'lists a policy twice')
+        .default(['delete']),
+      /** The log cleaner, which compacts topics whose cleanup.policy contains `compact`. */
+      cleaner: z
+        .strictObject({
+          /** log.cleaner.enable */
+          enable: z.boolean().default(true),
+          /** log.cleaner.threads: partitions cleaned at once. */
+          threads: z.number().int().min(1).default(1),
+          /** log.cleaner.dedupe.buffer.size: memory for the key map, shared by all cleaner threads. */
+          dedupeBufferBytes: z
+            .number()
+            .int()
+            .min(1024 * 1024)
+            .default(128 * 1024 * 1024),
+          /** log.cleaner.io.max.bytes.per.second: the cleaner's read and write rate (omit for unlimited). */
+          ioMaxBytesPerSecond: z.number().positive().optional(),
+          /** log.cleaner.backoff.ms: the pause when no log needs cleaning. */
+          backoffMs: z.number().int().min(0).default(15_000),
+          /** log.cleaner.min.cleanable.ratio: the default of min.cleanable.dirty.ratio. */
+          minCleanableRatio: z.number().min(0).max(1).default(0.5),
+          /** log.cleaner.delete.retention.ms: the default of delete.retention.ms. */
+          deleteRetentionMs: z
+            .number()
+            .int()
+            .min(0)
+            .default(24 * 3600 * 1000),
+          /** log.cleaner.min.compaction.lag.ms: the default of min.compaction.lag.ms. */
+          minCompactionLagMs: z.number().int().min(0).default(0),
+          /**
+           * log.cleaner.max.compaction.lag.ms: the default of max.compaction.lag.ms (omit for no
+           * limit, Kafka's Long.MAX).
+           */
+          maxCompactionLagMs: z.number().int().min(1).optional(),
+        })
+        .refine(
+          (cleaner) =>
+            cleaner.maxCompactionLagMs === undefined ||
+            cleaner.minCompactionLagMs <= cleaner.maxCompactionLagMs,
+          { message: 'minCompactionLagMs must not exceed maxCompactionLagMs', path: ['minCompactionLagMs'] },
+        )
+        .prefault({}),
     })
     .prefault({}),
   groups: z

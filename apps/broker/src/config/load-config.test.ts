@@ -71,6 +71,74 @@ describe('loadConfig precedence', () => {
     expect(errors.map((error) => error.key)).toContain('topics.minInsyncReplicas');
   });
 
+  it('has Kafka’s log cleaner defaults, and takes them from the file and the environment', async () => {
+    const defaults = await configOf(load());
+    expect(defaults.log.cleanupPolicy).toEqual(['delete']);
+    expect(defaults.log.cleaner).toEqual({
+      enable: true,
+      threads: 1,
+      dedupeBufferBytes: 134_217_728,
+      backoffMs: 15_000,
+      minCleanableRatio: 0.5,
+      deleteRetentionMs: 86_400_000,
+      minCompactionLagMs: 0,
+    });
+    expect(defaults.log.cleaner.ioMaxBytesPerSecond).toBeUndefined();
+    expect(defaults.log.cleaner.maxCompactionLagMs).toBeUndefined();
+
+    const set = await configOf(
+      load({
+        files: {
+          'weir.yaml':
+            'log:\n  cleanupPolicy: [compact, delete]\n  cleaner:\n    threads: 2\n    minCleanableRatio: 0.25\n',
+        },
+        env: {
+          WEIR_CONFIG: 'weir.yaml',
+          WEIR_LOG__CLEANER__ENABLE: 'false',
+          WEIR_LOG__CLEANER__IO_MAX_BYTES_PER_SECOND: '1048576',
+          WEIR_LOG__CLEANER__MAX_COMPACTION_LAG_MS: '60000',
+        },
+      }),
+    );
+    expect(set.log.cleanupPolicy).toEqual(['compact', 'delete']);
+    expect(set.log.cleaner).toMatchObject({
+      enable: false,
+      threads: 2,
+      minCleanableRatio: 0.25,
+      ioMaxBytesPerSecond: 1_048_576,
+      maxCompactionLagMs: 60_000,
+    });
+    expect(
+      (await configOf(load({ env: { WEIR_LOG__CLEANUP_POLICY: 'compact' } }))).log.cleanupPolicy,
+    ).toEqual(['compact']);
+
+    const errors = await errorsOf(
+      load({
+        env: {
+          WEIR_LOG__CLEANUP_POLICY: 'compact,shred',
+          WEIR_LOG__CLEANER__THREADS: '0',
+          WEIR_LOG__CLEANER__DEDUPE_BUFFER_BYTES: '1024',
+          WEIR_LOG__CLEANER__MIN_CLEANABLE_RATIO: '1.5',
+        },
+      }),
+    );
+    expect(errors.map((error) => error.key).sort()).toEqual([
+      'log.cleaner.dedupeBufferBytes',
+      'log.cleaner.minCleanableRatio',
+      'log.cleaner.threads',
+      expect.stringMatching(/^log\.cleanupPolicy/),
+    ]);
+    const lagErrors = await errorsOf(
+      load({
+        env: {
+          WEIR_LOG__CLEANER__MIN_COMPACTION_LAG_MS: '2000',
+          WEIR_LOG__CLEANER__MAX_COMPACTION_LAG_MS: '1000',
+        },
+      }),
+    );
+    expect(lagErrors.map((error) => error.key)).toEqual(['log.cleaner.minCompactionLagMs']);
+  });
+
   it('layers defaults < file < environment < flags, key by key', async () => {
     const files = {
       'weir.yaml': [

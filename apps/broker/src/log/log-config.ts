@@ -33,6 +33,21 @@ export interface LogConfig {
   minInsyncReplicas: number;
   /** unclean.leader.election.enable: an out-of-sync replica may lead when no in-sync one is left. */
   uncleanLeaderElectionEnable: boolean;
+  /** cleanup.policy contains "compact": the cleaner keeps the latest record per key. */
+  compact: boolean;
+  /** cleanup.policy contains "delete": retention.ms / retention.bytes delete old segments. */
+  deleteByRetention: boolean;
+  /** min.cleanable.dirty.ratio: the share of the log not yet cleaned that makes it worth cleaning. */
+  minCleanableDirtyRatio: number;
+  /** min.compaction.lag.ms: a record stays uncompacted at least this long after it is written. */
+  minCompactionLagMs: number;
+  /**
+   * max.compaction.lag.ms: a record is eligible for compaction at most this long after it is
+   * written; Number.POSITIVE_INFINITY for Kafka's Long.MAX (no limit).
+   */
+  maxCompactionLagMs: number;
+  /** delete.retention.ms: how long a tombstone (a record with a null value) is kept after cleaning. */
+  deleteRetentionMs: number;
 }
 
 export const DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
@@ -51,4 +66,10 @@ export const DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
   fileDeleteDelayMs: 60_000,
   minInsyncReplicas: 1,
   uncleanLeaderElectionEnable: false,
+  compact: false,
+  deleteByRetention: true,
+  minCleanableDirtyRatio: 0.5,
+  minCompactionLagMs: 0,
+  maxCompactionLagMs: Number.POSITIVE_INFINITY,
+  deleteRetentionMs: 24 * 60 * 60 * 1000,
 });

@@ -13,6 +13,11 @@ export interface RetentionSegment {
 export interface RetentionPolicy {
   retentionMs: number;
   retentionBytes: number;
+  /**
+   * cleanup.policy contains "delete". Without it (compact only) retention.ms and retention.bytes
+   * delete nothing, as in Kafka: the cleaner alone decides what a compacted log loses.
+   */
+  deleteByRetention: boolean;
 }
 
 export type RetentionReason = 'retention.ms' | 'retention.bytes' | 'log-start-offset';
@@ -40,8 +45,9 @@ export async function describeClosedSegments(segments: readonly Segment[]): Prom
  * Decides how many of the oldest closed segments to delete, as Kafka does: segments entirely below
  * the log start offset (after DeleteRecords), segments whose newest record is older than
  * retention.ms, and the oldest segments while the log (including the active segment, which is never
- * deleted) is larger than retention.bytes. Only a prefix is ever deleted, so offsets stay contiguous.
- * Pure: the log applies the decision.
+ * deleted) is larger than retention.bytes. The last two apply only when the cleanup policy
+ * contains "delete"; the log start offset always does. Only a prefix is ever deleted, so offsets
+ * stay contiguous. Pure: the log applies the decision.
  */
 export function segmentsToDelete(
   closedSegments: readonly RetentionSegment[],
@@ -54,6 +60,8 @@ export function segmentsToDelete(
   let reason: RetentionReason | undefined;
   while (count < closedSegments.length && closedSegments[count]!.nextOffset <= logStartOffset) count++;
   if (count > 0) reason = 'log-start-offset';
+
+  if (!policy.deleteByRetention) return { count, reason };
 
   if (policy.retentionMs >= 0) {
     while (count < closedSegments.length) {

@@ -37,3 +37,102 @@ describe('the replication configs of a topic’s log', () => {
     );
   });
 });
+
+describe('the cleanup configs of a topic’s log', () => {
+  const withLog = (log: Record<string, unknown>) => brokerConfigSchema.parse({ log });
+
+  it('defaults to the delete policy and Kafka’s cleaner settings', () => {
+    expect(logConfigFor(broker(), {})).toMatchObject({
+      compact: false,
+      deleteByRetention: true,
+      minCleanableDirtyRatio: 0.5,
+      minCompactionLagMs: 0,
+      maxCompactionLagMs: Number.POSITIVE_INFINITY,
+      deleteRetentionMs: 86_400_000,
+    });
+    const defaults = broker();
+    expect(topicConfigDefinition('cleanup.policy')?.defaultValue(defaults)).toBe('delete');
+    expect(topicConfigDefinition('max.compaction.lag.ms')?.defaultValue(defaults)).toBe(
+      '9223372036854775807',
+    );
+    expect(topicConfigDefinition('min.cleanable.dirty.ratio')?.defaultValue(defaults)).toBe('0.5');
+  });
+
+  it('takes the topic defaults from log.cleanup.policy and log.cleaner', () => {
+    const configured = withLog({
+      cleanupPolicy: 'compact',
+      cleaner: { minCleanableRatio: 0.1, deleteRetentionMs: 5, minCompactionLagMs: 6, maxCompactionLagMs: 7 },
+    });
+    expect(logConfigFor(configured, {})).toMatchObject({
+      compact: true,
+      deleteByRetention: false,
+      minCleanableDirtyRatio: 0.1,
+      deleteRetentionMs: 5,
+      minCompactionLagMs: 6,
+      maxCompactionLagMs: 7,
+    });
+    expect(topicConfigDefinition('cleanup.policy')?.defaultValue(configured)).toBe('compact');
+    expect(topicConfigDefinition('max.compaction.lag.ms')?.defaultValue(configured)).toBe('7');
+  });
+
+  it('reads cleanup.policy as a list in either order, with spaces around the commas', () => {
+    expect(logConfigFor(broker(), { 'cleanup.policy': 'compact' })).toMatchObject({
+      compact: true,
+      deleteByRetention: false,
+    });
+    for (const both of ['compact,delete', 'delete,compact', ' delete , compact ']) {
+      expect(topicConfigsProblem({ 'cleanup.policy': both })).toBeUndefined();
+      expect(logConfigFor(broker(), { 'cleanup.policy': both })).toMatchObject({
+        compact: true,
+        deleteByRetention: true,
+      });
+    }
+  });
+
+  it('applies the four cleaner overrides, Kafka’s Long.MAX as no limit', () => {
+    const overrides = {
+      'min.cleanable.dirty.ratio': '0.75',
+      'min.compaction.lag.ms': '1000',
+      'max.compaction.lag.ms': '9223372036854775807',
+      'delete.retention.ms': '2000',
+    };
+    expect(topicConfigsProblem(overrides)).toBeUndefined();
+    expect(logConfigFor(broker(), overrides)).toMatchObject({
+      minCleanableDirtyRatio: 0.75,
+      minCompactionLagMs: 1000,
+      maxCompactionLagMs: Number.POSITIVE_INFINITY,
+      deleteRetentionMs: 2000,
+    });
+    expect(logConfigFor(broker(), { 'max.compaction.lag.ms': '60000' }).maxCompactionLagMs).toBe(60_000);
+  });
+
+  it('refuses a bad policy, ratio or lag, naming the config and the bad entry', () => {
+    expect(topicConfigsProblem({ 'cleanup.policy': 'compact,foo' })).toMatch(/"cleanup\.policy".*"foo"/);
+    expect(topicConfigsProblem({ 'cleanup.policy': '' })).toMatch(/"cleanup\.policy".*no policy/);
+    expect(topicConfigsProblem({ 'cleanup.policy': ' , ' })).toMatch(/"cleanup\.policy"/);
+    expect(topicConfigsProblem({ 'min.cleanable.dirty.ratio': '1.5' })).toMatch(
+      /"min\.cleanable\.dirty\.ratio"/,
+    );
+    expect(topicConfigsProblem({ 'min.cleanable.dirty.ratio': '-0.1' })).toMatch(
+      /"min\.cleanable\.dirty\.ratio"/,
+    );
+    expect(topicConfigsProblem({ 'min.cleanable.dirty.ratio': 'half' })).toMatch(
+      /"min\.cleanable\.dirty\.ratio"/,
+    );
+    expect(topicConfigsProblem({ 'min.compaction.lag.ms': '-1' })).toMatch(/"min\.compaction\.lag\.ms"/);
+    expect(topicConfigsProblem({ 'max.compaction.lag.ms': '0' })).toMatch(/"max\.compaction\.lag\.ms"/);
+    expect(topicConfigsProblem({ 'max.compaction.lag.ms': '9223372036854775808' })).toMatch(
+      /"max\.compaction\.lag\.ms"/,
+    );
+    expect(topicConfigsProblem({ 'delete.retention.ms': '-5' })).toMatch(/"delete\.retention\.ms"/);
+  });
+
+  it('refuses a minimum compaction lag above the maximum when both are set', () => {
+    expect(topicConfigsProblem({ 'min.compaction.lag.ms': '2000', 'max.compaction.lag.ms': '1000' })).toMatch(
+      /"min\.compaction\.lag\.ms".*"max\.compaction\.lag\.ms"/,
+    );
+    expect(
+      topicConfigsProblem({ 'min.compaction.lag.ms': '1000', 'max.compaction.lag.ms': '1000' }),
+    ).toBeUndefined();
+  });
+});

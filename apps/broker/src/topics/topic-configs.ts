@@ -1,11 +1,11 @@
-import type { BrokerConfig } from '../config/broker-config';
+import { type BrokerConfig, CLEANUP_POLICIES } from '../config/broker-config';
 import type { LogConfig } from '../log/log-config';
 
 /** The shape of one topic-level config, with Kafka's name and meaning. */
 export interface TopicConfigDefinition {
   name: string;
   /** Kafka's type name, reported by DescribeConfigs documentation and used for parsing. */
-  type: 'long' | 'int' | 'boolean' | 'string' | 'list';
+  type: 'long' | 'int' | 'double' | 'boolean' | 'string' | 'list';
   /** Why `value` is not acceptable, or undefined. */
   problem(value: string): string | undefined;
   /** The value a topic gets when it does not set this config (from the broker's settings). */
@@ -30,6 +30,57 @@ function oneOf(...allowed: string[]): (value: string) => string | undefined {
 
 const INT_MAX = 2_147_483_647;
 
+/** Kafka's Long.MAX_VALUE, the largest value of a long config and max.compaction.lag.ms's default. */
+const LONG_MAX = '9223372036854775807';
+
+/**
+ * A long config whose range goes up to Kafka's Long.MAX_VALUE, which a JavaScript number cannot
+ * hold exactly: the text is checked as a BigInt, so Kafka's own default is accepted as written.
+ */
+function longProblem(value: string, min: number): string | undefined {
+  if (!LONG_PATTERN.test(value)) return `"${value}" is not an integer`;
+  const parsed = BigInt(value);
+  if (parsed < BigInt(min) || parsed > BigInt(LONG_MAX)) return `${value} is outside ${min}..${LONG_MAX}`;
+  return undefined;
+}
+
+/**
+ * A duration in milliseconds that {@link longProblem} accepted, as a number: past
+ * Number.MAX_SAFE_INTEGER (some 285,000 years) it means "never", so it becomes Infinity rather
+ * than a rounded value.
+ */
+function longMs(value: string): number {
+  const parsed = Number(value);
+  return parsed > Number.MAX_SAFE_INTEGER ? Number.POSITIVE_INFINITY : parsed;
+}
+
+const DOUBLE_PATTERN = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+function doubleProblem(value: string, min: number, max: number): string | undefined {
+  const trimmed = value.trim();
+  if (!DOUBLE_PATTERN.test(trimmed)) return `"${value}" is not a number`;
+  const parsed = Number(trimmed);
+  if (parsed < min || parsed > max) return `${value} is outside ${min}..${max}`;
+  return undefined;
+}
+
+/** The entries of a list config, as Kafka splits them: on commas, with surrounding spaces dropped. */
+export function listEntries(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+}
+
+function cleanupPolicyProblem(value: string): string | undefined {
+  const entries = listEntries(value);
+  if (entries.length === 0) return 'lists no policy (use "delete", "compact" or both)';
+  const allowed: readonly string[] = CLEANUP_POLICIES;
+  const unknown = entries.find((entry) => !allowed.includes(entry));
+  if (unknown !== undefined) return `"${unknown}" is not one of ${CLEANUP_POLICIES.join(', ')}`;
+  return undefined;
+}
+
 /**
  * The topic configs Weir understands. Anything else is refused with INVALID_CONFIG, so a typo never
  * silently does nothing. Values are kept as strings, as Kafka's protocol carries them.
@@ -38,10 +89,13 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'cleanup.policy',
     type: 'list',
-    // Compaction is not implemented yet; accepting "compact" would promise something we do not do.
-    problem: (value) =>
-      value === 'delete' ? undefined : `"${value}" is not supported (only "delete" is, for now)`,
-    defaultValue: () => 'delete',
+    problem: cleanupPolicyProblem,
+    defaultValue: (broker) => broker.log.cleanupPolicy.join(','),
+    applyToLog: (log, value) => {
+      const policies = listEntries(value);
+      log.compact = policies.includes('compact');
+      log.deleteByRetention = policies.includes('delete');
+    },
   },
   {
     name: 'compression.type',
@@ -54,8 +108,11 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'delete.retention.ms',
     type: 'long',
-    problem: (value) => integerProblem(value, 0),
-    defaultValue: () => String(24 * 3600 * 1000),
+    problem: (value) => longProblem(value, 0),
+    defaultValue: (broker) => String(broker.log.cleaner.deleteRetentionMs),
+    applyToLog: (log, value) => {
+      log.deleteRetentionMs = longMs(value);
+    },
   },
   {
     name: 'file.delete.delay.ms',
@@ -94,6 +151,15 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
     },
   },
   {
+    name: 'max.compaction.lag.ms',
+    type: 'long',
+    problem: (value) => longProblem(value, 1),
+    defaultValue: (broker) => String(broker.log.cleaner.maxCompactionLagMs ?? LONG_MAX),
+    applyToLog: (log, value) => {
+      log.maxCompactionLagMs = longMs(value);
+    },
+  },
+  {
     name: 'max.message.bytes',
     type: 'int',
     problem: (value) => integerProblem(value, 64, INT_MAX),
@@ -109,6 +175,24 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
     defaultValue: (broker) => broker.log.timestampType,
     applyToLog: (log, value) => {
       log.timestampType = value as LogConfig['timestampType'];
+    },
+  },
+  {
+    name: 'min.cleanable.dirty.ratio',
+    type: 'double',
+    problem: (value) => doubleProblem(value, 0, 1),
+    defaultValue: (broker) => String(broker.log.cleaner.minCleanableRatio),
+    applyToLog: (log, value) => {
+      log.minCleanableDirtyRatio = Number(value.trim());
+    },
+  },
+  {
+    name: 'min.compaction.lag.ms',
+    type: 'long',
+    problem: (value) => longProblem(value, 0),
+    defaultValue: (broker) => String(broker.log.cleaner.minCompactionLagMs),
+    applyToLog: (log, value) => {
+      log.minCompactionLagMs = longMs(value);
     },
   },
   {
@@ -192,6 +276,12 @@ export function topicConfigsProblem(configs: Record<string, string | null>): str
     const problem = definition.problem(value);
     if (problem) return `invalid value for "${name}": ${problem}`;
   }
+  const minLag = configs['min.compaction.lag.ms'];
+  const maxLag = configs['max.compaction.lag.ms'];
+  // Kafka refuses a minimum above the maximum: no record could ever be both old enough and young enough.
+  if (typeof minLag === 'string' && typeof maxLag === 'string' && BigInt(minLag) > BigInt(maxLag)) {
+    return `conflicting values: "min.compaction.lag.ms" (${minLag}) is larger than "max.compaction.lag.ms" (${maxLag})`;
+  }
   return undefined;
 }
 
@@ -211,6 +301,12 @@ export function logConfigFor(broker: BrokerConfig, overrides: Record<string, str
     fileDeleteDelayMs: 60_000,
     minInsyncReplicas: broker.topics.minInsyncReplicas,
     uncleanLeaderElectionEnable: broker.topics.uncleanLeaderElectionEnable,
+    compact: broker.log.cleanupPolicy.includes('compact'),
+    deleteByRetention: broker.log.cleanupPolicy.includes('delete'),
+    minCleanableDirtyRatio: broker.log.cleaner.minCleanableRatio,
+    minCompactionLagMs: broker.log.cleaner.minCompactionLagMs,
+    maxCompactionLagMs: broker.log.cleaner.maxCompactionLagMs ?? Number.POSITIVE_INFINITY,
+    deleteRetentionMs: broker.log.cleaner.deleteRetentionMs,
   };
   for (const [name, value] of Object.entries(overrides)) BY_NAME.get(name)?.applyToLog?.(log, value);
   return log;
