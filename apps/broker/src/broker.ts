@@ -242,6 +242,7 @@ export class Broker {
         },
         maxOpenFiles: config.log.maxOpenFiles,
         retentionCheckIntervalMs: config.log.retentionCheckIntervalMs,
+        cleaner: config.log.cleaner,
       },
       // The coordinator is built below; it is asked only once requests flow.
       transactions: { membership: (query) => this.#interBroker.membership.membership(query) },

@@ -152,7 +152,8 @@ export function createManager(
   dataDirectory: string,
   overrides: Partial<Omit<LogManagerOptions, 'dataDirectory' | 'io'>> & {
     config?: Partial<LogConfig>;
-    faults?: FaultPlan;
+    /** A FaultPlan, or just an injector of one's own. */
+    faults?: Partial<Pick<FaultPlan, 'injector' | 'beforeAtomicWrite'>>;
   } = {},
 ): CrashableLogManager {
   const { config, faults, ...options } = overrides;

@@ -113,15 +113,17 @@ export function prepareGroup(group: readonly PendingAppend[], context: GroupCont
     }
     // The leader checked the marker; its replica only records what it did.
     if (control !== undefined && options.origin === 'replication') context.verifications.end(producerId);
-    const baseOffset = nextOffset;
+    // A follower keeps the leader's offsets, which may skip some: a compacted leader's log has
+    // holes where the cleaner removed whole batches, and its replicas reproduce them exactly.
+    const baseOffset = options.origin === 'replication' ? Number(header.baseOffset) : nextOffset;
     const lastOffset = baseOffset + header.lastOffsetDelta;
     if (options.origin === 'replication') {
       // A follower stores the leader's batch byte for byte: its offsets and epoch were assigned by
-      // the leader, and a batch that does not start at this log's end belongs to another history.
-      if (Number(header.baseOffset) !== baseOffset) {
+      // the leader, and a batch that starts below this log's end belongs to another history.
+      if (baseOffset < nextOffset) {
         item.reject(
           new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
-            detail: `a replicated batch starts at offset ${header.baseOffset}, but this replica's log ends at ${baseOffset}`,
+            detail: `a replicated batch starts at offset ${header.baseOffset}, but this replica's log ends at ${nextOffset}`,
           }),
         );
         continue;

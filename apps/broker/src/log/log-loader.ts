@@ -1,4 +1,5 @@
 import { basename, dirname } from 'node:path';
+import { recoverInterruptedClean } from './compaction/cleaning-files';
 import type { FileHandleCache } from './file-handle-cache';
 import { FlushedPointFile, readFlushedPoint } from './flushed-point';
 import { type EpochCacheLoad, openLeaderEpochCache } from './leader-epoch-loader';
@@ -121,6 +122,13 @@ export async function openPartitionLog(
     partition: options.partition,
   };
   await io.makeDirectory(directory);
+  const interruptedClean = await recoverInterruptedClean(io, directory);
+  if (interruptedClean !== 'none') {
+    options.events.info(`an interrupted clean was ${interruptedClean}`, {
+      topic: options.topic,
+      partition: options.partition,
+    });
+  }
   const baseOffsets = await cleanDirectory(io, directory);
 
   const segments: Segment[] = [];

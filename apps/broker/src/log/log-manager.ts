@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { LogCleaner, type LogCleanerSettings } from './compaction/log-cleaner';
 import { FileHandleCache } from './file-handle-cache';
 import { DEFAULT_LOG_CONFIG, type LogConfig } from './log-config';
 import { DELETED_SUFFIX, parsePartitionDirectoryName, partitionDirectoryName } from './log-files';
@@ -41,6 +42,10 @@ export interface LogManagerOptions {
   retentionCheckIntervalMs?: number;
   /** How often the recovery-point and log-start-offset checkpoints are written. */
   checkpointIntervalMs?: number;
+  /** log.cleaner.*; without it the cleaner is off. */
+  cleaner?: LogCleanerSettings;
+  /** The offset a clean of a partition stays below (its high watermark); default the log end. */
+  cleanableUpperBound?: (log: PartitionLog) => number;
 }
 
 /** A partition that could not be opened or hit a disk error; the rest keep working. */
@@ -96,6 +101,8 @@ export class LogManager {
   #checkpointDirty = false;
   #started = false;
   readonly #spaceProbe: SpaceProbe;
+  /** Compacts the logs whose cleanup.policy has compact. */
+  readonly cleaner: LogCleaner;
 
   constructor(private readonly options: LogManagerOptions) {
     this.dataDirectory = options.dataDirectory;
@@ -109,6 +116,20 @@ export class LogManager {
       directory: this.dataDirectory,
       waiters: () => this.logs().filter((log) => log.outOfSpaceError !== undefined),
       logger: this.#logger,
+    });
+    this.cleaner = new LogCleaner({
+      settings: options.cleaner ?? {
+        enable: false,
+        threads: 1,
+        dedupeBufferBytes: 1 << 20,
+        backoffMs: 15_000,
+      },
+      io: this.#io,
+      dataDirectory: this.dataDirectory,
+      logs: () => this.logs(),
+      nowMs: () => this.#clock.nowMs(),
+      logger: this.#logger,
+      ...(options.cleanableUpperBound === undefined ? {} : { upperBoundOffset: options.cleanableUpperBound }),
     });
   }
 
@@ -155,6 +176,7 @@ export class LogManager {
     // gigabytes after a crash; a small file every few seconds is cheap.
     this.#schedule(() => this.#writeCheckpointsIfChanged(), this.options.checkpointIntervalMs ?? 5_000);
     this.#schedule(() => this.#rollExpiredSegments(), 1000);
+    await this.cleaner.start();
     return {
       cleanShutdown: trustFiles,
       openedCount: this.#logs.size,
@@ -297,6 +319,7 @@ export class LogManager {
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers.clear();
     await this.#spaceProbe.stop();
+    await this.cleaner.stop();
     // A checkpoint write or retention pass already under way would otherwise go on writing into
     // the data directory after shutdown resolved, and race the checkpoints written below.
     await Promise.all(this.#maintenance);

@@ -6,6 +6,7 @@ import {
 } from './aborted-transactions';
 import { type PendingAppend, prepareGroup } from './append-group';
 import { AppendQueue, answerWrittenAppends } from './append-queue';
+import { swapInCleanedSegment } from './compaction/cleaning-files';
 import { DurabilityTracker } from './durability-tracker';
 import { rollBackFailedWrite } from './failed-write-rollback';
 import type { FlushedPoint, FlushedPointFile } from './flushed-point';
@@ -34,6 +35,7 @@ import type { Segment, SegmentContext } from './segment';
 import { Segment as SegmentClass } from './segment';
 import { SegmentRegion, type StoredRecords } from './segment-region';
 import { isRollDue, writeWithRolls } from './segment-roll';
+import { SegmentSwapGate } from './segment-swap-gate';
 import { StorageError } from './storage';
 import { StorageGuard, type StorageState } from './storage-guard';
 import { findOffsetForTimestamp, type TimestampOffset } from './timestamp-lookup';
@@ -87,6 +89,9 @@ export class PartitionLog {
   readonly #epochs: LeaderEpochCache;
   #pendingSnapshot = false;
   #failedWriteBytes = 0;
+  /** Keeps reads of segment files apart from a clean's segment swap. */
+  readonly #swapGate = new SegmentSwapGate();
+  #truncationCount = 0;
 
   constructor(
     readonly context: SegmentContext & { topic: string; partition: number },
@@ -526,22 +531,24 @@ export class PartitionLog {
         detail: `offset ${fetchOffset} is outside ${this.#logStartOffset}..${this.#logEndOffset} of ${this.topic}-${this.partition}`,
       });
     }
-    const records: StoredRecords =
-      fetchOffset >= maxOffset
-        ? Buffer.alloc(0)
-        : await this.#storage.run(() => readWholeBatches(this.#segments, fetchOffset, maxOffset, options));
-    // Entries are in the index before their markers are published, so those of every abort below
-    // the LSO read above are there; later ones lie beyond what was returned.
-    const upperBound =
-      records instanceof SegmentRegion ? records.lastOffset + 1 : endOffsetOfBatches(records, fetchOffset);
-    return {
-      records,
-      logStartOffset: this.#logStartOffset,
-      logEndOffset: this.#logEndOffset,
-      abortedTransactions: committed
-        ? collectAbortedTransactions(this.#segments, fetchOffset, upperBound)
-        : undefined,
-    };
+    return this.#swapGate.read(async () => {
+      const records: StoredRecords =
+        fetchOffset >= maxOffset
+          ? Buffer.alloc(0)
+          : await this.#storage.run(() => readWholeBatches(this.#segments, fetchOffset, maxOffset, options));
+      // Entries are in the index before their markers are published, so those of every abort below
+      // the LSO read above are there; later ones lie beyond what was returned.
+      const upperBound =
+        records instanceof SegmentRegion ? records.lastOffset + 1 : endOffsetOfBatches(records, fetchOffset);
+      return {
+        records,
+        logStartOffset: this.#logStartOffset,
+        logEndOffset: this.#logEndOffset,
+        abortedTransactions: committed
+          ? collectAbortedTransactions(this.#segments, fetchOffset, upperBound)
+          : undefined,
+      };
+    });
   }
 
   /** Waits until every append so far is on disk. */
@@ -622,8 +629,10 @@ export class PartitionLog {
    */
   async offsetForTimestamp(targetMs: number, maxOffset: number): Promise<TimestampOffset | undefined> {
     this.#storage.assertOnline();
-    return this.#storage.run(() =>
-      findOffsetForTimestamp(this.#segments, targetMs, Math.min(maxOffset, this.#logEndOffset)),
+    return this.#swapGate.read(() =>
+      this.#storage.run(() =>
+        findOffsetForTimestamp(this.#segments, targetMs, Math.min(maxOffset, this.#logEndOffset)),
+      ),
     );
   }
 
@@ -683,6 +692,44 @@ export class PartitionLog {
     return decision.count;
   }
 
+  /** How many times the log was truncated or restarted: a clean that saw it change gives up. */
+  get truncationCount(): number {
+    return this.#truncationCount;
+  }
+
+  /**
+   * Puts the segment a clean wrote in the cleaning directory in place of `replaced`, consecutive
+   * closed segments whose first base offset it has (compaction/cleaning-files.ts has the file
+   * steps and their crash rule). Reads wait meanwhile; the replaced files are deleted after
+   * file.delete.delay.ms, so regions of them being sent stay readable. Refused (false) when the
+   * log changed under the clean: those segments are gone, or it was truncated since
+   * `truncationCount`.
+   */
+  async replaceCleanedSegments(replaced: readonly Segment[], truncationCount: number): Promise<boolean> {
+    return this.#swapGate.exclusive(async () => {
+      if (this.#storage.offlineError || truncationCount !== this.#truncationCount) return false;
+      const start = this.#segments.indexOf(replaced[0]!);
+      const intact =
+        start >= 0 &&
+        start + replaced.length < this.#segments.length &&
+        replaced.every((segment, index) => this.#segments[start + index] === segment);
+      if (!intact) return false;
+      const endOffset = this.#segments[start + replaced.length]!.baseOffset;
+      const cleaned = await this.#storage.run(async () => {
+        await swapInCleanedSegment(this.context.io, this.context.directory, replaced);
+        const segment = await SegmentClass.open(this.context, replaced[0]!.baseOffset);
+        await segment.txnIndex.load(endOffset);
+        return segment;
+      });
+      this.#segments.splice(start, replaced.length, cleaned);
+      for (const segment of replaced) {
+        this.#durability.forget(segment);
+        this.events.scheduleDelete(segment, 'compaction');
+      }
+      return true;
+    });
+  }
+
   /**
    * Removes every batch at or above `offset` (a follower truncating a divergent tail). Whole
    * batches only: the new log end is the base offset of the batch that contained `offset`. The
@@ -696,6 +743,7 @@ export class PartitionLog {
     await this.#appends.settle();
     if (this.#appends.busy) throw new Error('truncateTo while appends are in flight');
     if (offset >= this.#logEndOffset) return;
+    this.#truncationCount++;
     await this.#storage.run(async () => {
       // A flush round under way would record its older, higher point after the one written here.
       await this.#durability.waitUntilFlushed(this.#logEndOffset);
@@ -744,6 +792,7 @@ export class PartitionLog {
     if (offset <= this.#logEndOffset && !empty) {
       throw new Error(`restartAt(${offset}) must be past the log end ${this.#logEndOffset}`);
     }
+    this.#truncationCount++;
     await this.#storage.run(async () => {
       await this.#durability.waitUntilFlushed(this.#logEndOffset);
       const next = await SegmentClass.create(this.context, offset);

@@ -101,7 +101,12 @@ export class ReplicaManager {
   #sessionFenced = false;
 
   constructor(private readonly deps: ReplicaManagerDeps) {
-    this.#logs = new LogManager(deps.logs);
+    this.#logs = new LogManager({
+      ...deps.logs,
+      // A clean stays below the high watermark: a follower may still truncate what lies above it.
+      cleanableUpperBound: (log) =>
+        this.#partitions.get(partitionKey(log.topic, log.partition))?.highWatermark ?? log.logStartOffset,
+    });
     const { replication } = deps;
     const partitionReplication = {
       nowMs: () => deps.clock.nowMs(),

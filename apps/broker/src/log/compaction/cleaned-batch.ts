@@ -6,6 +6,7 @@ import {
   encodeRecordBatch,
   isControlBatch,
   isTransactionalBatch,
+  type RecordBatch,
   writeRecordBatchHeader,
 } from '@weir/protocol';
 
@@ -17,17 +18,15 @@ import {
  * that keeps every record is returned as it is. One that keeps none is left out, unless
  * `keepEmpty` (a live producer's last batch), which keeps its header with no records. The max
  * timestamp is the survivors' (the time index is rebuilt from it); LogAppendTime batches keep
- * theirs, as does an empty header.
+ * theirs, as does an empty header. `decoded` is the batch already decoded, when the caller has it.
  */
 export function cleanedBatch(
   batch: Buffer,
   keptOffsets: ReadonlySet<number>,
   keepEmpty: boolean,
+  decoded?: RecordBatch,
 ): Buffer | undefined {
-  const decoded = decodeRecordBatch(batch);
-  // The log validated every batch on append and recovery; one that no longer decodes is corrupt.
-  if (!decoded.ok) throw decoded.error;
-  const header = decoded.value;
+  const header = decoded ?? decodeOrThrow(batch);
   const kept = header.records.filter((record) => keptOffsets.has(Number(record.offset)));
   if (kept.length === header.records.length) return batch;
   const compression = batchCompression(header.attributes);
@@ -67,4 +66,11 @@ export function cleanedBatch(
     })),
     ...(timestampType === 'log-append-time' ? { maxTimestampMs: header.maxTimestampMs } : {}),
   });
+}
+
+function decodeOrThrow(batch: Buffer): RecordBatch {
+  const decoded = decodeRecordBatch(batch);
+  // The log validated every batch on append and recovery; one that no longer decodes is corrupt.
+  if (!decoded.ok) throw decoded.error;
+  return decoded.value;
 }

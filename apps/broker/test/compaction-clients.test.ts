@@ -1,0 +1,136 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Admin, Client } from '@weir/protocol';
+import { type RunningBroker, startBroker } from '@weir/test-broker';
+import { Kafka, logLevel } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from './group-fixtures';
+
+const run = promisify(execFile);
+
+/**
+ * A compacted topic through real clients (issue #19): kcat writes 7 keys many times over, the
+ * broker's cleaner removes the older values from the closed segments, and kcat and kafkajs then
+ * read the latest value of every key at the offset it was written at, across the holes.
+ */
+
+const TOPIC = 'prices';
+const RECORDS = 400;
+const KEYS = 7;
+
+async function kcat(broker: RunningBroker, args: string[], input?: string): Promise<string> {
+  const child = run('kcat', ['-b', broker.bootstrap, '-X', 'broker.address.family=v4', ...args], {
+    timeout: 30_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (input !== undefined) child.child.stdin!.end(input);
+  return (await child).stdout;
+}
+
+/** kcat's view of the partition: offset, key and value of each record from the start. */
+async function consumed(broker: RunningBroker): Promise<{ offset: number; key: string; value: string }[]> {
+  const output = await kcat(broker, [
+    '-C',
+    '-t',
+    TOPIC,
+    '-p',
+    '0',
+    '-o',
+    'beginning',
+    '-e',
+    '-f',
+    '%o %k %s\\n',
+  ]);
+  return output
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [offset, key, value] = line.split(' ');
+      return { offset: Number(offset), key: key!, value: value! };
+    });
+}
+
+describe('a compacted topic with kcat and kafkajs', () => {
+  let broker: RunningBroker;
+  let client: Client;
+
+  beforeAll(async () => {
+    broker = await startBroker({ log: { cleaner: { backoffMs: 100 } } });
+    client = new Client({ bootstrapServers: [broker.bootstrap] });
+    await new Admin(client).createTopics([
+      {
+        name: TOPIC,
+        partitions: 1,
+        replicationFactor: 1,
+        configs: {
+          'cleanup.policy': 'compact',
+          'segment.bytes': '1024',
+          'min.cleanable.dirty.ratio': '0.01',
+        },
+      },
+    ]);
+    const lines = Array.from({ length: RECORDS }, (_, index) => `key-${index % KEYS}:value-${index}`);
+    await kcat(
+      broker,
+      ['-P', '-t', TOPIC, '-p', '0', '-K', ':', '-X', 'batch.num.messages=5'],
+      `${lines.join('\n')}\n`,
+    );
+  });
+  afterAll(async () => {
+    await client?.close();
+    await broker?.dispose();
+  });
+
+  it('kcat reads the latest value of each key at its own offset once the cleaner has run', async () => {
+    const records = await pollUntil(async () => {
+      const seen = await consumed(broker);
+      return seen.length < RECORDS / 2 ? seen : undefined;
+    }, 'the cleaner to remove older values');
+    // Produced in order to one partition, record i is at offset i with value "value-i".
+    for (const record of records) {
+      expect(record.value).toBe(`value-${record.offset}`);
+      expect(record.key).toBe(`key-${record.offset % KEYS}`);
+    }
+    const latest = new Map(records.map((record) => [record.key, record.offset]));
+    for (let key = 0; key < KEYS; key++) {
+      const lastOffset = RECORDS - KEYS + ((key - (RECORDS % KEYS) + KEYS) % KEYS);
+      expect(latest.get(`key-${key}`)).toBe(lastOffset);
+    }
+    // The log end did not move, and the first offset is still 0.
+    const offsets = await kcat(broker, ['-Q', '-t', `${TOPIC}:0:-1`]);
+    expect(offsets).toContain(`${TOPIC} [0] offset ${RECORDS}`);
+  });
+
+  it('kafkajs reads the same records, from the start and from inside a removed range', async () => {
+    const expected = await consumed(broker);
+    const kafka = new Kafka({
+      clientId: 'compaction',
+      brokers: [broker.bootstrap],
+      logLevel: logLevel.NOTHING,
+    });
+    const consumer = kafka.consumer({ groupId: 'compaction-reader' });
+    await consumer.connect();
+    const seen: { offset: number; value: string }[] = [];
+    try {
+      await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ message }) => {
+          seen.push({ offset: Number(message.offset), value: message.value!.toString() });
+        },
+      });
+      await pollUntil(() => seen.length >= expected.length, 'kafkajs to read every record left');
+      expect(seen).toEqual(expected.map(({ offset, value }) => ({ offset, value })));
+
+      // Every older value is gone, so the partition starts with a hole: a seek into it continues
+      // at the first record that is left.
+      const first = expected[0]!.offset;
+      expect(first).toBeGreaterThan(1);
+      seen.length = 0;
+      consumer.seek({ topic: TOPIC, partition: 0, offset: String(first - 1) });
+      await pollUntil(() => seen.length > 0, 'a record after the seek');
+      expect(seen[0]!.offset).toBe(first);
+    } finally {
+      await consumer.disconnect();
+    }
+  });
+});
