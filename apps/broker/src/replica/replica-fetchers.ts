@@ -374,7 +374,9 @@ class LeaderFetcher {
       if (firstBase < fetchOffset && state.logStartOffset === state.logEndOffset) {
         // The leader's log start fell inside a batch: an empty log begins at that batch instead.
         await followed.partition.follower.restartAt(followed.leaderEpoch, firstBase);
-      } else if (firstBase !== fetchOffset) {
+      } else if (firstBase < fetchOffset) {
+        // Above the fetch offset is a hole a compacted leader's cleaner left, which the follower
+        // reproduces; a batch that starts below it belongs to another history.
         throw new WeirError(ErrorCode.CORRUPT_MESSAGE, {
           detail: `the leader answered offset ${fetchOffset} with a batch at ${firstBase}`,
         });
