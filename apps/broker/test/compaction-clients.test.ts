@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { Admin, Client } from '@weir/protocol';
+import { Admin, Client, ErrorCode, Producer } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,5 +132,30 @@ describe('a compacted topic with kcat and kafkajs', () => {
     } finally {
       await consumer.disconnect();
     }
+  });
+
+  it('refuses a record without a key with INVALID_RECORD and stores nothing of its batch', async () => {
+    // Produce below v8 has no error message, so the reason (which names the partition) reaches
+    // only the broker's answer code; the code is Kafka's.
+    const producer = new Producer(client);
+    try {
+      const refused = producer.send({
+        topic: TOPIC,
+        messages: [
+          { partition: 0, key: 'key-0', value: 'kept?' },
+          { partition: 0, value: 'keyless' },
+        ],
+      });
+      await expect(refused).rejects.toMatchObject({ code: ErrorCode.INVALID_RECORD });
+    } finally {
+      await producer.close();
+    }
+    const offsets = await kcat(broker, ['-Q', '-t', `${TOPIC}:0:-1`]);
+    expect(offsets).toContain(`${TOPIC} [0] offset ${RECORDS}`);
+  });
+
+  it('refuses DeleteRecords on a compact-only topic with POLICY_VIOLATION', async () => {
+    const refused = new Admin(client).deleteRecords([{ topic: TOPIC, partition: 0, beforeOffset: 1n }]);
+    await expect(refused).rejects.toMatchObject({ code: ErrorCode.POLICY_VIOLATION });
   });
 });

@@ -6,6 +6,7 @@ import {
 } from './aborted-transactions';
 import { type PendingAppend, prepareGroup } from './append-group';
 import { AppendQueue, answerWrittenAppends } from './append-queue';
+import { checkCompactedKeys } from './compacted-keys';
 import { swapInCleanedSegment } from './compaction/cleaning-files';
 import { DurabilityTracker } from './durability-tracker';
 import { rollBackFailedWrite } from './failed-write-rollback';
@@ -232,7 +233,10 @@ export class PartitionLog {
    */
   validate(batch: Buffer, origin: AppendOrigin): RecordBatchHeader {
     this.#storage.assertWritable();
-    return validateBatch(batch, origin, this.config.maxMessageBytes);
+    const header = validateBatch(batch, origin, this.config.maxMessageBytes);
+    if (origin === 'client' && this.config.compact)
+      checkCompactedKeys(batch, header, this.topic, this.partition);
+    return header;
   }
 
   /**

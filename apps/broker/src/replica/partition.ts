@@ -525,6 +525,12 @@ export class Partition {
   /** DeleteRecords: moves the log start up to `offset` (-1: the high watermark), never past it. */
   async deleteRecordsBefore(offset: number): Promise<number> {
     const log = this.#leaderLog();
+    if (!log.config.deleteByRetention) {
+      // Kafka's rule: a compact-only topic is a table, and cutting its start would drop keys' latest values.
+      throw new WeirError(ErrorCode.POLICY_VIOLATION, {
+        detail: `Records of partitions of topic ${this.topic} can be deleted only if the topic has a delete cleanup policy.`,
+      });
+    }
     const target = offset === -1 ? this.#highWatermark : offset;
     if (target < 0 || target > this.#highWatermark) {
       throw new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
