@@ -118,12 +118,21 @@ describe('config APIs on the wire (versions and IncrementalAlterConfigs, which k
     expect(unchanged.responses[0]!.errorCode).toBe(ErrorCode.NONE);
     expect(await configValue('cleanup.policy')).toBe('delete');
 
-    const compact = await incremental([{ name: 'cleanup.policy', op: APPEND, value: 'compact' }]);
-    expect(compact.responses[0]!.errorCode).toBe(ErrorCode.INVALID_CONFIG);
-    expect(compact.responses[0]!.errorMessage).toContain('cleanup.policy');
+    const unknown = await incremental([{ name: 'cleanup.policy', op: APPEND, value: 'shred' }]);
+    expect(unknown.responses[0]!.errorCode).toBe(ErrorCode.INVALID_CONFIG);
+    expect(unknown.responses[0]!.errorMessage).toContain('cleanup.policy');
 
-    const emptied = await incremental([{ name: 'cleanup.policy', op: SUBTRACT, value: 'delete' }]);
+    const compact = await incremental([{ name: 'cleanup.policy', op: APPEND, value: 'compact' }]);
+    expect(compact.responses[0]!.errorCode).toBe(ErrorCode.NONE);
+    expect(await configValue('cleanup.policy')).toBe('delete,compact');
+    const compactOnly = await incremental([{ name: 'cleanup.policy', op: SUBTRACT, value: 'delete' }]);
+    expect(compactOnly.responses[0]!.errorCode).toBe(ErrorCode.NONE);
+    expect(await configValue('cleanup.policy')).toBe('compact');
+
+    const emptied = await incremental([{ name: 'cleanup.policy', op: SUBTRACT, value: 'compact' }]);
     expect(emptied.responses[0]!.errorCode).toBe(ErrorCode.INVALID_CONFIG);
+    expect(await configValue('cleanup.policy')).toBe('compact');
+    await incremental([{ name: 'cleanup.policy', op: SET, value: 'delete' }]);
     expect(await configValue('cleanup.policy')).toBe('delete');
   });
 

@@ -13,12 +13,16 @@ export type { ReplayReport } from '../topics/internal-topic-records';
 export const OFFSETS_TOPIC = '__consumer_offsets';
 
 /**
- * Topic configs of `__consumer_offsets` when the broker creates it. Retention is off: without
- * compaction, deleting old segments would lose the latest offsets of quiet groups. 100 MiB
- * segments and 16 MiB batches are Kafka's offsets.topic.segment.bytes and room for the group
- * metadata of large groups (every member's subscription and assignment in one record).
+ * Topic configs of `__consumer_offsets` when the broker creates it. Compacted, as in Kafka: every
+ * offset and group is one key whose latest record is its state and deletions are tombstones, so
+ * the topic stays as large as the live state and a start replays only that. Retention by time is
+ * off (a quiet group's offsets must not age out of the log; offsets.retention.minutes expires them
+ * with tombstones instead). 100 MiB segments and 16 MiB batches are Kafka's
+ * offsets.topic.segment.bytes and room for the group metadata of large groups (every member's
+ * subscription and assignment in one record).
  */
 const OFFSETS_TOPIC_CONFIGS: Record<string, string> = {
+  'cleanup.policy': 'compact',
   'retention.ms': '-1',
   'segment.bytes': String(100 * 1024 * 1024),
   'max.message.bytes': String(16 * 1024 * 1024),
@@ -82,7 +86,13 @@ export class OffsetsTopicStore implements GroupStore, GroupLogSource {
    */
   async open(configuredPartitions: number): Promise<{ created: boolean; partitionCount: number }> {
     const existing = this.view.topic(OFFSETS_TOPIC);
-    if (existing) return { created: false, partitionCount: existing.partitionCount };
+    if (existing) {
+      // A topic created before compaction existed is compacted from now on.
+      if (existing.configs['cleanup.policy'] === undefined) {
+        await this.topics.setConfigs(OFFSETS_TOPIC, { ...existing.configs, 'cleanup.policy': 'compact' });
+      }
+      return { created: false, partitionCount: existing.partitionCount };
+    }
     const created = await this.topics.createInternalTopic(
       { name: OFFSETS_TOPIC, partitionCount: configuredPartitions, configs: { ...OFFSETS_TOPIC_CONFIGS } },
       this.replicationFactor,

@@ -16,10 +16,12 @@ export const TRANSACTION_STATE_TOPIC = '__transaction_state';
 
 /**
  * Topic configs of `__transaction_state` when the broker creates it. Retention is off: deleting old
- * segments would lose the state of quiet transactional ids (compaction is what keeps it small in
- * Kafka). Small segments, as Kafka's transaction.state.log.segment.bytes (100 MiB).
+ * segments would lose the state of quiet transactional ids; compaction keeps it small instead. Small segments, as Kafka's transaction.state.log.segment.bytes (100 MiB).
  */
 const TRANSACTION_TOPIC_CONFIGS: Record<string, string> = {
+  // One key per transactional id, tombstoned when it expires: compaction keeps the topic as large
+  // as the live ids, as in Kafka.
+  'cleanup.policy': 'compact',
   'retention.ms': '-1',
   'segment.bytes': String(100 * 1024 * 1024),
 };
