@@ -20,6 +20,8 @@ export interface WeirBrokerInput {
   clientListener?: Omit<ClientListenerInput, 'host' | 'port' | 'advertisedHost'>;
   /** The `security` section (bootstrapAdmin, authFailureDelayMs, …). */
   security?: BrokerConfigInput['security'];
+  /** The `log.cleaner` section, for the compaction benchmark. */
+  cleaner?: NonNullable<BrokerConfigInput['log']>['cleaner'];
 }
 
 type ClientListenerInput = NonNullable<NonNullable<BrokerConfigInput['listeners']>['client']>;
@@ -38,7 +40,7 @@ export async function weirBroker(input: WeirBrokerInput, metrics: BrokerMetrics 
       client: { ...input.clientListener, host: '127.0.0.1', port: 0 },
       internal: { host: '127.0.0.1', port: 0 },
     },
-    log: { flushMs: input.flushMs },
+    log: { flushMs: input.flushMs, ...(input.cleaner === undefined ? {} : { cleaner: input.cleaner }) },
     groups: { initialRebalanceDelayMs: input.initialRebalanceDelayMs ?? 0 },
     logging: { level: 'warn' },
     ...(input.security === undefined ? {} : { security: input.security }),

@@ -7,28 +7,33 @@ import { encodeRecordBatch } from '@weir/protocol';
 import { runBenchMain } from '../harness/run-bench-main';
 import { type Column, formatRate, formatTable } from '../harness/table';
 import { BENCH_TOPIC, benchConfig, createBenchManager } from '../log/manager';
+import { type LatencyFigures, measureNeighbourLatency } from './neighbour-latency';
 
 /**
  * bench:compaction (issue #19): the cleaner's throughput, in MB/s of input, against the log's own
  * append rate and a sequential read of the same files measured in the same run (target: at least
- * half the read floor), with the key map's memory budget and the process's resident memory.
+ * half the read floor), with the key map's memory budget and the process's resident memory; then
+ * produce and fetch latency on another partition of a broker while its cleaner runs, against the
+ * same with the cleaner idle (neighbour-latency.ts).
  *
- * The partition holds 256 MiB of 100-record batches of 100-byte values over 100,000 keys, so most
- * records are superseded. Both the read floor and the clean read files the fill just wrote, from
- * the page cache: the comparison is of CPU per byte, which is what the cleaner adds to the disk's.
+ * Each throughput partition holds 256 MiB of 100-record batches over 100,000 keys, so most records
+ * are superseded, once with 100-byte values and once with 1 KiB ones. Both the read floor and the
+ * clean read files the fill just wrote, from the page cache: the comparison is of CPU per byte,
+ * which is what the cleaner adds to the disk's.
  */
 
 const TOTAL_BYTES = 256 * 1024 * 1024;
 const RECORDS_PER_BATCH = 100;
-const VALUE_BYTES = 100;
+/** Small records cost the cleaner most per byte (a map probe per record); 1 KiB is Kafka's usual. */
+const VALUE_SIZES_BYTES = [100, 1024];
 const KEYS = 100_000;
 const SEGMENT_BYTES = 64 * 1024 * 1024;
 const DEDUPE_BUFFER_BYTES = 128 * 1024 * 1024;
 const READ_CHUNK_BYTES = 4 * 1024 * 1024;
 const MIB = 1024 * 1024;
 
-function batchAt(index: number): Buffer {
-  const value = Buffer.alloc(VALUE_BYTES, 'v');
+function batchAt(index: number, valueBytes: number): Buffer {
+  const value = Buffer.alloc(valueBytes, 'v');
   return encodeRecordBatch({
     records: Array.from({ length: RECORDS_PER_BATCH }, (_, record) => ({
       key: Buffer.from(`key-${(index * RECORDS_PER_BATCH + record) % KEYS}`),
@@ -38,11 +43,11 @@ function batchAt(index: number): Buffer {
   });
 }
 
-async function fill(log: PartitionLog): Promise<{ bytes: number; seconds: number }> {
+async function fill(log: PartitionLog, valueBytes: number): Promise<{ bytes: number; seconds: number }> {
   const started = performance.now();
   let bytes = 0;
   for (let index = 0; bytes < TOTAL_BYTES; index += 8) {
-    const batches = Array.from({ length: 8 }, (_, offset) => batchAt(index + offset));
+    const batches = Array.from({ length: 8 }, (_, offset) => batchAt(index + offset, valueBytes));
     await Promise.all(batches.map((batch) => log.append(batch, { origin: 'client' })));
     for (const batch of batches) bytes += batch.length;
   }
@@ -70,7 +75,20 @@ async function readFloor(log: PartitionLog): Promise<{ bytes: number; seconds: n
   return { bytes, seconds: (performance.now() - started) / 1000 };
 }
 
-async function main(): Promise<void> {
+interface ThroughputRun {
+  appendRate: number;
+  floorRate: number;
+  floorBytes: number;
+  cleanRate: number;
+  kept: number;
+  removed: number;
+  writtenBytes: number;
+  rssBeforeBytes: number;
+  rssAfterBytes: number;
+}
+
+/** Fills a partition with `valueBytes`-byte records, reads the floor, then cleans it once. */
+async function cleanerThroughput(valueBytes: number): Promise<ThroughputRun> {
   const directory = await mkdtemp(join(tmpdir(), 'weir-bench-compaction-'));
   try {
     const manager = createBenchManager(directory, {
@@ -85,55 +103,103 @@ async function main(): Promise<void> {
     await manager.start();
     try {
       const log = await manager.createLog(BENCH_TOPIC, 0);
-      const appended = await fill(log);
+      const appended = await fill(log, valueBytes);
       const floor = await readFloor(log);
       const rssBeforeBytes = process.memoryUsage().rss;
       const started = performance.now();
       const outcome = await manager.cleaner.cleanNow(log);
       const seconds = (performance.now() - started) / 1000;
       if (outcome?.kind !== 'cleaned') throw new Error(`the clean did not run: ${outcome?.kind}`);
-      const rssAfterBytes = process.memoryUsage().rss;
-      const cleanRate = outcome.readBytes / MIB / seconds;
-      const floorRate = floor.bytes / MIB / floor.seconds;
-      const columns: Column[] = [
-        { title: 'row' },
-        { title: 'MB/s', alignRight: true },
-        { title: 'vs read floor', alignRight: true },
-        { title: 'note' },
-      ];
-      const rows = [
-        [
-          'append (the fill)',
-          formatRate(appended.bytes / MIB / appended.seconds),
-          '',
-          `${formatRate(appended.bytes / MIB)} MiB`,
-        ],
-        [
-          'sequential read floor',
-          formatRate(floorRate),
-          '1.00×',
-          `${formatRate(floor.bytes / MIB)} MiB of closed segments`,
-        ],
-        [
-          'cleaner input',
-          formatRate(cleanRate),
-          `${(cleanRate / floorRate).toFixed(2)}×`,
-          `kept ${outcome.keptRecords.toLocaleString('en-US')}, removed ${outcome.removedRecords.toLocaleString('en-US')}, wrote ${formatRate(outcome.writtenBytes / MIB)} MiB (target ≥ 0.50×)`,
-        ],
-        [
-          'memory',
-          '',
-          '',
-          `key map budget ${DEDUPE_BUFFER_BYTES / MIB} MiB; RSS ${formatRate(rssBeforeBytes / MIB)} → ${formatRate(rssAfterBytes / MIB)} MiB`,
-        ],
-      ];
-      console.log(formatTable(columns, rows));
+      return {
+        appendRate: appended.bytes / MIB / appended.seconds,
+        floorRate: floor.bytes / MIB / floor.seconds,
+        floorBytes: floor.bytes,
+        cleanRate: outcome.readBytes / MIB / seconds,
+        kept: outcome.keptRecords,
+        removed: outcome.removedRecords,
+        writtenBytes: outcome.writtenBytes,
+        rssBeforeBytes,
+        rssAfterBytes: process.memoryUsage().rss,
+      };
     } finally {
       await manager.shutdown();
     }
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
+}
+
+const count = (value: number) => value.toLocaleString('en-US');
+const ms = (value: number) => value.toFixed(2);
+
+async function main(): Promise<void> {
+  const rows: string[][] = [];
+  for (const valueBytes of VALUE_SIZES_BYTES) {
+    const run = await cleanerThroughput(valueBytes);
+    const size = `${valueBytes} B values`;
+    rows.push(
+      [`append, ${size}`, formatRate(run.appendRate), '', `${formatRate(TOTAL_BYTES / MIB)} MiB`],
+      [
+        `sequential read floor, ${size}`,
+        formatRate(run.floorRate),
+        '1.00×',
+        `${formatRate(run.floorBytes / MIB)} MiB of closed segments`,
+      ],
+      [
+        `cleaner input, ${size}`,
+        formatRate(run.cleanRate),
+        `${(run.cleanRate / run.floorRate).toFixed(2)}×`,
+        `kept ${count(run.kept)}, removed ${count(run.removed)}, wrote ${formatRate(run.writtenBytes / MIB)} MiB (target ≥ 0.50×)`,
+      ],
+      [
+        `memory, ${size}`,
+        '',
+        '',
+        `key map budget ${DEDUPE_BUFFER_BYTES / MIB} MiB; RSS ${formatRate(run.rssBeforeBytes / MIB)} → ${formatRate(run.rssAfterBytes / MIB)} MiB`,
+      ],
+    );
+  }
+  const columns: Column[] = [
+    { title: 'row' },
+    { title: 'MB/s', alignRight: true },
+    { title: 'vs read floor', alignRight: true },
+    { title: 'note' },
+  ];
+  console.log(formatTable(columns, rows));
+
+  const neighbours = await measureNeighbourLatency(TOTAL_BYTES);
+  const latencyRow = (label: string, figures: LatencyFigures, baseline: LatencyFigures | undefined) => [
+    label,
+    ms(figures.produceP50Ms),
+    ms(figures.produceP99Ms),
+    baseline === undefined ? '1.00×' : `${(figures.produceP99Ms / baseline.produceP99Ms).toFixed(2)}×`,
+    ms(figures.fetchP50Ms),
+    ms(figures.fetchP99Ms),
+    baseline === undefined ? '1.00×' : `${(figures.fetchP99Ms / baseline.fetchP99Ms).toFixed(2)}×`,
+    `${count(figures.operations)} ops in ${figures.seconds.toFixed(1)} s`,
+  ];
+  console.log(
+    formatTable(
+      [
+        { title: 'another partition, cleaner' },
+        { title: 'produce p50 ms', alignRight: true },
+        { title: 'produce p99 ms', alignRight: true },
+        { title: 'vs idle', alignRight: true },
+        { title: 'fetch p50 ms', alignRight: true },
+        { title: 'fetch p99 ms', alignRight: true },
+        { title: 'vs idle', alignRight: true },
+        { title: 'note (target: p99 ≤ 1.50× idle)' },
+      ],
+      [
+        latencyRow('idle', neighbours.idle, undefined),
+        latencyRow(
+          `cleaning ${formatRate(neighbours.tableBytesBefore / MIB)} → ${formatRate(neighbours.tableBytesAfter / MIB)} MiB`,
+          neighbours.cleaning,
+          neighbours.idle,
+        ),
+      ],
+    ),
+  );
 }
 
 runBenchMain(main, { name: 'compaction', timeoutMs: 10 * 60_000, killing: 'nothing' });

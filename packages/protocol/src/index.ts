@@ -142,6 +142,7 @@ export type {
   RecordInput,
 } from './records/record-batch';
 export { decodeRecordBatch, encodeRecordBatch, writeRecordBatchHeader } from './records/record-batch';
+export { RecordReader } from './records/record-reader';
 export type { ApiDefinition, ApiSchema, RequestOf, ResponseInputOf, ResponseOf } from './schema/api';
 export { defineApi, isFlexible, supportsVersion } from './schema/api';
 

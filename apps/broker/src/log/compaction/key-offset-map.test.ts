@@ -44,3 +44,18 @@ describe('KeyOffsetMap', () => {
     expect(() => new KeyOffsetMap(KEY_OFFSET_SLOT_BYTES - 1)).toThrow('at least 24 bytes');
   });
 });
+
+describe('KeyOffsetMap keys in place', () => {
+  it('finds a key by its bytes wherever they lie, and tells apart keys that share a prefix', () => {
+    const map = new KeyOffsetMap(100_000 * KEY_OFFSET_SLOT_BYTES);
+    const buffer = Buffer.from('xxkey-17yy');
+    expect(map.putAt(buffer, 2, 6, 40)).toBe(true);
+    expect(map.get(key('key-17'))).toBe(40);
+    expect(map.offsetAt(buffer, 2, 5)).toBe(-1);
+    // Every length up to 40 bytes exercises the hash's blocks and each size of tail.
+    for (let length = 0; length <= 40; length++) map.put(Buffer.alloc(length, 7), 1000 + length);
+    for (let length = 0; length <= 40; length++) expect(map.get(Buffer.alloc(length, 7))).toBe(1000 + length);
+    for (let index = 0; index < 50_000; index++) map.put(key(`user-${index}`), index);
+    expect(map.size).toBe(50_000 + 41 + 1);
+  });
+});

@@ -6,7 +6,7 @@ import type { ProducerStateManager } from '../producer-state';
 import { floorSegmentIndex } from '../read-batches';
 import type { Segment, SegmentContext } from '../segment';
 import type { StorageFile } from '../storage';
-import { abortedLookup, CleanPass, putBatchKeys } from './clean-pass';
+import { abortedLookup, CleanPass, OffsetMapFill } from './clean-pass';
 import { type CleanableRange, cleanableRange, type SegmentSummary } from './cleanable-range';
 import { CLEAN_CHUNK_BYTES, writeCleanedSegment } from './cleaned-segment-writer';
 import { cleaningDirectoryOf, discardCleaningDirectory, prepareCleaningDirectory } from './cleaning-files';
@@ -143,19 +143,24 @@ export async function cleanPartition(
 
   const closed = log.segments.slice(0, -1);
   const map = resources.map;
-  map.clear();
-  const dirtyAborted = collectAbortedTransactions(
-    log.segments,
-    range.firstDirtyOffset,
-    range.firstUncleanableOffset,
-  );
-  const full = await buildOffsetMap(closed, summaries, range, map, abortedLookup(dirtyAborted), resources);
+  // A dirty segment holds at most one key per offset it spans: the map needs no more slots.
+  let dirtyOffsets = 0;
+  for (const [index, segment] of closed.entries()) {
+    if (segment.baseOffset >= range.firstUncleanableOffset) break;
+    const { nextOffset } = summaries[index]!;
+    if (nextOffset > range.firstDirtyOffset) dirtyOffsets += nextOffset - segment.baseOffset;
+  }
+  map.clear(dirtyOffsets);
+  // One list serves both the map's fill (dirty batches) and the pass (everything below the end):
+  // an entry only ever answers for its own producer's offsets.
+  const aborted = collectAbortedTransactions(log.segments, log.logStartOffset, range.firstUncleanableOffset);
+  const fill = new OffsetMapFill(map, abortedLookup(aborted));
+  const full = await buildOffsetMap(closed, summaries, range, fill, resources);
   const endOffset = full ? map.latestOffset + 1 : range.firstUncleanableOffset;
 
   // Closed segments are a prefix of the summaries, in the same order.
   const toClean = closed.filter((segment) => segment.baseOffset < endOffset);
   const endOffsets = toClean.map((_, index) => summaries[index]!.nextOffset);
-  const aborted = collectAbortedTransactions(log.segments, log.logStartOffset, endOffset);
   const pass = new CleanPass(map, log.producerState, aborted);
   const deleteHorizonMs = nowMs - log.config.deleteRetentionMs;
   const cleaningContext: SegmentContext = {
@@ -216,8 +221,7 @@ async function buildOffsetMap(
   closed: readonly Segment[],
   summaries: readonly SegmentSummary[],
   range: CleanableRange,
-  map: KeyOffsetMap,
-  isAborted: (producerId: number, offset: number) => boolean,
+  fill: OffsetMapFill,
   resources: CleanResources,
 ): Promise<boolean> {
   for (const [index, segment] of closed.entries()) {
@@ -240,10 +244,7 @@ async function buildOffsetMap(
               return false;
             }
             positionBytes = batch.positionBytes + batch.sizeBytes;
-            if (
-              batch.lastOffset >= range.firstDirtyOffset &&
-              !putBatchKeys(map, batch.body!, batch.header, isAborted)
-            ) {
+            if (batch.lastOffset >= range.firstDirtyOffset && !fill.put(batch.body!, batch.header)) {
               full = true;
               return false;
             }

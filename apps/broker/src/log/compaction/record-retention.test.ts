@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { KeyOffsetMap } from './key-offset-map';
-import { batchRetention, type CleanedBatch, type CleanedRecord } from './record-retention';
+import {
+  batchRule,
+  type CleanedBatch,
+  KEY_NOT_IN_MAP,
+  NO_KEY,
+  type RecordRuleContext,
+  recordSurvives,
+} from './record-retention';
 
 const data: CleanedBatch = {
   isControl: false,
@@ -9,79 +15,40 @@ const data: CleanedBatch = {
   transactionHasRecords: false,
 };
 
-function record(offset: number, key: string | null, isTombstone = false): CleanedRecord {
-  return { offset, key: key === null ? null : Buffer.from(key), isTombstone };
-}
+/** The map read offsets up to 9. */
+const retaining: RecordRuleContext = { mapLatestOffset: 9, retainDeletes: true };
+const pastHorizon: RecordRuleContext = { mapLatestOffset: 9, retainDeletes: false };
 
-/** The map after reading offsets 0..9: a at 7, b at 3, c (a tombstone) at 9. */
-function mapOf(): KeyOffsetMap {
-  const map = new KeyOffsetMap(4096);
-  map.put(Buffer.from('a'), 0);
-  map.put(Buffer.from('b'), 3);
-  map.put(Buffer.from('a'), 7);
-  map.put(Buffer.from('c'), 9);
-  return map;
-}
-
-describe('batchRetention', () => {
-  it('keeps the latest record of each key and drops older ones, keeping records past the map', () => {
-    const records = [record(0, 'a'), record(3, 'b'), record(7, 'a'), record(12, 'a')];
-    expect(batchRetention(data, records, { map: mapOf(), retainDeletes: true })).toEqual({
-      keptOffsets: [3, 7, 12],
-      keepBatch: true,
-    });
+describe('recordSurvives', () => {
+  it('keeps the latest record of a key, drops older ones, and keeps records past the map', () => {
+    expect(recordSurvives(0, 7, false, retaining)).toBe(false);
+    expect(recordSurvives(7, 7, false, retaining)).toBe(true);
+    expect(recordSurvives(12, KEY_NOT_IN_MAP, false, retaining)).toBe(true);
+    expect(recordSurvives(12, NO_KEY, false, retaining)).toBe(true);
   });
 
   it('keeps a tombstone while deletes are retained, and drops it after', () => {
-    const records = [record(9, 'c', true)];
-    expect(batchRetention(data, records, { map: mapOf(), retainDeletes: true }).keptOffsets).toEqual([9]);
-    expect(batchRetention(data, records, { map: mapOf(), retainDeletes: false })).toEqual({
-      keptOffsets: [],
-      keepBatch: false,
-    });
+    expect(recordSurvives(9, 9, true, retaining)).toBe(true);
+    expect(recordSurvives(9, 9, true, pastHorizon)).toBe(false);
+    expect(recordSurvives(9, 9, false, pastHorizon)).toBe(true);
   });
 
-  it('drops records without a key', () => {
-    expect(
-      batchRetention(data, [record(1, null)], { map: mapOf(), retainDeletes: true }).keptOffsets,
-    ).toEqual([]);
+  it('drops records without a key below the map’s end', () => {
+    expect(recordSurvives(1, NO_KEY, false, retaining)).toBe(false);
   });
+});
 
-  it('drops an aborted transaction whole, but keeps a live producer’s last batch header', () => {
-    const records = [record(3, 'b')];
-    expect(
-      batchRetention({ ...data, isAborted: true }, records, { map: mapOf(), retainDeletes: true }),
-    ).toEqual({
-      keptOffsets: [],
-      keepBatch: false,
-    });
-    const anchor = batchRetention({ ...data, isAborted: true, isLastOfLiveProducer: true }, records, {
-      map: mapOf(),
-      retainDeletes: true,
-    });
-    expect(anchor).toEqual({ keptOffsets: [], keepBatch: true });
-    // Superseded records of a live producer's last batch go, its header stays.
-    expect(
-      batchRetention({ ...data, isLastOfLiveProducer: true }, [record(0, 'a')], {
-        map: mapOf(),
-        retainDeletes: true,
-      }),
-    ).toEqual({ keptOffsets: [], keepBatch: true });
+describe('batchRule', () => {
+  it('drops an aborted transaction whole and decides data batches record by record', () => {
+    expect(batchRule({ ...data, isAborted: true }, true)).toBe('drop-all');
+    expect(batchRule({ ...data, isAborted: true, isLastOfLiveProducer: true }, true)).toBe('drop-all');
+    expect(batchRule(data, false)).toBe('each-record');
   });
 
   it('keeps a marker while its transaction has records or deletes are retained', () => {
     const marker = { ...data, isControl: true };
-    const records = [record(5, null)];
-    expect(
-      batchRetention({ ...marker, transactionHasRecords: true }, records, {
-        map: mapOf(),
-        retainDeletes: false,
-      }),
-    ).toEqual({ keptOffsets: [5], keepBatch: true });
-    expect(batchRetention(marker, records, { map: mapOf(), retainDeletes: true }).keptOffsets).toEqual([5]);
-    expect(batchRetention(marker, records, { map: mapOf(), retainDeletes: false })).toEqual({
-      keptOffsets: [],
-      keepBatch: false,
-    });
+    expect(batchRule({ ...marker, transactionHasRecords: true }, false)).toBe('keep-all');
+    expect(batchRule(marker, true)).toBe('keep-all');
+    expect(batchRule(marker, false)).toBe('drop-all');
   });
 });
