@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import {
   ALL_APIS,
   ApiVersions,
@@ -18,6 +16,7 @@ import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientListenerHandlers } from '../src/server/api-table';
 import { HandlerRegistry } from '../src/server/handler-registry';
+import { kcat } from './kcat-clients';
 import { apiVersionsBody, createTopicsBody } from './raw-request-bodies';
 import {
   batchOf,
@@ -30,8 +29,6 @@ import {
   rawFrame,
   rawRequestHeader,
 } from './raw-socket';
-
-const run = promisify(execFile);
 
 const MAX_FRAME_BYTES = 64 * 1024;
 /** Short, so a test that fails with a long-poll still parked does not hold up the broker's stop. */
@@ -608,24 +605,7 @@ describe('bad input never crashes the broker and never loses data', { timeout: 3
   });
 
   it('still has every record, as kcat (librdkafka 2.0) reads them', async () => {
-    const { stdout } = await run(
-      'kcat',
-      [
-        '-b',
-        broker.bootstrap,
-        '-X',
-        'broker.address.family=v4',
-        '-C',
-        '-t',
-        'kept',
-        '-p',
-        '0',
-        '-o',
-        'beginning',
-        '-e',
-      ],
-      { timeout: 30_000 },
-    );
+    const stdout = await kcat(broker, ['-C', '-t', 'kept', '-p', '0', '-o', 'beginning', '-e']);
     expect(stdout.trim().split('\n')).toEqual(KEPT_VALUES);
   });
 });

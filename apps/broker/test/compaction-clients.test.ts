@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { Admin, Client, ErrorCode, Producer } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollUntil } from './group-fixtures';
-
-const run = promisify(execFile);
+import { kcat, kcatRecords } from './kcat-clients';
 
 /**
  * A compacted topic through real clients (issue #19): kcat writes 7 keys many times over, the
@@ -17,38 +14,6 @@ const run = promisify(execFile);
 const TOPIC = 'prices';
 const RECORDS = 400;
 const KEYS = 7;
-
-async function kcat(broker: RunningBroker, args: string[], input?: string): Promise<string> {
-  const child = run('kcat', ['-b', broker.bootstrap, '-X', 'broker.address.family=v4', ...args], {
-    timeout: 30_000,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  if (input !== undefined) child.child.stdin!.end(input);
-  return (await child).stdout;
-}
-
-/** kcat's view of the partition: offset, key and value of each record from the start. */
-async function consumed(broker: RunningBroker): Promise<{ offset: number; key: string; value: string }[]> {
-  const output = await kcat(broker, [
-    '-C',
-    '-t',
-    TOPIC,
-    '-p',
-    '0',
-    '-o',
-    'beginning',
-    '-e',
-    '-f',
-    '%o %k %s\\n',
-  ]);
-  return output
-    .trim()
-    .split('\n')
-    .map((line) => {
-      const [offset, key, value] = line.split(' ');
-      return { offset: Number(offset), key: key!, value: value! };
-    });
-}
 
 describe('a compacted topic with kcat and kafkajs', () => {
   let broker: RunningBroker;
@@ -83,7 +48,7 @@ describe('a compacted topic with kcat and kafkajs', () => {
 
   it('kcat reads the latest value of each key at its own offset once the cleaner has run', async () => {
     const records = await pollUntil(async () => {
-      const seen = await consumed(broker);
+      const seen = await kcatRecords(broker, TOPIC, 0);
       return seen.length < RECORDS / 2 ? seen : undefined;
     }, 'the cleaner to remove older values');
     // Produced in order to one partition, record i is at offset i with value "value-i".
@@ -102,7 +67,7 @@ describe('a compacted topic with kcat and kafkajs', () => {
   });
 
   it('kafkajs reads the same records, from the start and from inside a removed range', async () => {
-    const expected = await consumed(broker);
+    const expected = await kcatRecords(broker, TOPIC, 0);
     const kafka = new Kafka({
       clientId: 'compaction',
       brokers: [broker.bootstrap],

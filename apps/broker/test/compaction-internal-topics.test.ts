@@ -1,14 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Admin, Client, Producer } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pollUntil } from './group-fixtures';
-
-const run = promisify(execFile);
+import { kcat } from './kcat-clients';
 
 /**
  * `__consumer_offsets` compacts (issue #19 item 5): a group committing the same partition over and
@@ -20,25 +17,17 @@ const COMMITS = 150;
 const OVERRIDES = { log: { cleaner: { backoffMs: 100 } }, groups: { offsetsTopicPartitions: 1 } } as const;
 
 async function offsetsTopicRecords(broker: RunningBroker): Promise<number> {
-  const { stdout } = await run(
-    'kcat',
-    [
-      '-b',
-      broker.bootstrap,
-      '-X',
-      'broker.address.family=v4',
-      '-C',
-      '-t',
-      '__consumer_offsets',
-      '-o',
-      'beginning',
-      '-e',
-      '-q',
-      '-f',
-      '%o\\n',
-    ],
-    { timeout: 30_000 },
-  );
+  const stdout = await kcat(broker, [
+    '-C',
+    '-t',
+    '__consumer_offsets',
+    '-o',
+    'beginning',
+    '-e',
+    '-q',
+    '-f',
+    '%o\\n',
+  ]);
   return stdout.split('\n').filter((line) => line.length > 0).length;
 }
 

@@ -1,25 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-
-/** Runs kcat (Debian's, librdkafka 2.0.2) against the test broker; fails the test on a non-zero exit. */
-async function kcat(broker: RunningBroker, args: string[], input?: string): Promise<string> {
-  const child = run('kcat', ['-b', broker.bootstrap, '-X', 'broker.address.family=v4', ...args], {
-    timeout: 30_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (input !== undefined) {
-    child.child.stdin!.end(input);
-  }
-  const { stdout } = await child;
-  return stdout;
-}
+import { kcat } from './kcat-clients';
 
 describe('kcat (librdkafka 2.0) against Weir', () => {
   let broker: RunningBroker;

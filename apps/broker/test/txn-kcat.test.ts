@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kcat as runKcat } from './kcat-clients';
 import { TxnInspector } from './txn-fixtures';
-
-const run = promisify(execFile);
 
 /**
  * kcat's transactional producer (Debian's, librdkafka 2.0.2): InitProducerId v1 with the id,
@@ -24,12 +21,8 @@ describe('kcat transactions against Weir', () => {
     await running.dispose();
   });
 
-  async function kcat(args: string[], input?: string): Promise<string> {
-    const child = run('kcat', ['-b', running.bootstrap, '-X', 'broker.address.family=v4', ...args], {
-      timeout: 30_000,
-    });
-    if (input !== undefined) child.child.stdin!.end(input);
-    return (await child).stdout;
+  function kcat(args: string[], input?: string): Promise<string> {
+    return runKcat(running, args, input);
   }
 
   it('commits what it produced at end of input; read_committed readers see it', async () => {

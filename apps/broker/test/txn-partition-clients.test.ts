@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { Client, Consumer, type ConsumerRecord } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kcat as runKcat } from './kcat-clients';
 import { within } from './raw-socket';
-
-const run = promisify(execFile);
 
 /**
  * read_committed consumers against transactions written by a real transactional producer
@@ -76,25 +73,7 @@ describe('read_committed clients on transactional partitions', () => {
   ];
 
   async function kcat(args: string[]): Promise<string[]> {
-    const { stdout } = await run(
-      'kcat',
-      [
-        '-b',
-        broker.bootstrap,
-        '-X',
-        'broker.address.family=v4',
-        '-C',
-        '-t',
-        TOPIC,
-        '-p',
-        '0',
-        '-o',
-        'beginning',
-        '-e',
-        ...args,
-      ],
-      { timeout: 30_000 },
-    );
+    const stdout = await runKcat(broker, ['-C', '-t', TOPIC, '-p', '0', '-o', 'beginning', '-e', ...args]);
     return stdout.trim().split('\n').filter(Boolean);
   }
 

@@ -1,4 +1,4 @@
-import { BATCH_HEADER_BYTES, BATCH_LOG_OVERHEAD_BYTES } from '@weir/protocol';
+import { BATCH_HEADER_BYTES, BATCH_LOG_OVERHEAD_BYTES, BatchLayout } from '@weir/protocol';
 import type { ReadOptions } from './partition-log-types';
 import type { Segment } from './segment';
 import type { StoredRecords } from './segment-region';
@@ -25,8 +25,11 @@ export function floorSegmentIndex(segments: readonly Segment[], offset: number):
  * contains it, then more while they fit in `maxBytes`, all with base offsets below `maxOffset`.
  * The first batch is returned even when larger than `maxBytes` unless `minOneBatch` is false, and
  * a partial trailing batch is never returned. Like Kafka, one read serves one segment; the client's
- * next fetch continues in the next. With `deferAboveBytes`, a read of more bytes than that returns
- * a region of the segment (the same batches, read when written) instead of the bytes.
+ * next fetch continues in the next, except after batches without records up to the segment's end
+ * (a clean keeps a live producer's last batch as such a header): kafkajs 2.2.4 cannot move past an
+ * answer with no record in it, so the read goes on in the next segment (docs/kafka-compat.md, Fetch).
+ * With `deferAboveBytes`, a read of more bytes than that returns a region of the segment (the same
+ * batches, read when written) instead of the bytes.
  */
 export async function readWholeBatches(
   segments: readonly Segment[],
@@ -54,9 +57,36 @@ export async function readWholeBatches(
       );
     }
     const bytes = await segment.readBytes(location.positionBytes, byteCount);
-    return bytes.subarray(0, wholeBatchesLength(bytes, maxOffset));
+    const whole = bytes.subarray(0, wholeBatchesLength(bytes, maxOffset));
+    const next = segments[index + 1];
+    if (
+      next === undefined ||
+      location.positionBytes + whole.length < endPositionBytes ||
+      !holdsNoRecords(whole)
+    )
+      return whole;
+    // What follows is read into memory, so it stays within the size that is never deferred.
+    const rest = await readWholeBatches(segments.slice(index + 1), next.baseOffset, maxOffset, {
+      ...options,
+      maxBytes: Math.min(
+        options.maxBytes - whole.length,
+        options.deferAboveBytes ?? Number.POSITIVE_INFINITY,
+      ),
+      minOneBatch: false,
+    });
+    return Buffer.isBuffer(rest) ? Buffer.concat([whole, rest]) : whole;
   }
   return Buffer.alloc(0);
+}
+
+/** Whether `bytes` (whole batches, at least one) hold no record: only headers a clean kept. */
+function holdsNoRecords(bytes: Buffer): boolean {
+  let position = 0;
+  while (position < bytes.length) {
+    if (bytes.readInt32BE(position + BatchLayout.recordCount) !== 0) return false;
+    position += BATCH_LOG_OVERHEAD_BYTES + bytes.readInt32BE(position + BatchLayout.batchLength);
+  }
+  return position > 0;
 }
 
 /** The length of the prefix of `bytes` made of complete batches with base offsets below `maxOffset`. */
