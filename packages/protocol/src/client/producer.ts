@@ -270,6 +270,13 @@ export class Producer {
         else if (queue.notBeforeMs > nowMs) wakeAtMs = Math.min(wakeAtMs, queue.notBeforeMs);
       }
       this.#outcomes.expireUnsent(queue, nowMs);
+      // A batch that cannot go yet is failed at the end of its retry budget even if nothing else
+      // (an answer, a connection, a metadata lookup) wakes the drain before then: a send must
+      // settle within its budget whatever state the cluster is in.
+      const waiting = queue.ready[0];
+      if (waiting !== undefined && !queue.recovering) {
+        wakeAtMs = Math.min(wakeAtMs, waiting.createdAtMs + this.#client.retryPolicy.maxTotalMs + 1);
+      }
     }
     for (let round = 0; round < maxInFlight; round++) {
       const requests = new Map<Connection, ProducerBatch[][]>();
