@@ -574,6 +574,9 @@ export class Broker {
       this.#etcd === undefined
         ? await this.#groupStore.open(this.config.groups.offsetsTopicPartitions)
         : { created: false, partitionCount: this.#view.topic(OFFSETS_TOPIC)?.partitionCount ?? 0 };
+    // A standalone broker's __transaction_state from before compaction compacts from now on (the
+    // offsets topic's open does the same for it).
+    if (this.#etcd === undefined) await this.#topics.compactInternalTopic(TRANSACTION_STATE_TOPIC);
     const transactionTopic = this.#transactionLog.open(this.config.transactions.stateTopicPartitions);
     // Transaction state loads before the listeners serve, so the produce path's membership check
     // knows every open transaction from the first request.

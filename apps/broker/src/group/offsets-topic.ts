@@ -88,9 +88,7 @@ export class OffsetsTopicStore implements GroupStore, GroupLogSource {
     const existing = this.view.topic(OFFSETS_TOPIC);
     if (existing) {
       // A topic created before compaction existed is compacted from now on.
-      if (existing.configs['cleanup.policy'] === undefined) {
-        await this.topics.setConfigs(OFFSETS_TOPIC, { ...existing.configs, 'cleanup.policy': 'compact' });
-      }
+      await this.topics.compactInternalTopic(OFFSETS_TOPIC);
       return { created: false, partitionCount: existing.partitionCount };
     }
     const created = await this.topics.createInternalTopic(

@@ -203,6 +203,16 @@ export class TopicManager {
     await this.replicas.whenApplied();
   }
 
+  /**
+   * Sets cleanup.policy=compact on an internal topic created before Weir compacted them (its
+   * configs name no policy); a topic that names one, or does not exist, is left as it is.
+   */
+  async compactInternalTopic(name: string): Promise<void> {
+    const existing = this.view.topic(name);
+    if (existing === undefined || existing.configs['cleanup.policy'] !== undefined) return;
+    await this.setConfigs(name, { ...existing.configs, 'cleanup.policy': 'compact' });
+  }
+
   /** The spec with the broker's defaults filled in. */
   #resolve(spec: CreateTopicSpec): CreateTopicSpec & { placement: PlacementRequest } {
     const { placement } = spec;
