@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface, type Interface } from 'node:readline';
+import { ChildBrokerLog } from './child-broker-log';
 import { within } from './raw-socket';
 
 const CHILD = new URL('./fixtures/broker-child.ts', import.meta.url).pathname;
@@ -10,6 +11,8 @@ export interface ChildBroker {
   port: number;
   lines: Interface;
   exited: Promise<number | null>;
+  /** Its log, when started with `log: true`. */
+  log: ChildBrokerLog | undefined;
 }
 
 export interface ChildBrokerOptions {
@@ -32,9 +35,23 @@ export function spawnChildBroker(
   return spawn(process.execPath, args, { stdio: ['pipe', 'pipe', options.stderr ?? 'ignore'] });
 }
 
+export interface StartChildBrokerOptions {
+  /**
+   * Read the broker's log (its stderr) into {@link ChildBroker.log}; the config's logging level
+   * says what it writes (the child is silent without one).
+   */
+  log?: boolean;
+  /** How long the start may take, recovery and coordinator loads included (default 30 s). */
+  startTimeoutMs?: number;
+}
+
 /** Starts a broker child with `config` (a broker config, data directory included) and waits until it serves. */
-export async function startChildBroker(config: Record<string, unknown>): Promise<ChildBroker> {
-  const child = spawnChildBroker(config);
+export async function startChildBroker(
+  config: Record<string, unknown>,
+  options: StartChildBrokerOptions = {},
+): Promise<ChildBroker> {
+  const child = spawnChildBroker(config, options.log ? { stderr: 'pipe' } : {});
+  const log = options.log ? new ChildBrokerLog(child.stderr!) : undefined;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const lines = createInterface({ input: child.stdout! });
   const ready = new Promise<number>((resolve) => {
@@ -42,12 +59,30 @@ export async function startChildBroker(config: Record<string, unknown>): Promise
       if (line.startsWith('ready ')) resolve(Number(line.slice('ready '.length)));
     });
   });
-  const port = await within(
-    Promise.race([ready, exited.then((code) => Promise.reject(new Error(`the broker exited with ${code}`)))]),
-    30_000,
-    'the child broker to start',
-  );
-  return { process: child, port, lines, exited };
+  let port: number;
+  try {
+    port = await within(
+      Promise.race([
+        ready,
+        exited.then((code) => Promise.reject(new Error(`the broker exited with ${code}`))),
+      ]),
+      options.startTimeoutMs ?? 30_000,
+      'the child broker to start',
+    );
+  } catch (error) {
+    // A start that hangs must not leave the process writing into a directory the test removes.
+    child.kill('SIGKILL');
+    await exited;
+    throw error;
+  }
+  return { process: child, port, lines, exited, log };
+}
+
+/** SIGKILLs a broker child (no chance to flush or close anything) and waits until it is gone. */
+export async function killChildBroker(child: ChildBroker | undefined): Promise<void> {
+  if (child === undefined) return;
+  if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
+  await child.exited;
 }
 
 /** Stops a broker child (its stdin ends), or kills it if it does not stop in time. */

@@ -5,7 +5,7 @@ import { Admin, Client, Producer } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pollUntil } from './group-fixtures';
-import { kcat } from './kcat-clients';
+import { offsetsTopicRecords } from './offsets-commit-load';
 
 /**
  * `__consumer_offsets` compacts (issue #19 item 5): a group committing the same partition over and
@@ -15,21 +15,6 @@ import { kcat } from './kcat-clients';
 
 const COMMITS = 150;
 const OVERRIDES = { log: { cleaner: { backoffMs: 100 } }, groups: { offsetsTopicPartitions: 1 } } as const;
-
-async function offsetsTopicRecords(broker: RunningBroker): Promise<number> {
-  const stdout = await kcat(broker, [
-    '-C',
-    '-t',
-    '__consumer_offsets',
-    '-o',
-    'beginning',
-    '-e',
-    '-q',
-    '-f',
-    '%o\\n',
-  ]);
-  return stdout.split('\n').filter((line) => line.length > 0).length;
-}
 
 describe('the internal topics compact', () => {
   let dataDir: string | undefined;
@@ -74,7 +59,7 @@ describe('the internal topics compact', () => {
         await admin.resetOffsets('billing', { offset }, { topics: ['orders'] });
       }
       await pollUntil(
-        async () => (await offsetsTopicRecords(broker!)) < COMMITS / 2,
+        async () => (await offsetsTopicRecords(broker!.bootstrap)) < COMMITS / 2,
         'the cleaner to remove superseded commits',
       );
     } finally {
