@@ -121,7 +121,9 @@ const columns: readonly DataTableColumn<LogCleanerReplica>[] = [
 export function TopicLogCleaner({ topic }: { topic: string }) {
   const trpc = useTRPC();
   const query = useQuery({ ...trpc.topics.logCleaner.queryOptions({ topic }), refetchInterval: 5_000 });
-  if (query.data !== undefined && !query.data.compacted) return null;
+  // Drawn once the answer says the topic compacts (or the read failed), so a topic that does not
+  // compact never shows the panel, not even while it loads.
+  if (query.data === undefined ? query.error === null : !query.data.compacted) return null;
   return (
     <Panel title="Log cleaner" actions={<QueryAsOf query={query} />} flush>
       <QueryState query={query} errorTitle="Could not read the log cleaner's state">
