@@ -13,6 +13,8 @@ export type ClusterInfo = {
   bootstrap: string;
   /** The internal listener the console's gateway uses. */
   internalBootstrap: string;
+  /** Its WEIR-TOKEN, for specs that read what only the internal listener tells (the log cleaner's state). */
+  internalToken: string;
 };
 
 export function readClusterInfo(): ClusterInfo {

@@ -310,6 +310,17 @@ export class Broker {
       writeDegraded: this.#replicas.writeDegradedPartitions().length,
     }));
     deps.metrics.registerReplicationCollector(() => this.#replicationHealth());
+    // The cleaner's record is in memory, one entry per compacted partition: cheap enough for every broker.
+    deps.metrics.registerLogCleanerCollector(() =>
+      this.#replicas.cleanerStates().map((state) => ({
+        topic: state.topic,
+        partition: state.partition,
+        dirtyRatio: state.dirtyRatio,
+        lastCleanedAtMs: state.lastCleanedAtMs,
+        removedBytesTotal: state.removedBytesTotal,
+        failed: state.lastOutcome === 'failed',
+      })),
+    );
     deps.metrics.clusterRole.setControllerCollector(() => this.#store.holdsControllerTitle());
     this.#topics = new TopicManager(this.#store, this.#view, this.#replicas, config.topics, systemClock);
     this.#groupStore = new OffsetsTopicStore(

@@ -49,6 +49,7 @@ import {
   WeirDescribeBroker,
   WeirDescribeEffectivePermissions,
   WeirDescribeGroupLags,
+  WeirDescribeLogCleaner,
   WeirDescribePartitions,
   WeirDescribeReplication,
   WeirListClusterEvents,
@@ -614,6 +615,13 @@ export const ROWS: Row[] = [
     label: 'WeirDescribePartitions',
     grants: [grant('TOPIC', 'data', 'DESCRIBE')],
     request: { topic: 'data' },
+    expect: { denied: TOPIC },
+  }),
+  row({
+    api: WeirDescribeLogCleaner,
+    label: 'WeirDescribeLogCleaner (named)',
+    grants: [grant('TOPIC', 'data', 'DESCRIBE')],
+    request: { topics: ['data'] },
     expect: { denied: TOPIC },
   }),
   row({

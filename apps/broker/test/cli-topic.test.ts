@@ -1,6 +1,8 @@
+import { Admin, Client, InternalAdmin, Producer } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, expectExitCode, weir } from './cli-runner';
+import { pollUntil } from './group-fixtures';
 
 /** `weir topic …` against a real broker, through the real binary. */
 describe('weir topic', () => {
@@ -8,7 +10,8 @@ describe('weir topic', () => {
   const cli = (...args: string[]) => weir(['-b', broker.bootstrap, ...args]);
 
   beforeAll(async () => {
-    broker = await startBroker({ topics: { autoCreateEnable: false } });
+    // The cleaner looks again 100 ms after finding nothing due, so a compacted topic is cleaned soon.
+    broker = await startBroker({ topics: { autoCreateEnable: false }, log: { cleaner: { backoffMs: 100 } } });
   });
   afterAll(async () => {
     await broker?.dispose();
@@ -151,4 +154,88 @@ describe('weir topic', () => {
     });
     expect(config.code).toBe(0);
   }, 30_000);
+
+  it("shows a compacted topic's log cleaner state through the internal listener", async () => {
+    const client = new Client({ bootstrapServers: [broker.bootstrap] });
+    const internalClient = new Client({
+      bootstrapServers: [broker.internalBootstrap],
+      sasl: { mechanism: 'WEIR-TOKEN', token: broker.internalToken },
+    });
+    try {
+      await new Admin(client).createTopics([
+        {
+          name: 'prices',
+          partitions: 1,
+          replicationFactor: 1,
+          configs: {
+            'cleanup.policy': 'compact',
+            'segment.bytes': '1024',
+            'min.cleanable.dirty.ratio': '0.01',
+          },
+        },
+      ]);
+      // 200 values of 5 keys in batches of 5: every closed segment holds values a later one supersedes.
+      const producer = new Producer(client);
+      for (let batch = 0; batch < 40; batch++) {
+        await producer.send({
+          topic: 'prices',
+          messages: Array.from({ length: 5 }, (_, index) => ({
+            key: `key-${index}`,
+            value: `value-${batch * 5 + index}`,
+          })),
+        });
+      }
+      await producer.close();
+      const internal = new InternalAdmin(internalClient);
+      await pollUntil(async () => {
+        const [state] = await internal.describeLogCleaner(['prices']);
+        return state !== undefined && state.removedBytesTotal > 0n ? state : undefined;
+      }, 'the cleaner to clean prices-0');
+    } finally {
+      await client.close();
+      await internalClient.close();
+    }
+
+    const plain = await cli('topic', 'describe', 'prices');
+    expect(plain).toMatchObject({ code: 0, stderr: '' });
+    expect(plain.stdout).toContain('  cleanup.policy=compact\n');
+    expect(plain.stdout).toMatch(/^Log cleaner: give --internal <host:port> /m);
+
+    const described = await weir([
+      'topic',
+      'describe',
+      'prices',
+      '--internal',
+      broker.internalBootstrap,
+      '--token',
+      broker.internalToken,
+    ]);
+    expect(described).toMatchObject({ code: 0, stderr: '' });
+    expect(described.stdout).toContain('Topic: prices  Partitions: 1\n');
+    const lines = described.stdout.split('\n');
+    const header = lines.indexOf('Log cleaner:') + 1;
+    expect(lines[header]?.split(/ {2,}/)).toEqual([
+      'PARTITION',
+      'BROKER',
+      'ROLE',
+      'DIRTY',
+      'MIN-DIRTY',
+      'CLEANED-UP-TO',
+      'LAST-CLEANED',
+      'LAST-REMOVED',
+      'REMOVED-TOTAL',
+      'NEXT-CLEAN',
+    ]);
+    const [partition, brokerId, role, dirty, minDirty, cleanedUpTo, lastCleaned, lastRemoved, total, next] =
+      lines[header + 1]!.split(/ {2,}/);
+    expect([partition, brokerId, role, minDirty]).toEqual(['0', '0', 'leader', '1.0%']);
+    expect(dirty).toMatch(/^\d+\.\d%$/);
+    // The cleaner reached into the log: its checkpoint is past the first segment.
+    expect(Number(cleanedUpTo)).toBeGreaterThan(0);
+    expect(Number.isNaN(Date.parse(lastCleaned!))).toBe(false);
+    expect(lastRemoved).toMatch(/^\d+(\.\d)? (B|KiB)$/);
+    expect(total).toMatch(/^\d+(\.\d)? (B|KiB)$/);
+    expect(total).not.toBe('0 B');
+    expect(next).toMatch(/^(now|at dirty ratio 1\.0%)$/);
+  }, 60_000);
 });

@@ -11,7 +11,7 @@ import { type HttpGateway, startHttpGateway } from './http-gateway';
 /** How long starting or stopping the cluster may take. */
 export const CLUSTER_TIMEOUT_MS = 240_000;
 /** Short sessions, so a killed broker leaves the ISRs, and its partitions go offline, within seconds. */
-const FAST_SESSIONS = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
+export const FAST_SESSIONS = { cluster: { sessionTtlSeconds: 3, controllerTtlSeconds: 3 } };
 
 /**
  * The console against a real cluster (three brokers unless told otherwise): etcd and child brokers

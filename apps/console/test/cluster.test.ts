@@ -1,9 +1,16 @@
+import { Client, Producer } from '@weir/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerCluster } from '../../broker/test/cluster/broker-cluster';
 import { pollUntil } from '../../broker/test/group-fixtures';
 import type { BrokerList } from '../src/server/api/schemas/brokers';
 import type { ClusterOverview } from '../src/server/api/schemas/cluster';
-import { CLUSTER_TIMEOUT_MS, type ClusterGateway, startClusterGateway } from './cluster-gateway-fixture';
+import type { TopicLogCleaner } from '../src/server/api/schemas/log-cleaner';
+import {
+  CLUSTER_TIMEOUT_MS,
+  type ClusterGateway,
+  FAST_SESSIONS,
+  startClusterGateway,
+} from './cluster-gateway-fixture';
 import type { HttpGateway } from './http-gateway';
 
 /*
@@ -21,7 +28,8 @@ let cluster: BrokerCluster;
 let gateway: HttpGateway;
 
 beforeAll(async () => {
-  fixture = await startClusterGateway();
+  // The log cleaner looks again 200 ms after finding nothing due, so a compacted topic is cleaned soon.
+  fixture = await startClusterGateway({ config: { ...FAST_SESSIONS, log: { cleaner: { backoffMs: 200 } } } });
   ({ cluster, gateway } = fixture);
 }, CLUSTER_TIMEOUT_MS);
 
@@ -144,6 +152,53 @@ describe('the console on a three-broker cluster', { timeout: CLUSTER_TIMEOUT_MS 
     expect(topics.topics.find((topic) => topic.name === TOPIC)?.groups).toEqual([
       { groupId: 'readers', lag: expectedLag },
     ]);
+  });
+
+  it("shows the log cleaner's state of every replica of a compacted topic, each from its own broker", async () => {
+    const topic = 'compacted-spread';
+    await json('POST', '/topics', {
+      name: topic,
+      partitions: 1,
+      replicationFactor: 3,
+      configs: { 'cleanup.policy': 'compact', 'segment.bytes': '1024', 'min.cleanable.dirty.ratio': '0.01' },
+    });
+    const client = new Client({ bootstrapServers: cluster.bootstrapServers });
+    try {
+      const producer = new Producer(client);
+      // 200 values of 5 keys in batches of 5: every closed segment is superseded by the next.
+      for (let batch = 0; batch < 40; batch++) {
+        await producer.send({
+          topic,
+          messages: Array.from({ length: 5 }, (_, index) => ({
+            key: `key-${index}`,
+            value: `value-${batch * 5 + index}`,
+          })),
+        });
+      }
+      await producer.close();
+    } finally {
+      await client.close();
+    }
+    // Each broker cleans its own replica, the followers below the high watermark they learnt.
+    const state = await pollUntil(
+      async () => {
+        const answer = await json<TopicLogCleaner>('GET', `/topics/${topic}/log-cleaner`);
+        const cleaned = answer.replicas.filter((replica) => replica.removedBytesTotal !== '0');
+        return cleaned.length === 3 ? answer : undefined;
+      },
+      'the three replicas to be cleaned',
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    expect(state.compacted).toBe(true);
+    expect(state.replicas.map((replica) => replica.brokerId)).toEqual([1, 2, 3]);
+    const detail = await json<{ partitions: { leaderId: number }[] }>('GET', `/topics/${topic}`);
+    expect(state.replicas.filter((replica) => replica.leader).map((replica) => replica.brokerId)).toEqual([
+      detail.partitions[0]!.leaderId,
+    ]);
+    for (const replica of state.replicas) {
+      expect(replica).toMatchObject({ partition: 0, minCleanableDirtyRatio: 0.01 });
+      expect(replica.lastCleanedAtMs).not.toBeNull();
+    }
   });
 
   it('keeps answering when a broker is killed, names its offline partitions, and heals after its restart', async () => {

@@ -98,6 +98,24 @@ describe('topics', () => {
     });
   });
 
+  it("tells a compacted topic from one that does not compact, for the log cleaner's panel", async () => {
+    await gateway.caller.topics.create({
+      name: 'compacted',
+      partitions: 2,
+      configs: { 'cleanup.policy': 'compact' },
+    });
+    const compacted = await gateway.caller.topics.logCleaner({ topic: 'compacted' });
+    // Its rows appear as the cleaner judges each partition: log-cleaner-state.test.ts in the broker
+    // and e2e/log-cleaner.spec.ts follow a clean.
+    expect(compacted).toMatchObject({ topic: 'compacted', compacted: true });
+    await gateway.caller.topics.create({ name: 'deleting', partitions: 1 });
+    expect(await gateway.caller.topics.logCleaner({ topic: 'deleting' })).toMatchObject({
+      compacted: false,
+      replicas: [],
+    });
+    expect((await trpcError(gateway.caller.topics.logCleaner({ topic: 'nope' }))).code).toBe('NOT_FOUND');
+  });
+
   it('adds partitions, deletes records before an offset and deletes the topic', async () => {
     await gateway.caller.topics.create({ name: 'trim', partitions: 1 });
     for (let index = 0; index < 5; index++) {

@@ -46,6 +46,7 @@ export { WeirDeleteUser } from './messages/apis/internal/weir-delete-user';
 export { WeirDescribeBroker } from './messages/apis/internal/weir-describe-broker';
 export { WeirDescribeEffectivePermissions } from './messages/apis/internal/weir-describe-effective-permissions';
 export { WeirDescribeGroupLags } from './messages/apis/internal/weir-describe-group-lags';
+export { WeirDescribeLogCleaner } from './messages/apis/internal/weir-describe-log-cleaner';
 export { WeirDescribePartitions } from './messages/apis/internal/weir-describe-partitions';
 export { WeirDescribeReplication } from './messages/apis/internal/weir-describe-replication';
 export { WeirListClusterEvents } from './messages/apis/internal/weir-list-cluster-events';
@@ -302,6 +303,11 @@ export type {
   TopicSortKey,
   TopicSummary,
 } from './client/internal/internal-admin-types';
+export type {
+  LogCleanerNextClean,
+  LogCleanerOutcome,
+  LogCleanerPartitionState,
+} from './client/internal/log-cleaner-types';
 export type {
   PartitionMove,
   PartitionMoveResult,

@@ -15,10 +15,17 @@ export interface InternalListenerFlags {
   internalTlsKey?: string;
 }
 
-/** Adds the flags of {@link InternalListenerFlags} to a command that talks to the internal listener. */
-export function withInternalOptions(command: Command): Command {
-  return command
-    .option('--internal <host:port>', 'the broker’s internal listener', DEFAULT_INTERNAL_LISTENER)
+/**
+ * Adds the flags of {@link InternalListenerFlags} to a command that talks to the internal listener.
+ * With `optional` (what the listener adds), `--internal` has no default: the command goes through
+ * the internal listener only when it is given.
+ */
+export function withInternalOptions(command: Command, options: { optional?: string } = {}): Command {
+  const listener =
+    options.optional === undefined
+      ? command.option('--internal <host:port>', 'the broker’s internal listener', DEFAULT_INTERNAL_LISTENER)
+      : command.option('--internal <host:port>', `the broker’s internal listener, ${options.optional}`);
+  return listener
     .option(
       '--token-file <path>',
       'file holding the internal listener token (default: <data-dir>/internal-listener.token)',

@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
 import type { ClientCliDeps } from './client-cli-deps';
 import type { ExitReporter } from './global-options';
+import {
+  type InternalListenerFlags,
+  runInternalCommand,
+  withInternalOptions,
+} from './internal-listener-command';
 import { collectKeyValue, collectText, integerAtLeast } from './option-parsers';
 import { runAdminCommand } from './run-client-command';
 
@@ -58,14 +63,35 @@ export function registerTopicCommands(program: Command, deps: ClientCliDeps, exi
       ).then(exit),
     );
 
-  topic
-    .command('describe <name>')
-    .description('partitions (leader, replicas, ISR, log start/end) and configs that differ from the default')
-    .action((name: string, _options: unknown, command: Command) =>
-      runAdminCommand(command, deps, async (admin) =>
-        (await import('./topic-describe-command')).topicDescribeCommand(admin, { name }, deps),
-      ).then(exit),
-    );
+  // The log cleaner's state is a Weir API of the internal listener: with --internal the whole
+  // command goes there (it serves the Kafka APIs too), without it the client listener answers.
+  withInternalOptions(
+    topic
+      .command('describe <name>')
+      .description(
+        'partitions (leader, replicas, ISR, log start/end), configs that differ from the default, and for a compacted topic the log cleaner’s state (with --internal)',
+      ),
+    { optional: 'to also show the log cleaner’s state of a compacted topic (default: not asked)' },
+  ).action((name: string, flags: Partial<InternalListenerFlags>, command: Command) => {
+    const { internal } = flags;
+    const described =
+      internal === undefined
+        ? runAdminCommand(command, deps, async (admin) =>
+            (await import('./topic-describe-command')).topicDescribeCommand(admin, { name }, deps),
+          )
+        : runInternalCommand({ ...flags, internal }, deps, async (session) => {
+            const [{ topicDescribeCommand }, { sessionCleanerSource }] = await Promise.all([
+              import('./topic-describe-command'),
+              import('./topic-cleaner-state'),
+            ]);
+            return topicDescribeCommand(
+              session.admin,
+              { name, cleaner: sessionCleanerSource(session) },
+              deps,
+            );
+          });
+    return described.then(exit);
+  });
 
   topic
     .command('alter <name>')

@@ -68,6 +68,16 @@ function populatedMetrics() {
       },
     ],
   }));
+  metrics.registerLogCleanerCollector(() => [
+    {
+      topic: 'prices',
+      partition: 0,
+      dirtyRatio: 0.25,
+      lastCleanedAtMs: 1_700_000_000_000,
+      removedBytesTotal: 4096,
+      failed: false,
+    },
+  ]);
   return metrics;
 }
 
@@ -86,6 +96,8 @@ describe('metrics server', () => {
     expect(text).toContain('weir_group_state{group="billing",state="Stable"} 1');
     expect(text).toContain('weir_group_rebalances_total 4');
     expect(text).toContain('weir_requests_total{api="Fetch",version="12"} 1');
+    expect(text).toContain('weir_log_cleaner_bytes_removed_total{topic="prices",partition="0"} 4096');
+    expect(text).toContain('weir_log_cleaner_max_dirty_percent 25');
 
     const check = await promtoolCheckMetrics(text);
     expect(check.output).toBe('');

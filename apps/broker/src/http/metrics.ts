@@ -2,6 +2,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { ReplicationHealth } from '../cluster/replication-health';
 import { type ClusterRoleMetrics, registerClusterRoleMetrics } from './cluster-role-metrics';
 import { type GroupMetricsSnapshot, registerGroupMetrics } from './group-metrics';
+import { type LogCleanerPartitionStats, registerLogCleanerMetrics } from './log-cleaner-metrics';
 import { type PartitionStats, registerPartitionGauges } from './partition-metrics';
 import { type ReplicationCounters, registerReplicationMetrics } from './replication-metrics';
 import { registerStorageHealthGauges, type StorageHealthStats } from './storage-health-metrics';
@@ -49,6 +50,8 @@ export interface BrokerMetrics {
   registerGroupCollector(collect: () => GroupMetricsSnapshot): void;
   /** Sets where the counts of offline and write-degraded partitions come from. */
   registerStorageHealthCollector(collect: () => StorageHealthStats): void;
+  /** Sets where the log cleaner's per-partition state (`weir_log_cleaner_*`) comes from. */
+  registerLogCleanerCollector(collect: () => LogCleanerPartitionStats[]): void;
   /** ISR shrinks and expands, leader elections (clean and unclean), counted as they are stored. */
   replication: ReplicationCounters;
   /** Sets where the replication gauges (ISR shortfalls, leaderless partitions, follower lag) come from. */
@@ -117,6 +120,9 @@ export function createBrokerMetrics(): BrokerMetrics {
   });
   const setStorageHealthCollector = registerStorageHealthGauges(registry, () => {
     collectorErrorsTotal.inc({ collector: 'storage-health' });
+  });
+  const setLogCleanerCollector = registerLogCleanerMetrics(registry, () => {
+    collectorErrorsTotal.inc({ collector: 'log-cleaner' });
   });
   const replication = registerReplicationMetrics(registry, () => {
     collectorErrorsTotal.inc({ collector: 'replication' });
@@ -229,6 +235,7 @@ export function createBrokerMetrics(): BrokerMetrics {
     registerPartitionCollector: setPartitionCollector,
     registerGroupCollector: setGroupCollector,
     registerStorageHealthCollector: setStorageHealthCollector,
+    registerLogCleanerCollector: setLogCleanerCollector,
     replication: replication.counters,
     registerReplicationCollector: replication.setCollector,
     registerHeldRequestBytes(read) {

@@ -1,4 +1,5 @@
 import { ErrorCode, WeirError } from '@weir/protocol';
+import type { CleanerPartitionState } from '../log/compaction/log-cleaner';
 import type { EpochEndOffset } from '../log/leader-epoch-cache';
 import {
   LogManager,
@@ -447,6 +448,14 @@ export class ReplicaManager {
       if (state !== undefined) replicas.push({ topic: local.topic, partition: local.partition, state });
     }
     return replicas;
+  }
+
+  /**
+   * The log cleaner's state of this broker's compacted replicas (leaders and followers clean their
+   * own logs), for the metrics, the console and `weir topic describe`.
+   */
+  cleanerStates(): CleanerPartitionState[] {
+    return this.#logs.cleaner.states();
   }
 
   /** Partitions whose logs could not be opened or hit a disk error; /ready reports them. */

@@ -34,6 +34,7 @@ import { weirDeleteUserHandler } from './handlers/internal/weir-delete-user';
 import { weirDescribeBrokerHandler } from './handlers/internal/weir-describe-broker';
 import { weirDescribeEffectivePermissionsHandler } from './handlers/internal/weir-describe-effective-permissions';
 import { weirDescribeGroupLagsHandler } from './handlers/internal/weir-describe-group-lags';
+import { weirDescribeLogCleanerHandler } from './handlers/internal/weir-describe-log-cleaner';
 import { weirDescribePartitionsHandler } from './handlers/internal/weir-describe-partitions';
 import { weirDescribeReplicationHandler } from './handlers/internal/weir-describe-replication';
 import { weirListClusterEventsHandler } from './handlers/internal/weir-list-cluster-events';
@@ -148,6 +149,7 @@ export const API_TABLE: readonly ApiTableRow[] = [
   { handler: weirDescribeReplicationHandler, servedOn: INTERNAL_ONLY },
   { handler: weirListTopicSummariesHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribePartitionsHandler, servedOn: INTERNAL_ONLY },
+  { handler: weirDescribeLogCleanerHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribeGroupLagsHandler, servedOn: INTERNAL_ONLY },
   { handler: weirScanRecordsHandler, servedOn: INTERNAL_ONLY },
   { handler: weirAbortTransactionHandler, servedOn: INTERNAL_ONLY },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isFlexible } from '../schema/api';
+import { WeirDescribeLogCleaner } from './apis/internal/weir-describe-log-cleaner';
 import { WeirScanRecords } from './apis/internal/weir-scan-records';
 import { INTERNAL_APIS, WEIR_API_KEY_MIN } from './internal-apis';
 import {
@@ -11,7 +12,7 @@ import {
 import { apiByKey } from './registry';
 
 describe("Weir's internal APIs", () => {
-  it('use keys 32000–32014, version 0 (and 1 for the user APIs the console reads fingerprints from), flexible', () => {
+  it('use keys 32000–32015, version 0 (and 1 for the user APIs the console reads fingerprints from), flexible', () => {
     expect(INTERNAL_APIS.map((api) => [api.apiKey, api.name])).toEqual([
       [32000, 'WeirDescribeBroker'],
       [32001, 'WeirListTopicSummaries'],
@@ -28,6 +29,7 @@ describe("Weir's internal APIs", () => {
       [32012, 'WeirApplyTxnOffsets'],
       [32013, 'WeirListClusterEvents'],
       [32014, 'WeirDescribeReplication'],
+      [32015, 'WeirDescribeLogCleaner'],
     ]);
     for (const api of INTERNAL_APIS) {
       expect(api.apiKey).toBeGreaterThanOrEqual(WEIR_API_KEY_MIN);
@@ -82,6 +84,50 @@ describe("Weir's internal APIs", () => {
     };
     const frame = encodeResponseFrame(WeirScanRecords, 0, 5, body);
     const decoded = decodeResponseFrame(WeirScanRecords, 0, frame.subarray(4));
+    if (!decoded.ok) throw decoded.error;
+    expect(decoded.value.body).toEqual(body);
+  });
+
+  it("carry the log cleaner's fractional ratios, its error and the -1 of a partition never cleaned", () => {
+    const body = {
+      errorCode: 0,
+      errorMessage: null,
+      brokerId: 2,
+      partitions: [
+        {
+          topic: 'prices',
+          partition: 0,
+          leader: true,
+          cleanedUpToOffset: 1_000n,
+          dirtyRatio: 0.3125,
+          minCleanableDirtyRatio: 0.5,
+          lastCleanedAtMs: 1_700_000_000_000n,
+          lastOutcome: 'not-due',
+          lastError: null,
+          lastCleanRemovedBytes: 65_536n,
+          removedBytesTotal: 131_072n,
+          nextCleanDue: 'dirty-ratio',
+          nextCleanDueAtMs: 1_700_000_600_000n,
+        },
+        {
+          topic: 'prices',
+          partition: 1,
+          leader: false,
+          cleanedUpToOffset: -1n,
+          dirtyRatio: 0,
+          minCleanableDirtyRatio: 0.01,
+          lastCleanedAtMs: -1n,
+          lastOutcome: 'failed',
+          lastError: 'EIO: i/o error, read',
+          lastCleanRemovedBytes: -1n,
+          removedBytesTotal: 0n,
+          nextCleanDue: 'retry',
+          nextCleanDueAtMs: 1_700_000_015_000n,
+        },
+      ],
+    };
+    const frame = encodeResponseFrame(WeirDescribeLogCleaner, 0, 11, body);
+    const decoded = decodeResponseFrame(WeirDescribeLogCleaner, 0, frame.subarray(4));
     if (!decoded.ok) throw decoded.error;
     expect(decoded.value.body).toEqual(body);
   });

@@ -5,6 +5,7 @@ import { WeirDeleteUser } from './apis/internal/weir-delete-user';
 import { WeirDescribeBroker } from './apis/internal/weir-describe-broker';
 import { WeirDescribeEffectivePermissions } from './apis/internal/weir-describe-effective-permissions';
 import { WeirDescribeGroupLags } from './apis/internal/weir-describe-group-lags';
+import { WeirDescribeLogCleaner } from './apis/internal/weir-describe-log-cleaner';
 import { WeirDescribePartitions } from './apis/internal/weir-describe-partitions';
 import { WeirDescribeReplication } from './apis/internal/weir-describe-replication';
 import { WeirListClusterEvents } from './apis/internal/weir-list-cluster-events';
@@ -39,6 +40,7 @@ export const INTERNAL_APIS: readonly ApiSchema[] = [
   WeirApplyTxnOffsets,
   WeirListClusterEvents,
   WeirDescribeReplication,
+  WeirDescribeLogCleaner,
 ];
 
 for (const api of INTERNAL_APIS) {

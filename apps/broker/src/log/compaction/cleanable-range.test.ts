@@ -37,6 +37,8 @@ describe('cleanableRange', () => {
       dirtyBytes: 2000,
       dirtyRatio: 0.5,
       due: 'dirty-ratio',
+      // Segment 2 (offsets 200-299), the oldest dirty one, begins 3 h ago.
+      oldestDirtyTimestampMs: NOW_MS - 3 * HOUR_MS,
     });
     expect(cleanableRange(log, { ...defaults, minCleanableDirtyRatio: 0.6 }, NOW_MS).due).toBeNull();
   });

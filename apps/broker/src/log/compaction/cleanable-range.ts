@@ -42,6 +42,8 @@ export interface CleanableRange {
   dirtyRatio: number;
   /** Why a clean is due, or null while it is not. */
   due: 'dirty-ratio' | 'max-compaction-lag' | null;
+  /** The first record time of the oldest dirty segment (max.compaction.lag.ms counts from it); undefined with none. */
+  oldestDirtyTimestampMs: number | undefined;
 }
 
 /**
@@ -86,5 +88,13 @@ export function cleanableRange(
   let due: CleanableRange['due'] = null;
   if (dirtyBytes > 0 && dirtyRatio >= settings.minCleanableDirtyRatio) due = 'dirty-ratio';
   else if (dirtyBytes > 0 && nowMs - oldestDirtyMs > settings.maxCompactionLagMs) due = 'max-compaction-lag';
-  return { firstDirtyOffset, firstUncleanableOffset, cleanBytes, dirtyBytes, dirtyRatio, due };
+  return {
+    firstDirtyOffset,
+    firstUncleanableOffset,
+    cleanBytes,
+    dirtyBytes,
+    dirtyRatio,
+    due,
+    oldestDirtyTimestampMs: Number.isFinite(oldestDirtyMs) ? oldestDirtyMs : undefined,
+  };
 }

@@ -10,6 +10,7 @@ import type { PartitionLog } from '../partition-log';
 import type { StorageIo } from '../storage';
 import { IoThrottle } from './io-throttle';
 import { KeyOffsetMap } from './key-offset-map';
+import { type NextCleanDue, nextCleanAfter } from './next-clean-due';
 import { type CleanOutcome, cleanPartition } from './partition-cleaner';
 
 /** Kafka's cleaner checkpoint: per partition, the offset the last clean reached. */
@@ -47,10 +48,20 @@ export interface CleanerPartitionState {
   readonly partition: number;
   readonly cleanedUpToOffset: number | undefined;
   readonly dirtyRatio: number;
+  /** The partition's min.cleanable.dirty.ratio now: the dirty ratio at which a clean is due. */
+  readonly minCleanableDirtyRatio: number;
   readonly lastCleanedAtMs: number | undefined;
   readonly lastOutcome: CleanOutcome['kind'] | 'failed' | undefined;
   readonly lastError: string | undefined;
+  /** Bytes the last finished clean took off the log (read minus written); undefined before one. */
+  readonly lastCleanRemovedBytes: number | undefined;
+  /** Bytes the cleans of this partition took off since the broker started. */
+  readonly removedBytesTotal: number;
+  readonly nextCleanDue: NextCleanDue;
 }
+
+/** What the cleaner records of a partition; the settings are read when asked (they can change). */
+type RecordedState = Omit<CleanerPartitionState, 'minCleanableDirtyRatio'>;
 
 class CleanerStopped extends Error {}
 
@@ -65,7 +76,7 @@ export class LogCleaner {
   readonly #options: LogCleanerOptions;
   readonly #throttle: IoThrottle;
   #checkpoint: OffsetCheckpoint = new Map();
-  readonly #states = new Map<string, CleanerPartitionState>();
+  readonly #states = new Map<string, RecordedState>();
   readonly #cleaning = new Set<string>();
   /** When each partition was last judged not due, or failed: it is skipped for log.cleaner.backoff.ms. */
   readonly #restingUntilMs = new Map<string, number>();
@@ -93,9 +104,19 @@ export class LogCleaner {
     await Promise.all(this.#loops);
   }
 
-  /** What the cleaner knows of each compacted partition it has looked at. */
+  /**
+   * What the cleaner knows of each compacted partition it has looked at. A partition whose topic
+   * no longer compacts, or that is gone, is left out.
+   */
   states(): CleanerPartitionState[] {
-    return [...this.#states.values()];
+    const states: CleanerPartitionState[] = [];
+    for (const log of this.#options.logs()) {
+      if (!log.config.compact) continue;
+      const recorded = this.#states.get(checkpointKey(log.topic, log.partition));
+      if (recorded === undefined) continue;
+      states.push({ ...recorded, minCleanableDirtyRatio: log.config.minCleanableDirtyRatio });
+    }
+    return states;
   }
 
   /**
@@ -183,6 +204,8 @@ export class LogCleaner {
           writtenBytes: outcome.writtenBytes,
         });
       }
+      // Read minus written: what the clean took off the log (cleaned batches are never larger).
+      const removedBytes = cleaned ? Math.max(0, outcome.readBytes - outcome.writtenBytes) : undefined;
       this.#states.set(key, {
         topic: log.topic,
         partition: log.partition,
@@ -192,6 +215,9 @@ export class LogCleaner {
         lastCleanedAtMs: cleaned ? nowMs() : previous?.lastCleanedAtMs,
         lastOutcome: outcome.kind,
         lastError: undefined,
+        lastCleanRemovedBytes: removedBytes ?? previous?.lastCleanRemovedBytes,
+        removedBytesTotal: (previous?.removedBytesTotal ?? 0) + (removedBytes ?? 0),
+        nextCleanDue: nextCleanAfter(outcome, log.config, this.#restingUntilMs.get(key) ?? nowMs()),
       });
       return outcome;
     } catch (error) {
@@ -211,6 +237,9 @@ export class LogCleaner {
         lastCleanedAtMs: previous?.lastCleanedAtMs,
         lastOutcome: 'failed',
         lastError: reason,
+        lastCleanRemovedBytes: previous?.lastCleanRemovedBytes,
+        removedBytesTotal: previous?.removedBytesTotal ?? 0,
+        nextCleanDue: nextCleanAfter(undefined, log.config, this.#restingUntilMs.get(key) ?? nowMs()),
       });
       return undefined;
     } finally {

@@ -153,6 +153,7 @@ export const API_ACL_RULES = {
   WeirDescribeBroker: { cluster: cluster('DESCRIBE') },
   WeirListTopicSummaries: { topic: topic('DESCRIBE'), group: group('DESCRIBE') },
   WeirDescribePartitions: { topic: topic('DESCRIBE') },
+  WeirDescribeLogCleaner: { topic: topic('DESCRIBE') },
   WeirDescribeGroupLags: { group: group('DESCRIBE') },
   WeirScanRecords: { topic: topic('READ') },
   WeirAbortTransaction: { transactionalId: transactionalId('WRITE'), cluster: cluster('ALTER') },

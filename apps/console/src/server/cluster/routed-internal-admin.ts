@@ -6,6 +6,7 @@ import {
   type GroupLagSummary,
   type GroupPartitionLagRow,
   type InternalAdminApi,
+  type LogCleanerPartitionState,
   type PartitionInternals,
   type PartitionMove,
   type ScanRecordsRequest,
@@ -81,6 +82,47 @@ export class RoutedInternalAdmin implements InternalAdminApi {
   /** Any broker answers, for the partitions it leads; the ISR page asks each broker itself. */
   describeReplication(topics?: readonly string[]) {
     return this.#routing.any.describeReplication(topics);
+  }
+
+  /**
+   * Each broker cleans its own replicas, so every live broker holding a replica of the topics (of
+   * any topic, without topics) is asked and the rows of all replicas merged, by topic, partition
+   * and broker. A broker that did not answer is left out; when none answered, its failure is thrown.
+   */
+  async describeLogCleaner(topics?: readonly string[]): Promise<LogCleanerPartitionState[]> {
+    const brokers = await this.#liveBrokers();
+    if (brokers === undefined) return this.#routing.any.describeLogCleaner(topics);
+    let holders = brokers;
+    if (topics !== undefined) {
+      const snapshot = await this.#routing.client.refreshMetadata([...topics]);
+      const replicaNodes = new Set(
+        snapshot.topics.flatMap((topic) => topic.partitions.flatMap((partition) => partition.replicaNodes)),
+      );
+      holders = brokers.filter((nodeId) => replicaNodes.has(nodeId));
+      // An unknown topic has no replicas: the plain call names the error.
+      if (holders.length === 0) return this.#routing.any.describeLogCleaner(topics);
+    }
+    const rows: LogCleanerPartitionState[] = [];
+    let answered = false;
+    let failure: unknown;
+    await Promise.all(
+      holders.map(async (nodeId) => {
+        try {
+          rows.push(...(await this.#onNode(nodeId, ({ internal }) => internal.describeLogCleaner(topics))));
+          answered = true;
+        } catch (error) {
+          if (!unanswered(error)) throw error;
+          failure ??= error;
+        }
+      }),
+    );
+    if (!answered) throw failure;
+    return rows.sort(
+      (left, right) =>
+        compareText(left.topic, right.topic) ||
+        left.partition - right.partition ||
+        left.brokerId - right.brokerId,
+    );
   }
 
   /** Any broker answers: a move is a compare-and-set of the stored assignment, which any broker may write. */

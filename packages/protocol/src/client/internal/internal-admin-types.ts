@@ -1,4 +1,5 @@
 import type { ClusterEvent, ClusterEventQuery } from './cluster-event-types';
+import type { LogCleanerPartitionState } from './log-cleaner-types';
 import type { PartitionMove, PartitionMoveResult, PartitionReassignment } from './reassignment-types';
 import type { LedPartitionReplication } from './replication-types';
 /*
@@ -271,6 +272,11 @@ export interface InternalAdminApi {
    * (WeirDescribeReplication); only these topics when given.
    */
   describeReplication(topics?: readonly string[]): Promise<LedPartitionReplication[]>;
+  /**
+   * The log cleaner's state of the compacted partitions the broker this admin talks to holds
+   * (WeirDescribeLogCleaner); only these topics when given.
+   */
+  describeLogCleaner(topics?: readonly string[]): Promise<LogCleanerPartitionState[]>;
   /** Starts, replaces (replicas) or cancels (null) partition moves; each partition answers on its own. */
   alterPartitionReassignments(
     moves: readonly PartitionMove[],

@@ -7,6 +7,7 @@ import { WeirDeleteUser } from '../../messages/apis/internal/weir-delete-user';
 import { WeirDescribeBroker } from '../../messages/apis/internal/weir-describe-broker';
 import { WeirDescribeEffectivePermissions } from '../../messages/apis/internal/weir-describe-effective-permissions';
 import { WeirDescribeGroupLags } from '../../messages/apis/internal/weir-describe-group-lags';
+import { WeirDescribeLogCleaner } from '../../messages/apis/internal/weir-describe-log-cleaner';
 import { WeirDescribePartitions } from '../../messages/apis/internal/weir-describe-partitions';
 import { WeirDescribeReplication } from '../../messages/apis/internal/weir-describe-replication';
 import { WeirListClusterEvents } from '../../messages/apis/internal/weir-list-cluster-events';
@@ -43,6 +44,8 @@ import type {
   TopicListPage,
   TopicListQuery,
 } from './internal-admin-types';
+import { logCleanerRowsFrom } from './log-cleaner-conversions';
+import type { LogCleanerPartitionState } from './log-cleaner-types';
 import type { PartitionMove, PartitionMoveResult, PartitionReassignment } from './reassignment-types';
 import type { LedPartitionReplication } from './replication-types';
 import type {
@@ -185,6 +188,15 @@ export class InternalAdmin implements InternalAdminApi, UserAdminApi, EffectiveP
         removingReplicas: row.removingReplicas,
       })),
     );
+  }
+
+  async describeLogCleaner(topics?: readonly string[]): Promise<LogCleanerPartitionState[]> {
+    const response = await this.#call(
+      WeirDescribeLogCleaner,
+      { topics: topics === undefined ? null : [...topics] },
+      'Describing the log cleaner.',
+    );
+    return logCleanerRowsFrom(response);
   }
 
   async describeBroker(): Promise<BrokerOverview> {

@@ -1,3 +1,4 @@
+import { describeTopicLogCleaner } from '../../services/log-cleaner';
 import { alterTopicConfigs, describeTopicConfigs } from '../../services/topic-configs';
 import {
   addPartitions,
@@ -10,6 +11,7 @@ import {
 } from '../../services/topics';
 import { rest } from '../rest-meta';
 import { emptyInputSchema } from '../schemas/common';
+import { topicLogCleanerSchema } from '../schemas/log-cleaner';
 import {
   addPartitionsInputSchema,
   addPartitionsResultSchema,
@@ -101,6 +103,23 @@ export function topicsRouter(transport: Transport) {
       .query(async ({ ctx, input }) => {
         const configs = await describeTopicConfigs(ctx.services.broker.admin(), input.topic);
         return { asOfMs: ctx.services.now(), topic: input.topic, configs };
+      }),
+
+    logCleaner: restProcedure(
+      transport,
+      rest(
+        TAG,
+        'GET',
+        '/topics/{topic}/log-cleaner',
+        "The log cleaner's state of a compacted topic's replicas",
+        'Per replica, from the broker holding it: dirty ratio against min.cleanable.dirty.ratio, the last clean and the bytes it removed, bytes removed since the broker started, when the next clean is due, and the last error.',
+      ),
+      topicRefInputSchema,
+    )
+      .output(topicLogCleanerSchema)
+      .query(({ ctx, input }) => {
+        const { broker, now } = ctx.services;
+        return describeTopicLogCleaner(broker.admin(), broker.internal(), input.topic, now);
       }),
 
     alterConfigs: restProcedure(

@@ -14,6 +14,7 @@ import { GroupLagBadges } from '../../_components/group-lag-badges';
 import { DeleteTopicButton } from './delete-topic-button';
 import { PartitionTable } from './partition-table';
 import { TopicConfigs } from './topic-configs';
+import { TopicLogCleaner } from './topic-log-cleaner';
 import { TopicMaintenance } from './topic-maintenance';
 import { TopicProducers } from './topic-producers';
 
@@ -101,7 +102,12 @@ export function TopicDetail({ topic }: { topic: string }) {
                 { id: 'maintenance', label: 'Maintenance' },
               ]}
             >
-              {tab === 'partitions' ? <PartitionTable partitions={detail.partitions} /> : null}
+              {tab === 'partitions' ? (
+                <div className="flex flex-col gap-4">
+                  <PartitionTable partitions={detail.partitions} />
+                  <TopicLogCleaner topic={topic} />
+                </div>
+              ) : null}
               {tab === 'producers' ? <TopicProducers topic={topic} /> : null}
               {tab === 'configs' ? (
                 <TopicConfigs topic={topic} permission={detail.allowedActions.editConfigs} />
