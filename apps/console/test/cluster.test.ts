@@ -198,6 +198,7 @@ describe('the console on a three-broker cluster', { timeout: CLUSTER_TIMEOUT_MS 
     for (const replica of state.replicas) {
       expect(replica).toMatchObject({ partition: 0, minCleanableDirtyRatio: 0.01 });
       expect(replica.lastCleanedAtMs).not.toBeNull();
+      expect(replica.lastError).toBeNull();
     }
   });
 

@@ -2,7 +2,9 @@ import { BATCH_LOG_OVERHEAD_BYTES, decodeRecordBatch, encodeRecordBatch } from '
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createManager, temporaryDirectory } from '../../../test/log-fixtures';
 import type { PartitionLog } from '../partition-log';
-import type { FaultInjector, StorageOperation } from '../storage';
+import { createStorageIo, type FaultInjector, type StorageOperation } from '../storage';
+import { KeyOffsetMap } from './key-offset-map';
+import { cleanPartition } from './partition-cleaner';
 
 /**
  * The cleaner on real files: a compacted partition keeps the latest record of every key at its
@@ -145,6 +147,39 @@ describe('cleanPartition', () => {
     await reopened.start();
     expect(await readAll(reopened.getLog('table', 0)!)).toEqual(afterSecond);
     await reopened.shutdown();
+  });
+
+  it('a segment rolled while the clean reads the segment list is left for the next clean', async () => {
+    const manager = createManager(directory.path, { config: COMPACT });
+    await manager.start();
+    const log = await manager.createLog('table', 0);
+    await fill(log);
+    const before = await readAll(log);
+    const segmentsAtStart = log.segments.length;
+    let rolled = false;
+    const outcome = await cleanPartition(log, undefined, log.logEndOffset, {
+      map: new KeyOffsetMap(64 * 1024),
+      nowMs: () => Date.now(),
+      afterChunk: async () => undefined,
+      // The first file the clean opens is while it summarizes the closed segments: the log rolls
+      // right then, as a producer's appends can make it.
+      openForReading: async (path) => {
+        if (!rolled) {
+          rolled = true;
+          while (log.segments.length === segmentsAtStart)
+            await log.append(keyed('filler', 'f'), { origin: 'client' });
+        }
+        return createStorageIo().openFile(path, 'read');
+      },
+    });
+    expect(rolled).toBe(true);
+    expect(outcome.kind).toBe('cleaned');
+    const after = await readAll(log);
+    expectSameTable(
+      after.filter((record) => record.offset < before.at(-1)!.offset + 1),
+      before,
+    );
+    await manager.shutdown();
   });
 
   it('a crash at any file operation of a clean loses and invents nothing', async () => {

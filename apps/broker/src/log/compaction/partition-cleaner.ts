@@ -67,17 +67,16 @@ export interface CleanStats {
  * The closed segments as the cleaning rules judge them: offsets, sizes and record times. The
  * first record time is the first batch's (Kafka's max.compaction.lag.ms uses the same).
  */
-export async function summarizeClosedSegments(
-  log: CleanableLog,
+async function summarizeClosedSegments(
+  segments: readonly Segment[],
   resources: Pick<CleanResources, 'openForReading'>,
 ): Promise<SegmentSummary[]> {
-  const closed = log.segments.slice(0, -1);
   const summaries: SegmentSummary[] = [];
-  for (let index = 0; index < closed.length; index++) {
-    const segment = closed[index]!;
+  for (let index = 0; index < segments.length - 1; index++) {
+    const segment = segments[index]!;
     summaries.push({
       baseOffset: segment.baseOffset,
-      nextOffset: log.segments[index + 1]!.baseOffset,
+      nextOffset: segments[index + 1]!.baseOffset,
       sizeBytes: segment.sizeBytes,
       firstTimestampMs: await firstBatchTimestampMs(segment, resources),
       largestTimestampMs: await segment.largestTimestampMs(),
@@ -92,14 +91,15 @@ export async function summarizeClosedSegments(
  * must never read what could vanish) and below the segment holding the recovery point (whose
  * files the flushed point describes by position).
  */
-export function rangeToClean(
+function rangeToClean(
   log: CleanableLog,
+  segments: readonly Segment[],
   summaries: readonly SegmentSummary[],
   checkpointOffset: number | undefined,
   upperBoundOffset: number,
   nowMs: number,
 ): CleanableRange {
-  const recoverySegment = log.segments[floorSegmentIndex(log.segments, log.recoveryPoint)]!;
+  const recoverySegment = segments[floorSegmentIndex(segments, log.recoveryPoint)]!;
   const firstUnstableOffset = Math.min(
     log.firstUnstableOffset ?? log.logEndOffset,
     upperBoundOffset,
@@ -112,7 +112,7 @@ export function rangeToClean(
   return cleanableRange(
     {
       segments: summaries,
-      activeBaseOffset: log.segments.at(-1)!.baseOffset,
+      activeBaseOffset: segments.at(-1)!.baseOffset,
       firstUnstableOffset,
       cleanedUpToOffset,
     },
@@ -136,12 +136,17 @@ export async function cleanPartition(
 ): Promise<CleanOutcome> {
   const truncationCount = log.truncationCount;
   const nowMs = resources.nowMs();
-  const summaries = await summarizeClosedSegments(log, resources);
-  const range = rangeToClean(log, summaries, checkpointOffset, upperBoundOffset, nowMs);
+  // One copy of the segment list serves the whole clean: the log may roll (or delete from its
+  // front) during any await, and the summaries, the range and the segments cleaned must all
+  // describe the same list. A segment that rolled since counts as active, so it is left for the
+  // next clean; one deleted since makes the swap give the clean up.
+  const segments = log.segments.slice();
+  const summaries = await summarizeClosedSegments(segments, resources);
+  const range = rangeToClean(log, segments, summaries, checkpointOffset, upperBoundOffset, nowMs);
   const forced = options.force === true && range.dirtyBytes > 0;
   if (range.due === null && !forced) return { kind: 'not-due', range };
 
-  const closed = log.segments.slice(0, -1);
+  const closed = segments.slice(0, -1);
   const map = resources.map;
   // A dirty segment holds at most one key per offset it spans: the map needs no more slots.
   let dirtyOffsets = 0;
@@ -153,7 +158,7 @@ export async function cleanPartition(
   map.clear(dirtyOffsets);
   // One list serves both the map's fill (dirty batches) and the pass (everything below the end):
   // an entry only ever answers for its own producer's offsets.
-  const aborted = collectAbortedTransactions(log.segments, log.logStartOffset, range.firstUncleanableOffset);
+  const aborted = collectAbortedTransactions(segments, log.logStartOffset, range.firstUncleanableOffset);
   const fill = new OffsetMapFill(map, abortedLookup(aborted));
   const full = await buildOffsetMap(closed, summaries, range, fill, resources);
   const endOffset = full ? map.latestOffset + 1 : range.firstUncleanableOffset;
