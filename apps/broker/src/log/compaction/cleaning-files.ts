@@ -25,8 +25,9 @@ import { StorageError, type StorageIo } from '../storage';
  *
  * At the next start, before the segments are listed: without a manifest, whatever is in `cleaning/`
  * is an unfinished clean and is deleted (the old segments are untouched). With one, the swap is
- * finished: the replaced segments' files still there are deleted (the first one's only while the
- * new segment is still in `cleaning/`, since it takes that name) and the new files are moved in.
+ * finished: the replaced segments' files still there are deleted (of the first one's, only those
+ * whose new namesake is still in `cleaning/`, since the new segment takes its names) and the new
+ * files are moved in.
  * Kafka's `.cleaned` and `.swap` suffixes play the same roles.
  */
 export const CLEANING_DIRECTORY = 'cleaning';
@@ -101,13 +102,15 @@ export async function recoverInterruptedClean(
     return existed ? 'discarded' : 'none';
   }
   const pending = new Set((await listOrEmpty(io, cleaning)) ?? []);
-  const newLogPending = pending.has(offsetFileName(manifest.baseOffset, LOG_SUFFIX));
   for (const baseOffset of manifest.replacedBaseOffsets) {
-    // The first replaced segment shares the new one's name: once the new log file has moved in,
-    // the name is the new segment's and must stay.
-    if (baseOffset === manifest.baseOffset && !newLogPending) continue;
     for (const suffix of SEGMENT_SUFFIXES) {
-      await unlinkIfPresent(io, join(partitionDirectory, offsetFileName(baseOffset, suffix)));
+      const name = offsetFileName(baseOffset, suffix);
+      // The first replaced segment shares the new one's names: a file of that name that has
+      // already moved in is the new segment's (step 2 renamed every old one first) and must stay;
+      // one still in cleaning/ has its old namesake, if any, left to delete. Deleting a moved-in
+      // transaction index would make aborted records read as committed.
+      if (baseOffset === manifest.baseOffset && !pending.has(name)) continue;
+      await unlinkIfPresent(io, join(partitionDirectory, name));
     }
   }
   await moveCleanedFiles(io, partitionDirectory, manifest.baseOffset);
