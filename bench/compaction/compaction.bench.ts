@@ -8,13 +8,15 @@ import { runBenchMain } from '../harness/run-bench-main';
 import { type Column, formatRate, formatTable } from '../harness/table';
 import { BENCH_TOPIC, benchConfig, createBenchManager } from '../log/manager';
 import { type LatencyFigures, measureNeighbourLatency } from './neighbour-latency';
+import { formatOffsetsStartup, measureOffsetsStartup } from './offsets-startup';
 
 /**
  * bench:compaction (issue #19): the cleaner's throughput, in MB/s of input, against the log's own
  * append rate and a sequential read of the same files measured in the same run (target: at least
  * half the read floor), with the key map's memory budget and the process's resident memory; then
  * produce and fetch latency on another partition of a broker while its cleaner runs, against the
- * same with the cleaner idle (neighbour-latency.ts).
+ * same with the cleaner idle (neighbour-latency.ts); last, a broker's start-up after 1,000,000 offset
+ * commits to 1,000 groups, compacted against not (offsets-startup.ts).
  *
  * Each throughput partition holds 256 MiB of 100-record batches over 100,000 keys, so most records
  * are superseded, once with 100-byte values and once with 1 KiB ones. Both the read floor and the
@@ -200,6 +202,8 @@ async function main(): Promise<void> {
       ],
     ),
   );
+
+  console.log(formatOffsetsStartup(await measureOffsetsStartup({ commits: 1_000_000, groups: 1_000 })));
 }
 
-runBenchMain(main, { name: 'compaction', timeoutMs: 10 * 60_000, killing: 'nothing' });
+runBenchMain(main, { name: 'compaction', timeoutMs: 20 * 60_000, killing: 'the brokers' });

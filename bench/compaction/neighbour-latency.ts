@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
 import { Admin, Client, Fetch, Producer, type ProducerMessage } from '@weir/protocol';
 import { FLUSH_MS, SERVER_START_TIMEOUT_MS, SERVER_STOP_TIMEOUT_MS } from '../broker/bench-config';
 import { startServiceChild } from '../broker/run-child';
@@ -20,6 +22,8 @@ import { LatencyRecorder } from '../log/latency';
  * partition is below half its size. All closed segments go into one cleaned segment (what survives
  * is a few MiB), so the size drops once, when the clean is done; the active segment stays.
  */
+
+const run = promisify(execFile);
 
 const TABLE_TOPIC = 'table';
 const NEIGHBOUR_TOPIC = 'neighbour';
@@ -79,6 +83,9 @@ export async function measureNeighbourLatency(tableBytes: number): Promise<Neigh
     ]);
     await fillTable(producer, tableBytes);
     await fillNeighbour(producer);
+    // The fill leaves hundreds of MiB for the kernel to write back; both phases start after it,
+    // so neither measures the fill's writeback.
+    await run('sync', []);
     const tableBytesBefore = await partitionBytes(admin);
 
     const idle = await measureWhile(bootstrap, idleFor(IDLE_SECONDS));

@@ -5,7 +5,7 @@ import type { StorageFile } from '../storage';
 import type { BatchOutcome } from './clean-pass';
 
 /** How much of a source segment is read, cleaned and written per step: the clean's memory bound. */
-export const CLEAN_CHUNK_BYTES = 4 * 1024 * 1024;
+export const CLEAN_CHUNK_BYTES = 64 * 1024;
 
 /** One segment being rewritten, and what the pass decides for each of its batches. */
 export interface CleanSource {

@@ -16,7 +16,7 @@ describe('KeyOffsetMap', () => {
     expect(map.latestOffset).toBe(2);
   });
 
-  it('holds no more keys than its budget allows, still updating the ones it has', () => {
+  it('holds no more keys than its budget allows, still updating the ones it has', async () => {
     // 10 slots, 9 usable at the default load factor.
     const map = new KeyOffsetMap(10 * KEY_OFFSET_SLOT_BYTES);
     expect(map.capacity).toBe(9);
@@ -27,7 +27,7 @@ describe('KeyOffsetMap', () => {
     expect(map.put(key('k3'), 101)).toBe(true);
     expect(map.get(key('k3'))).toBe(101);
     expect(map.latestOffset).toBe(101);
-    map.clear();
+    await map.clear();
     expect(map.size).toBe(0);
     expect(map.get(key('k3'))).toBeUndefined();
     expect(map.put(key('new'), 5)).toBe(true);
@@ -57,5 +57,19 @@ describe('KeyOffsetMap keys in place', () => {
     for (let length = 0; length <= 40; length++) expect(map.get(Buffer.alloc(length, 7))).toBe(1000 + length);
     for (let index = 0; index < 50_000; index++) map.put(key(`user-${index}`), index);
     expect(map.size).toBe(50_000 + 41 + 1);
+  });
+});
+
+describe('KeyOffsetMap.clear', () => {
+  it('empties a map larger than one clearing slice, and confines the next fill to what it needs', async () => {
+    const map = new KeyOffsetMap(16 * 1024 * 1024);
+    for (let index = 0; index < 200_000; index++) map.put(key(`k${index}`), index);
+    await map.clear(1000);
+    expect(map.size).toBe(0);
+    expect(map.latestOffset).toBe(-1);
+    for (let index = 0; index < 200_000; index += 997) expect(map.get(key(`k${index}`))).toBeUndefined();
+    expect(map.capacity).toBe(Math.floor((Math.ceil(1000 / 0.9) + 1) * 0.9));
+    for (let index = 0; index < 1000; index++) expect(map.put(key(`n${index}`), index)).toBe(true);
+    expect(map.get(key('n999'))).toBe(999);
   });
 });

@@ -7,6 +7,7 @@ import {
   writeOffsetCheckpoint,
 } from '../offset-checkpoint';
 import type { PartitionLog } from '../partition-log';
+import type { Segment } from '../segment';
 import type { StorageIo } from '../storage';
 import { IoThrottle } from './io-throttle';
 import { KeyOffsetMap } from './key-offset-map';
@@ -83,7 +84,10 @@ export class LogCleaner {
   readonly #maps: (KeyOffsetMap | undefined)[];
   readonly #loops: Promise<void>[] = [];
   #stopping = false;
-  #wake: (() => void) | undefined;
+  /** How to end each resting thread's backoff early (stop), by thread. */
+  readonly #wakes = new Map<number, () => void>();
+  /** First batch times of closed segments, which never change: read once per segment. */
+  readonly #firstTimestamps = new WeakMap<Segment, number>();
 
   constructor(options: LogCleanerOptions) {
     this.#options = options;
@@ -100,7 +104,7 @@ export class LogCleaner {
   /** Stops the threads; a clean under way is given up at its next chunk (its files discarded). */
   async stop(): Promise<void> {
     this.#stopping = true;
-    this.#wake?.();
+    for (const wake of [...this.#wakes.values()]) wake();
     await Promise.all(this.#loops);
   }
 
@@ -140,11 +144,12 @@ export class LogCleaner {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.#options.settings.backoffMs);
         timer.unref();
-        this.#wake = () => {
+        this.#wakes.set(thread, () => {
           clearTimeout(timer);
           resolve();
-        };
+        });
       });
+      this.#wakes.delete(thread);
     }
   }
 
@@ -186,6 +191,7 @@ export class LogCleaner {
             await this.#throttle.consume(bytes);
           },
           openForReading: (path) => io.openFile(path, 'read'),
+          firstTimestamps: this.#firstTimestamps,
         },
         { force },
       );

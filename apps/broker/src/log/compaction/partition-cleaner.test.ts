@@ -159,6 +159,7 @@ describe('cleanPartition', () => {
     let rolled = false;
     const outcome = await cleanPartition(log, undefined, log.logEndOffset, {
       map: new KeyOffsetMap(64 * 1024),
+      firstTimestamps: new WeakMap(),
       nowMs: () => Date.now(),
       afterChunk: async () => undefined,
       // The first file the clean opens is while it summarizes the closed segments: the log rolls

@@ -44,6 +44,8 @@ export interface CleanResources {
   /** After each chunk read: the I/O throttle; throws to give the clean up (shutdown). */
   afterChunk(bytes: number): Promise<void>;
   openForReading(path: string): Promise<StorageFile>;
+  /** The cleaner's cache of closed segments' first batch times, which never change. */
+  readonly firstTimestamps: WeakMap<Segment, number>;
 }
 
 /** The outcome of one attempt to clean a partition. */
@@ -69,7 +71,7 @@ export interface CleanStats {
  */
 async function summarizeClosedSegments(
   segments: readonly Segment[],
-  resources: Pick<CleanResources, 'openForReading'>,
+  resources: Pick<CleanResources, 'openForReading' | 'firstTimestamps'>,
 ): Promise<SegmentSummary[]> {
   const summaries: SegmentSummary[] = [];
   for (let index = 0; index < segments.length - 1; index++) {
@@ -155,7 +157,7 @@ export async function cleanPartition(
     const { nextOffset } = summaries[index]!;
     if (nextOffset > range.firstDirtyOffset) dirtyOffsets += nextOffset - segment.baseOffset;
   }
-  map.clear(dirtyOffsets);
+  await map.clear(dirtyOffsets);
   // One list serves both the map's fill (dirty batches) and the pass (everything below the end):
   // an entry only ever answers for its own producer's offsets.
   const aborted = collectAbortedTransactions(segments, log.logStartOffset, range.firstUncleanableOffset);
@@ -269,13 +271,11 @@ async function buildOffsetMap(
   return false;
 }
 
-/** First batch times of closed segments, which never change: read once per segment. */
-const firstTimestamps = new WeakMap<Segment, number>();
-
 async function firstBatchTimestampMs(
   segment: Segment,
-  resources: Pick<CleanResources, 'openForReading'>,
+  resources: Pick<CleanResources, 'openForReading' | 'firstTimestamps'>,
 ): Promise<number> {
+  const { firstTimestamps } = resources;
   const known = firstTimestamps.get(segment);
   if (known !== undefined) return known;
   let timestampMs = -1;
