@@ -1,7 +1,8 @@
-import { Admin, Client, InternalAdmin, Producer } from '@weir/protocol';
+import { Client, InternalAdmin, Producer } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, expectExitCode, weir } from './cli-runner';
+import { createCompactedTopic } from './compaction-fixtures';
 import { pollUntil } from './group-fixtures';
 
 /** `weir topic …` against a real broker, through the real binary. */
@@ -162,18 +163,7 @@ describe('weir topic', () => {
       sasl: { mechanism: 'WEIR-TOKEN', token: broker.internalToken },
     });
     try {
-      await new Admin(client).createTopics([
-        {
-          name: 'prices',
-          partitions: 1,
-          replicationFactor: 1,
-          configs: {
-            'cleanup.policy': 'compact',
-            'segment.bytes': '1024',
-            'min.cleanable.dirty.ratio': '0.01',
-          },
-        },
-      ]);
+      await createCompactedTopic(client, 'prices');
       // 200 values of 5 keys in batches of 5: every closed segment holds values a later one supersedes.
       const producer = new Producer(client);
       for (let batch = 0; batch < 40; batch++) {

@@ -2,6 +2,7 @@ import { Admin, Client, ErrorCode, Producer } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompactedTopic } from './compaction-fixtures';
 import { pollUntil } from './group-fixtures';
 import { kcat, kcatRecords } from './kcat-clients';
 
@@ -22,18 +23,7 @@ describe('a compacted topic with kcat and kafkajs', () => {
   beforeAll(async () => {
     broker = await startBroker({ log: { cleaner: { backoffMs: 100 } } });
     client = new Client({ bootstrapServers: [broker.bootstrap] });
-    await new Admin(client).createTopics([
-      {
-        name: TOPIC,
-        partitions: 1,
-        replicationFactor: 1,
-        configs: {
-          'cleanup.policy': 'compact',
-          'segment.bytes': '1024',
-          'min.cleanable.dirty.ratio': '0.01',
-        },
-      },
-    ]);
+    await createCompactedTopic(client, TOPIC);
     const lines = Array.from({ length: RECORDS }, (_, index) => `key-${index % KEYS}:value-${index}`);
     await kcat(
       broker,

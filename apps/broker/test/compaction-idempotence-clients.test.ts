@@ -1,7 +1,6 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  Admin,
   BATCH_LOG_OVERHEAD_BYTES,
   Client,
   decodeRecordBatch,
@@ -14,6 +13,7 @@ import {
 import { type RunningBroker, startBroker, temporaryDirectory } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partitionDirectoryName } from '../src/log/log-files';
+import { createCompactedTopic } from './compaction-fixtures';
 import { pollUntil } from './group-fixtures';
 import { kcat, kcatEndOffset, kcatRecords } from './kcat-clients';
 import { fetchBody } from './raw-socket';
@@ -101,18 +101,7 @@ describe('an idempotent producer across a clean of its compacted partition', () 
     dataDir = await temporaryDirectory('weir-idempotent-compaction-');
     broker = await startBroker(OVERRIDES, dataDir.path);
     client = new Client({ bootstrapServers: [broker.bootstrap] });
-    await new Admin(client).createTopics([
-      {
-        name: TOPIC,
-        partitions: 1,
-        replicationFactor: 1,
-        configs: {
-          'cleanup.policy': 'compact',
-          'segment.bytes': '1024',
-          'min.cleanable.dirty.ratio': '0.01',
-        },
-      },
-    ]);
+    await createCompactedTopic(client, TOPIC);
     const init = await client.send('any', InitProducerId, {
       transactionalId: null,
       transactionTimeoutMs: 60_000,

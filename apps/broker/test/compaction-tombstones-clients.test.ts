@@ -2,6 +2,7 @@ import { Admin, Client } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompactedTopic } from './compaction-fixtures';
 import { pollUntil } from './group-fixtures';
 import { type KcatRecord, kcat, kcatEndOffset, kcatRecords } from './kcat-clients';
 
@@ -81,19 +82,7 @@ describe('tombstones on a compacted topic, with kcat and kafkajs', () => {
       groups: { initialRebalanceDelayMs: 0 },
     });
     client = new Client({ bootstrapServers: [broker.bootstrap] });
-    await new Admin(client).createTopics([
-      {
-        name: TOPIC,
-        partitions: 1,
-        replicationFactor: 1,
-        configs: {
-          'cleanup.policy': 'compact',
-          'segment.bytes': '1024',
-          'min.cleanable.dirty.ratio': '0.01',
-          'delete.retention.ms': DAY_MS,
-        },
-      },
-    ]);
+    await createCompactedTopic(client, TOPIC, { 'delete.retention.ms': DAY_MS });
     await produce(
       Array.from({ length: KEYS * ROUNDS }, (_, index) => ({
         key: `key-${index % KEYS}`,

@@ -2,6 +2,7 @@ import { Admin, Client } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompactedTopic } from './compaction-fixtures';
 import { pollUntil } from './group-fixtures';
 import { type KcatRecord, kcatEndOffset, kcatRecords } from './kcat-clients';
 
@@ -73,19 +74,7 @@ describe('transactions on a compacted topic, with kafkajs, kcat and the cleaner'
     });
     client = new Client({ bootstrapServers: [broker.bootstrap] });
     // min.compaction.lag.ms holds the cleaner back until the view before any clean is captured.
-    await new Admin(client).createTopics([
-      {
-        name: TOPIC,
-        partitions: 1,
-        replicationFactor: 1,
-        configs: {
-          'cleanup.policy': 'compact',
-          'segment.bytes': '1024',
-          'min.cleanable.dirty.ratio': '0.01',
-          'min.compaction.lag.ms': HOUR_MS,
-        },
-      },
-    ]);
+    await createCompactedTopic(client, TOPIC, { 'min.compaction.lag.ms': HOUR_MS });
     kafka = new Kafka({ clientId: 'ledger', brokers: [broker.bootstrap], logLevel: logLevel.NOTHING });
     producer = kafka.producer({ transactionalId: 'ledger-writer', maxInFlightRequests: 1, idempotent: true });
     await producer.connect();
