@@ -1,4 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { scrapeSnapshot } from './scrape-snapshot';
 
 /** One compacted partition as the log cleaner last judged it, at scrape time. */
 export interface LogCleanerPartitionStats {
@@ -23,22 +24,7 @@ export function registerLogCleanerMetrics(
   registry: Registry,
   onCollectError: (error: unknown) => void,
 ): (collect: () => LogCleanerPartitionStats[]) => void {
-  let collect: () => LogCleanerPartitionStats[] = () => [];
-  let snapshot: LogCleanerPartitionStats[] | undefined;
-  const currentSnapshot = (): LogCleanerPartitionStats[] => {
-    if (snapshot === undefined) {
-      try {
-        snapshot = collect();
-      } catch (error) {
-        snapshot = [];
-        onCollectError(error);
-      }
-      queueMicrotask(() => {
-        snapshot = undefined;
-      });
-    }
-    return snapshot;
-  };
+  const { current: currentSnapshot, setSource } = scrapeSnapshot<LogCleanerPartitionStats>(onCollectError);
   const registers = [registry];
   const labels = (stats: LogCleanerPartitionStats) => ({ topic: stats.topic, partition: stats.partition });
   const dirtyRatio: Gauge<'topic' | 'partition'> = new Gauge({
@@ -90,7 +76,5 @@ export function registerLogCleanerMetrics(
       uncleanable.set(currentSnapshot().filter((stats) => stats.failed).length);
     },
   });
-  return (next) => {
-    collect = next;
-  };
+  return setSource;
 }

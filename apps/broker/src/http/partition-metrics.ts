@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
+import { scrapeSnapshot } from './scrape-snapshot';
 
 /** What the broker reports about one partition at scrape time. */
 export interface PartitionStats {
@@ -55,22 +56,7 @@ export function registerPartitionGauges(
   registry: Registry,
   onCollectError: (error: unknown) => void,
 ): (collect: () => PartitionStats[]) => void {
-  let collect: () => PartitionStats[] = () => [];
-  let snapshot: PartitionStats[] | undefined;
-  const currentSnapshot = (): PartitionStats[] => {
-    if (snapshot === undefined) {
-      try {
-        snapshot = collect();
-      } catch (error) {
-        snapshot = [];
-        onCollectError(error);
-      }
-      queueMicrotask(() => {
-        snapshot = undefined;
-      });
-    }
-    return snapshot;
-  };
+  const { current: currentSnapshot, setSource } = scrapeSnapshot<PartitionStats>(onCollectError);
   for (const { value, name, help } of PARTITION_GAUGES) {
     const gauge: Gauge<'topic' | 'partition'> = new Gauge({
       name,
@@ -85,7 +71,5 @@ export function registerPartitionGauges(
       },
     });
   }
-  return (next) => {
-    collect = next;
-  };
+  return setSource;
 }
