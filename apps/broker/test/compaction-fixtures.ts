@@ -1,4 +1,7 @@
 import { Admin, type Client } from '@weir/protocol';
+import type { Kafka } from 'kafkajs';
+import { pollUntil } from './group-fixtures';
+import type { KcatRecord } from './kcat-clients';
 
 /**
  * A one-partition compacted topic the broker's cleaner takes up at once: segments of 1 KiB close
@@ -23,4 +26,40 @@ export async function createCompactedTopic(
       },
     },
   ]);
+}
+
+/**
+ * What a kafkajs consumer in a new group reads of `topic` from the beginning until it has seen
+ * `lastOffset`: offset, key and value (null for a tombstone) of every record, as kcatRecords gives
+ * them. `readUncommitted` is kafkajs's isolation switch (default read_committed).
+ */
+export async function kafkajsRecordsTo(
+  kafka: Kafka,
+  topic: string,
+  lastOffset: number,
+  options: { groupId: string; readUncommitted?: boolean },
+): Promise<KcatRecord[]> {
+  const consumer = kafka.consumer({
+    groupId: options.groupId,
+    readUncommitted: options.readUncommitted ?? false,
+    maxWaitTimeInMs: 200,
+  });
+  const seen: KcatRecord[] = [];
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        seen.push({
+          offset: Number(message.offset),
+          key: message.key!.toString(),
+          value: message.value === null ? null : message.value.toString(),
+        });
+      },
+    });
+    await pollUntil(() => seen.some((record) => record.offset >= lastOffset), 'kafkajs to read to the end');
+  } finally {
+    await consumer.disconnect();
+  }
+  return seen;
 }

@@ -2,7 +2,7 @@ import { Admin, Client } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompactedTopic } from './compaction-fixtures';
+import { createCompactedTopic, kafkajsRecordsTo } from './compaction-fixtures';
 import { pollUntil } from './group-fixtures';
 import { type KcatRecord, kcat, kcatEndOffset, kcatRecords } from './kcat-clients';
 
@@ -130,25 +130,9 @@ describe('tombstones on a compacted topic, with kcat and kafkajs', () => {
       brokers: [broker.bootstrap],
       logLevel: logLevel.NOTHING,
     });
-    const consumer = kafka.consumer({ groupId: 'tombstone-reader', maxWaitTimeInMs: 200 });
-    const seen: KcatRecord[] = [];
-    await consumer.connect();
-    try {
-      await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
-      await consumer.run({
-        eachMessage: async ({ message }) => {
-          seen.push({
-            offset: Number(message.offset),
-            key: message.key!.toString(),
-            value: message.value === null ? null : message.value.toString(),
-          });
-        },
-      });
-      const last = records.at(-1)!.offset;
-      await pollUntil(() => seen.some((record) => record.offset >= last), 'kafkajs to read to the end');
-    } finally {
-      await consumer.disconnect();
-    }
+    const seen = await kafkajsRecordsTo(kafka, TOPIC, records.at(-1)!.offset, {
+      groupId: 'tombstone-reader',
+    });
     // A later clean may have removed more meanwhile, but never a tombstone within delete.retention.ms.
     expectConsistent(seen);
     for (const [index, key] of DELETED.entries()) {

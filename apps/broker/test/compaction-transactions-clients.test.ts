@@ -2,7 +2,7 @@ import { Admin, Client } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompactedTopic } from './compaction-fixtures';
+import { createCompactedTopic, kafkajsRecordsTo } from './compaction-fixtures';
 import { pollUntil } from './group-fixtures';
 import { type KcatRecord, kcatEndOffset, kcatRecords } from './kcat-clients';
 
@@ -42,29 +42,10 @@ describe('transactions on a compacted topic, with kafkajs, kcat and the cleaner'
 
   /** What a kafkajs consumer of the whole partition reads, up to the last record written. */
   async function kafkajsRecords(readUncommitted: boolean): Promise<KcatRecord[]> {
-    const consumer = kafka.consumer({
+    return kafkajsRecordsTo(kafka, TOPIC, lastOffset, {
       groupId: `ledger-reader-${readers++}`,
       readUncommitted,
-      maxWaitTimeInMs: 200,
     });
-    const seen: KcatRecord[] = [];
-    await consumer.connect();
-    try {
-      await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
-      await consumer.run({
-        eachMessage: async ({ message }) => {
-          seen.push({
-            offset: Number(message.offset),
-            key: message.key!.toString(),
-            value: message.value === null ? null : message.value.toString(),
-          });
-        },
-      });
-      await pollUntil(() => seen.some((record) => record.offset >= lastOffset), 'kafkajs to read to the end');
-    } finally {
-      await consumer.disconnect();
-    }
-    return seen;
   }
 
   beforeAll(async () => {
