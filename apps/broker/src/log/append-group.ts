@@ -52,9 +52,8 @@ interface GroupContext {
  * not written again; a gap or a fenced epoch is refused), assigns offsets by rewriting each batch's
  * base offset and stamps the leader epoch it is written under in place, stamps the append time on
  * LogAppendTime topics (batch attribute and max timestamp, which every record then reads as its
- * timestamp), and
- * records the batch in the producer state so the next batch in the same group is checked against
- * it. Transaction rules are checked here too, against the state as of the batch before: a
+ * timestamp), and records the batch in the producer state so the next batch in the same group is
+ * checked against it. Transaction rules are checked here too, against the state as of the batch before: a
  * non-transactional batch from a producer with an open transaction is INVALID_TXN_STATE, and a
  * marker from an older producer epoch or coordinator epoch is fenced. Refused appends are rejected
  * here; the rest complete once the write is done.

@@ -230,8 +230,9 @@ export class PartitionLog {
   /**
    * Checks one RecordBatch v2 (CRC, sizes, attributes allowed for `origin`, record timestamps)
    * without queueing it; throws the Kafka error of the first problem. A wrong max timestamp is
-   * corrected in the batch (batch-timestamps.ts), and the header returned says so. The caller may then ask whatever it must (the
-   * transaction coordinator, for a transactional batch) and {@link appendValidated} it.
+   * corrected in the batch (batch-timestamps.ts), and the header returned says so. The caller may
+   * then ask whatever it must (the transaction coordinator, for a transactional batch) and
+   * {@link appendValidated} it.
    */
   validate(batch: Buffer, origin: AppendOrigin): RecordBatchHeader {
     this.#storage.assertWritable();
