@@ -212,6 +212,54 @@ describe('topic and broker configs through the kafkajs admin client', () => {
     }
   });
 
+  it('describes the timestamp limits, and applies altered ones to the live log', async () => {
+    const topic = 'time-limits';
+    await withAdmin(kafka, async (admin) => {
+      await admin.createTopics({ topics: [{ topic, numPartitions: 1 }] });
+      const configs = await topicConfigs(admin, topic, true);
+      for (const name of ['before', 'after', 'difference']) {
+        // Kafka 3.x's defaults: Long.MAX, no limit, from the broker's log.message.timestamp.* configs.
+        expect(configs.get(`message.timestamp.${name}.max.ms`)).toMatchObject({
+          configValue: '9223372036854775807',
+          configSource: ConfigSource.DEFAULT_CONFIG,
+          configSynonyms: [
+            {
+              configName: `log.message.timestamp.${name}.max.ms`,
+              configValue: '9223372036854775807',
+              configSource: ConfigSource.DEFAULT_CONFIG,
+            },
+          ],
+        });
+      }
+      await setTopicConfigs(admin, topic, {
+        'message.timestamp.before.max.ms': '60000',
+        'message.timestamp.after.max.ms': '60000',
+      });
+      const altered = await topicConfigs(admin, topic);
+      expect(altered.get('message.timestamp.before.max.ms')).toMatchObject({
+        configValue: '60000',
+        configSource: ConfigSource.TOPIC_CONFIG,
+      });
+      await expect(
+        setTopicConfigs(admin, topic, { 'message.timestamp.after.max.ms': '-1' }),
+      ).rejects.toMatchObject({ type: 'INVALID_CONFIG' });
+    });
+    const producer = kafka.producer({ allowAutoTopicCreation: false, retry: { retries: 0 } });
+    await producer.connect();
+    try {
+      const send = (timestampMs: number) =>
+        producer.send({ topic, messages: [{ value: 'v', timestamp: String(timestampMs) }] });
+      await expect(send(Date.now() - 3_600_000)).rejects.toMatchObject({ type: 'INVALID_TIMESTAMP' });
+      await expect(send(Date.now() + 3_600_000)).rejects.toMatchObject({ type: 'INVALID_TIMESTAMP' });
+      await send(Date.now());
+      // Back to no limit: the old record is taken.
+      await withAdmin(kafka, (admin) => setTopicConfigs(admin, topic, {}));
+      await send(Date.now() - 3_600_000);
+    } finally {
+      await producer.disconnect();
+    }
+  });
+
   it('creates topics with configs and refuses unsupported ones', async () => {
     await withAdmin(kafka, async (admin) => {
       await admin.createTopics({
@@ -314,6 +362,12 @@ describe('topic and broker configs through the kafkajs admin client', () => {
         isDefault: true,
       });
       expect(entries.get('unclean.leader.election.enable')?.configValue).toBe('false');
+      expect(entries.get('log.message.timestamp.type')?.configValue).toBe('CreateTime');
+      expect(entries.get('log.message.timestamp.before.max.ms')).toMatchObject({
+        configValue: '9223372036854775807',
+        configSource: ConfigSource.DEFAULT_CONFIG,
+      });
+      expect(entries.get('log.message.timestamp.after.max.ms')?.configValue).toBe('9223372036854775807');
       expect(entries.get('replica.lag.time.max.ms')?.configValue).toBe('30000');
       expect(entries.get('default.replication.factor')?.configValue).toBe('1');
       expect(entries.get('offsets.topic.replication.factor')?.configValue).toBe('3');

@@ -113,6 +113,7 @@ export {
   readBatchHeader,
   setBatchBaseOffset,
   setBatchLogAppendTime,
+  setBatchMaxTimestamp,
   setBatchPartitionLeaderEpoch,
   verifyBatchCrc,
 } from './records/batch-header';

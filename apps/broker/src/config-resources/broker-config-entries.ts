@@ -119,6 +119,21 @@ export const BROKER_CONFIGS: readonly BrokerConfigDefinition[] = [
   topicDefault('log.index.interval.bytes', 'index.interval.bytes', 'STATIC_BROKER_CONFIG'),
   topicDefault('log.index.size.max.bytes', 'segment.index.bytes', 'STATIC_BROKER_CONFIG'),
   topicDefault('log.message.timestamp.type', 'message.timestamp.type', 'STATIC_BROKER_CONFIG'),
+  topicDefault(
+    'log.message.timestamp.before.max.ms',
+    'message.timestamp.before.max.ms',
+    'STATIC_BROKER_CONFIG',
+  ),
+  topicDefault(
+    'log.message.timestamp.after.max.ms',
+    'message.timestamp.after.max.ms',
+    'STATIC_BROKER_CONFIG',
+  ),
+  topicDefault(
+    'log.message.timestamp.difference.max.ms',
+    'message.timestamp.difference.max.ms',
+    'STATIC_BROKER_CONFIG',
+  ),
   topicDefault('log.cleanup.policy', 'cleanup.policy', 'STATIC_BROKER_CONFIG'),
   topicDefault('compression.type', 'compression.type', 'DEFAULT_CONFIG'),
   fromConfig('log.cleaner.enable', (config) => config.log.cleaner.enable),

@@ -308,6 +308,21 @@ export const brokerConfigSchema = z.strictObject({
         .default(1024 * 1024 + 12),
       /** log.message.timestamp.type */
       timestampType: z.enum(['CreateTime', 'LogAppendTime']).default('CreateTime'),
+      /**
+       * log.message.timestamp.before.max.ms: how far before the broker's clock a CreateTime record's
+       * timestamp may be (omit for no limit, Kafka's Long.MAX).
+       */
+      timestampBeforeMaxMs: z.number().int().min(0).optional(),
+      /**
+       * log.message.timestamp.after.max.ms: how far after the broker's clock a CreateTime record's
+       * timestamp may be (omit for no limit, Kafka 3.x's Long.MAX).
+       */
+      timestampAfterMaxMs: z.number().int().min(0).optional(),
+      /**
+       * log.message.timestamp.difference.max.ms, deprecated: the limit either of the two above
+       * takes when it is omitted (omit for no limit).
+       */
+      timestampDifferenceMaxMs: z.number().int().min(0).optional(),
       /** Segment files kept open at once across all partitions. */
       maxOpenFiles: z.number().int().min(16).default(1024),
       /**

@@ -50,9 +50,10 @@ interface GroupContext {
  * Turns the appends queued while the previous write was in flight into one write: checks each
  * idempotent batch's sequence (a retry of a recent batch is answered with its original offsets and
  * not written again; a gap or a fenced epoch is refused), assigns offsets by rewriting each batch's
- * base offset and stamps the leader epoch it is written under in place, stamps the append time on LogAppendTime topics, and
- * records the batch in the producer state so the next batch in the same group is checked against
- * it. Transaction rules are checked here too, against the state as of the batch before: a
+ * base offset and stamps the leader epoch it is written under in place, stamps the append time on
+ * LogAppendTime topics (batch attribute and max timestamp, which every record then reads as its
+ * timestamp), and records the batch in the producer state so the next batch in the same group is
+ * checked against it. Transaction rules are checked here too, against the state as of the batch before: a
  * non-transactional batch from a producer with an open transaction is INVALID_TXN_STATE, and a
  * marker from an older producer epoch or coordinator epoch is fenced. Refused appends are rejected
  * here; the rest complete once the write is done.
@@ -83,9 +84,12 @@ export function prepareGroup(group: readonly PendingAppend[], context: GroupCont
       }
       if (check.kind === 'duplicate') {
         const { firstOffset, lastOffset } = check.batch;
+        // Kafka answers a retry with the append time the batch got, which on a LogAppendTime topic
+        // is the timestamp the producer state kept for it.
+        const logAppendTimeMs = context.timestampType === 'LogAppendTime' ? check.batch.timestampMs : -1;
         completions.push({
           item,
-          result: { baseOffset: firstOffset, lastOffset, logAppendTimeMs: -1, duplicate: true },
+          result: { baseOffset: firstOffset, lastOffset, logAppendTimeMs, duplicate: true },
         });
         continue;
       }
@@ -137,7 +141,9 @@ export function prepareGroup(group: readonly PendingAppend[], context: GroupCont
     }
     let logAppendTimeMs = -1;
     let maxTimestampMs = header.maxTimestampMs;
-    if (context.timestampType === 'LogAppendTime' && options.origin === 'client') {
+    // A coordinator's batches (markers) get the append time too, as Kafka's are; a replica keeps
+    // the time its leader stamped.
+    if (context.timestampType === 'LogAppendTime' && options.origin !== 'replication') {
       setBatchLogAppendTime(batch, nowMs);
       logAppendTimeMs = nowMs;
       maxTimestampMs = nowMs;

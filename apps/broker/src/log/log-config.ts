@@ -24,6 +24,21 @@ export interface LogConfig {
   maxMessageBytes: number;
   /** message.timestamp.type: keep the producer's timestamps or stamp the broker's append time. */
   timestampType: 'CreateTime' | 'LogAppendTime';
+  /**
+   * message.timestamp.before.max.ms: how far a CreateTime record's timestamp may lie before the
+   * broker's clock; Number.POSITIVE_INFINITY for Kafka's Long.MAX (no limit).
+   */
+  timestampBeforeMaxMs: number;
+  /**
+   * message.timestamp.after.max.ms: how far a CreateTime record's timestamp may lie after the
+   * broker's clock; Number.POSITIVE_INFINITY for Kafka's Long.MAX (no limit).
+   */
+  timestampAfterMaxMs: number;
+  /**
+   * message.timestamp.difference.max.ms, deprecated by the two above: each of them that is left
+   * at no limit takes this value instead (batch-timestamps.ts).
+   */
+  timestampDifferenceMaxMs: number;
   /** file.delete.delay.ms: how long a `.deleted` segment waits before it is unlinked. */
   fileDeleteDelayMs: number;
   /**
@@ -63,6 +78,9 @@ export const DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
   retentionBytes: -1,
   maxMessageBytes: 1024 * 1024 + 12,
   timestampType: 'CreateTime',
+  timestampBeforeMaxMs: Number.POSITIVE_INFINITY,
+  timestampAfterMaxMs: Number.POSITIVE_INFINITY,
+  timestampDifferenceMaxMs: Number.POSITIVE_INFINITY,
   fileDeleteDelayMs: 60_000,
   minInsyncReplicas: 1,
   uncleanLeaderElectionEnable: false,

@@ -233,6 +233,33 @@ describe('PartitionLog transactions', () => {
     expect((await log.append(after, client)).baseOffset).toBe(2);
   });
 
+  it('stamps the append time on a coordinator’s marker on a LogAppendTime topic, as on producers’ batches', async () => {
+    manager = createManager(directory.path, { config: { ...config, timestampType: 'LogAppendTime' } });
+    await manager.start();
+    const log = await manager.createLog('orders', 0);
+    const beforeMs = Date.now();
+    await log.append(txnBatch(1, 0, 0, 2), client);
+    await log.append(marker('commit', 1, 0), coordinator);
+    const { records } = await log.read(0, { maxBytes: 1 << 20, maxOffset: log.logEndOffset });
+    const batches: { control: boolean; appendTime: boolean; maxTimestampMs: number }[] = [];
+    for (let position = 0; position < records.length; position += 12 + records.readInt32BE(position + 8)) {
+      const decoded = decodeRecordBatch(
+        records.subarray(position, position + 12 + records.readInt32BE(position + 8)),
+      );
+      if (!decoded.ok) throw decoded.error;
+      batches.push({
+        control: isControlBatch(decoded.value.attributes),
+        appendTime: (decoded.value.attributes & 0x08) !== 0,
+        maxTimestampMs: decoded.value.maxTimestampMs,
+      });
+    }
+    expect(batches.map(({ control, appendTime }) => ({ control, appendTime }))).toEqual([
+      { control: false, appendTime: true },
+      { control: true, appendTime: true },
+    ]);
+    for (const batch of batches) expect(batch.maxTimestampMs).toBeGreaterThanOrEqual(beforeMs);
+  });
+
   it('fences markers from an older producer epoch or coordinator epoch', async () => {
     const { log } = await open();
     await log.append(txnBatch(7, 3, 0, 1), client);

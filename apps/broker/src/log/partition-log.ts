@@ -6,6 +6,7 @@ import {
 } from './aborted-transactions';
 import { type PendingAppend, prepareGroup } from './append-group';
 import { AppendQueue, answerWrittenAppends } from './append-queue';
+import { checkBatchTimestamps } from './batch-timestamps';
 import { checkCompactedKeys } from './compacted-keys';
 import { swapInCleanedSegment } from './compaction/cleaning-files';
 import { DurabilityTracker } from './durability-tracker';
@@ -227,16 +228,19 @@ export class PartitionLog {
   }
 
   /**
-   * Checks one RecordBatch v2 (CRC, sizes, attributes allowed for `origin`) without queueing it;
-   * throws the Kafka error of the first problem. The caller may then ask whatever it must (the
-   * transaction coordinator, for a transactional batch) and {@link appendValidated} it.
+   * Checks one RecordBatch v2 (CRC, sizes, attributes allowed for `origin`, record timestamps)
+   * without queueing it; throws the Kafka error of the first problem. A wrong max timestamp is
+   * corrected in the batch (batch-timestamps.ts), and the header returned says so. The caller may
+   * then ask whatever it must (the transaction coordinator, for a transactional batch) and
+   * {@link appendValidated} it.
    */
   validate(batch: Buffer, origin: AppendOrigin): RecordBatchHeader {
     this.#storage.assertWritable();
     const header = validateBatch(batch, origin, this.config.maxMessageBytes);
     if (origin === 'client' && this.config.compact)
       checkCompactedKeys(batch, header, this.topic, this.partition);
-    return header;
+    const name = `${this.topic}-${this.partition}`;
+    return checkBatchTimestamps(batch, header, origin, this.config, this.clock.nowMs(), name);
   }
 
   /**

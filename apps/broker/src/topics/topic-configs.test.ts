@@ -136,3 +136,55 @@ describe('the cleanup configs of a topic’s log', () => {
     ).toBeUndefined();
   });
 });
+
+describe('the timestamp limits of a topic’s log', () => {
+  const withLog = (log: Record<string, unknown>) => brokerConfigSchema.parse({ log });
+  const names = [
+    'message.timestamp.before.max.ms',
+    'message.timestamp.after.max.ms',
+    'message.timestamp.difference.max.ms',
+  ];
+
+  it('default to Kafka 3.x’s Long.MAX, no limit', () => {
+    expect(logConfigFor(broker(), {})).toMatchObject({
+      timestampBeforeMaxMs: Number.POSITIVE_INFINITY,
+      timestampAfterMaxMs: Number.POSITIVE_INFINITY,
+      timestampDifferenceMaxMs: Number.POSITIVE_INFINITY,
+    });
+    for (const name of names)
+      expect(topicConfigDefinition(name)?.defaultValue(broker())).toBe('9223372036854775807');
+  });
+
+  it('take their defaults from the broker’s log settings and their overrides from the topic', () => {
+    const configured = withLog({
+      timestampBeforeMaxMs: 1000,
+      timestampAfterMaxMs: 2000,
+      timestampDifferenceMaxMs: 3000,
+    });
+    expect(logConfigFor(configured, {})).toMatchObject({
+      timestampBeforeMaxMs: 1000,
+      timestampAfterMaxMs: 2000,
+      timestampDifferenceMaxMs: 3000,
+    });
+    expect(topicConfigDefinition('message.timestamp.after.max.ms')?.defaultValue(configured)).toBe('2000');
+    const overrides = {
+      'message.timestamp.before.max.ms': '9223372036854775807',
+      'message.timestamp.after.max.ms': '60000',
+      'message.timestamp.difference.max.ms': '0',
+    };
+    expect(topicConfigsProblem(overrides)).toBeUndefined();
+    expect(logConfigFor(configured, overrides)).toMatchObject({
+      timestampBeforeMaxMs: Number.POSITIVE_INFINITY,
+      timestampAfterMaxMs: 60_000,
+      timestampDifferenceMaxMs: 0,
+    });
+  });
+
+  it('refuse a negative or non-numeric limit, naming the config', () => {
+    for (const name of names) {
+      expect(topicConfigsProblem({ [name]: '-1' })).toContain(`"${name}"`);
+      expect(topicConfigsProblem({ [name]: 'soon' })).toContain(`"${name}"`);
+      expect(topicConfigsProblem({ [name]: '9223372036854775808' })).toContain(`"${name}"`);
+    }
+  });
+});

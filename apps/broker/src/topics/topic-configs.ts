@@ -169,6 +169,33 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
     },
   },
   {
+    name: 'message.timestamp.after.max.ms',
+    type: 'long',
+    problem: (value) => longProblem(value, 0),
+    defaultValue: (broker) => String(broker.log.timestampAfterMaxMs ?? LONG_MAX),
+    applyToLog: (log, value) => {
+      log.timestampAfterMaxMs = longMs(value);
+    },
+  },
+  {
+    name: 'message.timestamp.before.max.ms',
+    type: 'long',
+    problem: (value) => longProblem(value, 0),
+    defaultValue: (broker) => String(broker.log.timestampBeforeMaxMs ?? LONG_MAX),
+    applyToLog: (log, value) => {
+      log.timestampBeforeMaxMs = longMs(value);
+    },
+  },
+  {
+    name: 'message.timestamp.difference.max.ms',
+    type: 'long',
+    problem: (value) => longProblem(value, 0),
+    defaultValue: (broker) => String(broker.log.timestampDifferenceMaxMs ?? LONG_MAX),
+    applyToLog: (log, value) => {
+      log.timestampDifferenceMaxMs = longMs(value);
+    },
+  },
+  {
     name: 'message.timestamp.type',
     type: 'string',
     problem: oneOf('CreateTime', 'LogAppendTime'),
@@ -298,6 +325,9 @@ export function logConfigFor(broker: BrokerConfig, overrides: Record<string, str
     retentionBytes: broker.log.retentionBytes,
     maxMessageBytes: broker.log.maxMessageBytes,
     timestampType: broker.log.timestampType,
+    timestampBeforeMaxMs: broker.log.timestampBeforeMaxMs ?? Number.POSITIVE_INFINITY,
+    timestampAfterMaxMs: broker.log.timestampAfterMaxMs ?? Number.POSITIVE_INFINITY,
+    timestampDifferenceMaxMs: broker.log.timestampDifferenceMaxMs ?? Number.POSITIVE_INFINITY,
     fileDeleteDelayMs: 60_000,
     minInsyncReplicas: broker.topics.minInsyncReplicas,
     uncleanLeaderElectionEnable: broker.topics.uncleanLeaderElectionEnable,

@@ -10,6 +10,7 @@ import {
   readBatchHeader,
   setBatchBaseOffset,
   setBatchLogAppendTime,
+  setBatchMaxTimestamp,
   setBatchPartitionLeaderEpoch,
   verifyBatchCrc,
 } from './batch-header';
@@ -165,5 +166,20 @@ describe('in-place rewrites', () => {
     expect(decoded.value.records.map((record) => record.timestampMs)).toEqual([
       1_800_000_000_000, 1_800_000_000_000, 1_800_000_000_000,
     ]);
+  });
+
+  it('set the max timestamp of a CreateTime batch and recompute the CRC, records untouched', () => {
+    const batch = Buffer.from(sample);
+    const before = decodeRecordBatch(batch);
+    if (!before.ok) throw before.error;
+    const crc = setBatchMaxTimestamp(batch, 1_800_000_000_000);
+    const after = decodeRecordBatch(batch);
+    if (!after.ok) throw after.error;
+    expect(after.value.crc).toBe(crc);
+    expect(after.value.attributes).toBe(before.value.attributes);
+    expect(after.value.maxTimestampMs).toBe(1_800_000_000_000);
+    expect(after.value.records.map((record) => record.timestampMs)).toEqual(
+      before.value.records.map((record) => record.timestampMs),
+    );
   });
 });

@@ -216,6 +216,27 @@ export function setBatchPartitionLeaderEpoch(
 }
 
 /**
+ * Rewrites the max timestamp of the CreateTime batch at `offset` and recomputes the CRC, which
+ * covers it. The broker does this when a producer's header does not hold the largest of its
+ * records' timestamps (docs/kafka-compat.md §6.3), so the time index and retention see the right
+ * time. The caller has already checked the batch.
+ */
+export function setBatchMaxTimestamp(batch: Uint8Array, maxTimestampMs: number, offset = 0): number {
+  if (!Number.isSafeInteger(maxTimestampMs)) throw new RangeError(`max timestamp ${maxTimestampMs}`);
+  const view = asBuffer(batch);
+  view.writeBigInt64BE(BigInt(maxTimestampMs), offset + BatchLayout.maxTimestamp);
+  return rewriteBatchCrc(view, offset);
+}
+
+/** Recomputes the CRC-32C of the batch at `offset` after a field it covers changed; returns it. */
+function rewriteBatchCrc(view: Buffer, offset: number): number {
+  const end = offset + BATCH_LOG_OVERHEAD_BYTES + view.readInt32BE(offset + BatchLayout.batchLength);
+  const crc = crc32c(view.subarray(offset + CRC_START, end));
+  view.writeUInt32BE(crc, offset + BatchLayout.crc);
+  return crc;
+}
+
+/**
  * Marks the batch at `offset` as LogAppendTime and sets its max timestamp to the broker's append
  * time, for topics with `message.timestamp.type=LogAppendTime`. Unlike the offset and epoch these
  * fields are inside the CRC, so the CRC is recomputed (over the batch bytes, without decoding
@@ -228,6 +249,5 @@ export function setBatchLogAppendTime(batch: Uint8Array, appendTimeMs: number, o
   const logAppendTimeBit = encodeBatchAttributes({ timestampType: 'log-append-time' });
   view.writeInt16BE(attributes | logAppendTimeBit, offset + BatchLayout.attributes);
   view.writeBigInt64BE(BigInt(appendTimeMs), offset + BatchLayout.maxTimestamp);
-  const end = offset + BATCH_LOG_OVERHEAD_BYTES + view.readInt32BE(offset + BatchLayout.batchLength);
-  view.writeUInt32BE(crc32c(view.subarray(offset + CRC_START, end)), offset + BatchLayout.crc);
+  rewriteBatchCrc(view, offset);
 }
