@@ -61,6 +61,17 @@ describe('topics', () => {
     expect(duplicate.code).toBe('CONFLICT');
   });
 
+  it('creates a compacted topic from the latest-value-per-key preset', async () => {
+    const created = await gateway.caller.topics.create({
+      name: 'profiles',
+      partitions: 1,
+      preset: 'compacted',
+    });
+    expect(created.configs['cleanup.policy']).toBe('compact');
+    const { presets } = await gateway.caller.topics.presets({});
+    expect(presets.map((preset) => preset.id)).toContain('compacted');
+  });
+
   it('passes a replication factor to the broker, which refuses more replicas than live brokers', async () => {
     await gateway.caller.topics.create({ name: 'one-replica', partitions: 1, replicationFactor: 1 });
     expect((await gateway.caller.topics.get({ topic: 'one-replica' })).replicationFactor).toBe(1);

@@ -16,8 +16,8 @@ import { requireTopicAction, topicAllowedActions } from './permissions/topic-per
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Creation presets. The broker refuses cleanup.policy=compact today, so every preset keeps the
- * delete policy and differs in retention; custom configs go on top of any of them.
+ * Creation presets: retention by time (delete), forever, or the latest value per key (compact, a
+ * table); custom configs go on top of any of them.
  */
 export const TOPIC_PRESETS: readonly TopicPreset[] = [
   { id: 'default', label: 'Broker defaults', description: "The broker's default settings.", configs: {} },
@@ -38,6 +38,13 @@ export const TOPIC_PRESETS: readonly TopicPreset[] = [
     label: 'Keep forever',
     description: 'Records are kept until deleted explicitly (no time or size limit).',
     configs: { 'cleanup.policy': 'delete', 'retention.ms': '-1', 'retention.bytes': '-1' },
+  },
+  {
+    id: 'compacted',
+    label: 'Latest value per key',
+    description:
+      'A table: the log cleaner keeps the newest record of every key and removes older ones; records need a key.',
+    configs: { 'cleanup.policy': 'compact' },
   },
 ];
 

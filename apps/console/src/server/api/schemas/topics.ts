@@ -138,7 +138,13 @@ export const alterConfigsResultSchema = z.object({
 });
 
 /** Presets that the broker accepts today (it refuses cleanup.policy=compact, so none offers it). */
-export const topicPresetIdSchema = z.enum(['default', 'retention-1d', 'retention-7d', 'retention-forever']);
+export const topicPresetIdSchema = z.enum([
+  'default',
+  'retention-1d',
+  'retention-7d',
+  'retention-forever',
+  'compacted',
+]);
 
 export const topicPresetSchema = z.object({
   id: topicPresetIdSchema,
