@@ -13,6 +13,10 @@ set -euo pipefail
 #   redis-server Redis Streams with appendonly (fsync everysec), a baseline of bench:broker.
 #   etcd-server  etcd 3.4, where cluster mode keeps its metadata; cluster tests start it.
 #   nftables     Cluster fault tests cut links between brokers with nft drop rules.
+#   python3-kafka                         kafka-python 2.0.2; the legacy-format tests drive it.
+#   golang-go                             Builds the Go clients below (GOPATH mode, no downloads).
+#   golang-github-shopify-sarama-dev      Sarama 1.22's ClusterAdmin and offset manager (old APIs).
+#   golang-github-segmentio-kafka-go-dev  kafka-go 0.2, which speaks only the magic 0/1 formats.
 REQUIRED_DEBIAN_PACKAGES=(
   chromium
   prometheus
@@ -21,6 +25,10 @@ REQUIRED_DEBIAN_PACKAGES=(
   redis-server
   etcd-server
   nftables
+  python3-kafka
+  golang-go
+  golang-github-shopify-sarama-dev
+  golang-github-segmentio-kafka-go-dev
 )
 
 fail() {

@@ -193,7 +193,12 @@ export const ROWS: Row[] = [
     request: {
       replicaId: -1,
       isolationLevel: 0,
-      topics: [{ name: 'data', partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -1n }] }],
+      topics: [
+        {
+          name: 'data',
+          partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -1n, maxNumOffsets: 1 }],
+        },
+      ],
     },
     expect: { denied: TOPIC },
   }),
@@ -411,7 +416,13 @@ export const ROWS: Row[] = [
         {
           name: 'data',
           partitions: [
-            { partitionIndex: 0, committedOffset: 2n, committedLeaderEpoch: -1, committedMetadata: '' },
+            {
+              partitionIndex: 0,
+              committedOffset: 2n,
+              committedLeaderEpoch: -1,
+              commitTimestampMs: -1n,
+              committedMetadata: '',
+            },
           ],
         },
       ],
@@ -504,7 +515,12 @@ export const ROWS: Row[] = [
         {
           name: 'data',
           partitions: [
-            { partitionIndex: 0, committedOffset: 2n, committedLeaderEpoch: -1, committedMetadata: '' },
+            {
+              partitionIndex: 0,
+              committedOffset: 2n,
+              committedLeaderEpoch: -1,
+              committedMetadata: '',
+            },
           ],
         },
       ],

@@ -158,10 +158,10 @@ describe('ApiVersions', { timeout: 30_000 }, () => {
         max: range.maxVersion,
       });
     }
-    expect(byKey.get(0)).toEqual({ apiKey: 0, minVersion: 3, maxVersion: 7 });
-    expect(byKey.get(1)).toEqual({ apiKey: 1, minVersion: 4, maxVersion: 11 });
-    expect(byKey.get(2)).toEqual({ apiKey: 2, minVersion: 1, maxVersion: 5 });
-    expect(byKey.get(3)).toEqual({ apiKey: 3, minVersion: 1, maxVersion: 8 });
+    expect(byKey.get(0)).toEqual({ apiKey: 0, minVersion: 0, maxVersion: 8 });
+    expect(byKey.get(1)).toEqual({ apiKey: 1, minVersion: 0, maxVersion: 11 });
+    expect(byKey.get(2)).toEqual({ apiKey: 2, minVersion: 0, maxVersion: 5 });
+    expect(byKey.get(3)).toEqual({ apiKey: 3, minVersion: 0, maxVersion: 8 });
     expect(byKey.get(18)).toEqual({ apiKey: 18, minVersion: 0, maxVersion: 3 });
     expect(byKey.get(19)).toEqual({ apiKey: 19, minVersion: 0, maxVersion: 4 });
     expect(byKey.get(22)).toEqual({ apiKey: 22, minVersion: 0, maxVersion: 1 });
@@ -173,9 +173,10 @@ describe('ApiVersions', { timeout: 30_000 }, () => {
     expect(byKey.has(71)).toBe(false); // GetTelemetrySubscriptions
 
     // librdkafka < 2.11.1 probes single versions (docs/kafka-compat.md §1.2): each must lie in its range,
-    // or it silently turns off magic-2 produce (Produce 3, Fetch 4), zstd (Produce 7, Fetch 10)
-    // and idempotence (InitProducerId 0).
+    // or it silently turns off magic-2 produce (Produce 3, Fetch 4), gzip, snappy and lz4 (Produce 0),
+    // zstd (Produce 7, Fetch 10) and idempotence (InitProducerId 0).
     const probes: [apiKey: number, version: number][] = [
+      [0, 0],
       [0, 3],
       [0, 7],
       [1, 4],

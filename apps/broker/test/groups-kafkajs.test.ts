@@ -307,6 +307,7 @@ describe('consumer groups with kafkajs 2.2.4', () => {
                   partitionIndex: 0,
                   committedOffset: offset,
                   committedLeaderEpoch: -1,
+                  commitTimestampMs: -1n,
                   committedMetadata: 'gen',
                 },
               ],

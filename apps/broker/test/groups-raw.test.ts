@@ -78,8 +78,8 @@ describe('group APIs on the wire', () => {
       clientSoftwareVersion: '',
     });
     const range = (key: number) => apiKeys.find((entry) => entry.apiKey === key);
-    expect(range(8)).toMatchObject({ minVersion: 2, maxVersion: 7 });
-    expect(range(9)).toMatchObject({ minVersion: 1, maxVersion: 5 });
+    expect(range(8)).toMatchObject({ minVersion: 0, maxVersion: 7 });
+    expect(range(9)).toMatchObject({ minVersion: 0, maxVersion: 5 });
     expect(range(10)).toMatchObject({ minVersion: 0, maxVersion: 2 });
     expect(range(11)).toMatchObject({ minVersion: 0, maxVersion: 5 });
     expect(range(12)).toMatchObject({ minVersion: 0, maxVersion: 3 });
@@ -189,8 +189,20 @@ describe('group APIs on the wire', () => {
         {
           name: 'wire',
           partitions: [
-            { partitionIndex: 1, committedOffset: 3n, committedLeaderEpoch: -1, committedMetadata: null },
-            { partitionIndex: 9, committedOffset: 3n, committedLeaderEpoch: -1, committedMetadata: null },
+            {
+              partitionIndex: 1,
+              committedOffset: 3n,
+              committedLeaderEpoch: -1,
+              commitTimestampMs: -1n,
+              committedMetadata: null,
+            },
+            {
+              partitionIndex: 9,
+              committedOffset: 3n,
+              committedLeaderEpoch: -1,
+              commitTimestampMs: -1n,
+              committedMetadata: null,
+            },
           ],
         },
       ],
@@ -234,7 +246,13 @@ describe('group APIs on the wire', () => {
         {
           name: 'wire',
           partitions: [
-            { partitionIndex: 0, committedOffset: 1n, committedLeaderEpoch: 3, committedMetadata: 'x' },
+            {
+              partitionIndex: 0,
+              committedOffset: 1n,
+              committedLeaderEpoch: 3,
+              commitTimestampMs: -1n,
+              committedMetadata: 'x',
+            },
           ],
         },
       ],

@@ -96,7 +96,9 @@ function listOffsets(timestamp: bigint, currentLeaderEpoch: number): RequestOf<t
   return {
     replicaId: -1,
     isolationLevel: 0,
-    topics: [{ name: TOPIC, partitions: [{ partitionIndex: 0, currentLeaderEpoch, timestamp }] }],
+    topics: [
+      { name: TOPIC, partitions: [{ partitionIndex: 0, currentLeaderEpoch, timestamp, maxNumOffsets: 1 }] },
+    ],
   };
 }
 

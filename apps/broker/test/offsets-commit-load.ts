@@ -80,6 +80,7 @@ export async function writeOffsetCommits(
               partitionIndex: (first + offset) % load.partitionsPerGroup,
               committedOffset: BigInt(first + offset + 1),
               committedLeaderEpoch: -1,
+              commitTimestampMs: -1n,
               committedMetadata: '',
             })),
           },

@@ -72,6 +72,7 @@ export class TxnWire {
             partitionIndex: Number(partition),
             committedOffset: BigInt(offset),
             committedLeaderEpoch: -1,
+            commitTimestampMs: -1n,
             committedMetadata: null,
           })),
         },
@@ -109,7 +110,12 @@ export class TxnWire {
       replicaId: -1,
       isolationLevel: committed ? 1 : 0,
       topics: [
-        { name: topic, partitions: [{ partitionIndex: partition, currentLeaderEpoch: -1, timestamp: -1n }] },
+        {
+          name: topic,
+          partitions: [
+            { partitionIndex: partition, currentLeaderEpoch: -1, timestamp: -1n, maxNumOffsets: 1 },
+          ],
+        },
       ],
     });
     return Number(answer.topics[0]!.partitions[0]!.offset);

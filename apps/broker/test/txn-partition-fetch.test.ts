@@ -153,7 +153,12 @@ describe('transactions on the partition side', () => {
       replicaId: -1,
       isolationLevel: isolation,
       topics: [
-        { name: TOPIC, partitions: [{ partitionIndex: partition, currentLeaderEpoch: -1, timestamp: -1n }] },
+        {
+          name: TOPIC,
+          partitions: [
+            { partitionIndex: partition, currentLeaderEpoch: -1, timestamp: -1n, maxNumOffsets: 1 },
+          ],
+        },
       ],
     });
     const answer = response.topics[0]!.partitions[0]!;
@@ -297,7 +302,13 @@ describe('transactions on the partition side', () => {
         {
           name: TOPIC,
           partitions: [
-            { partitionIndex: 6, committedOffset: 1n, committedLeaderEpoch: -1, committedMetadata: null },
+            {
+              partitionIndex: 6,
+              committedOffset: 1n,
+              committedLeaderEpoch: -1,
+              commitTimestampMs: -1n,
+              committedMetadata: null,
+            },
           ],
         },
       ],

@@ -134,6 +134,14 @@ export {
   encodeTransactionMarkerValue,
 } from './records/control-record';
 export { crc32c } from './records/crc32c';
+export { batchesToLegacyMessageSet } from './records/legacy/batch-to-legacy';
+export type { LegacyMagic, LegacyMessage, LegacyMessageInput } from './records/legacy/legacy-message';
+export {
+  decodeLegacyMessageSet,
+  encodeLegacyMessageSet,
+  legacyMagicOf,
+} from './records/legacy/legacy-message';
+export { legacyMessageSetToBatch } from './records/legacy/legacy-to-batch';
 export type { RecordFields, RecordFieldsInput, RecordHeader, RecordHeaderInput } from './records/record';
 export { decodeRecord, encodeRecord } from './records/record';
 export type {

@@ -38,7 +38,7 @@ describe('the API table', () => {
   it('gives the client listener without SASL neither the SASL APIs nor any internal one', () => {
     const served = ranges(clientListenerHandlers(false));
     for (const name of [...SASL, ...INTERNAL_ONLY]) expect(served.has(name), name).toBe(false);
-    expect(served.get('Produce')).toBe('3-7');
+    expect(served.get('Produce')).toBe('0-8');
     expect(served.get('ElectLeaders')).toBe('0-1');
   });
 

@@ -57,6 +57,7 @@ const listOffsetsHandler = defineHandler<typeof ListOffsets, PartitionOffsets>({
         return {
           partitionIndex: partition.partitionIndex,
           errorCode: result.ok ? ErrorCode.NONE : context.errorOf(result).errorCode,
+          oldStyleOffsets: [],
           timestamp: -1n,
           offset: result.ok ? BigInt(result.value) : -1n,
           leaderEpoch: -1,
@@ -65,6 +66,7 @@ const listOffsetsHandler = defineHandler<typeof ListOffsets, PartitionOffsets>({
       (partition) => ({
         partitionIndex: partition.partitionIndex,
         errorCode: 0,
+        oldStyleOffsets: [],
         timestamp: -1n,
         offset: -1n,
         leaderEpoch: -1,
@@ -171,6 +173,7 @@ describe('Dispatcher: a service failure that is not a WeirError', () => {
             partitionIndex,
             currentLeaderEpoch: -1,
             timestamp: -1n,
+            maxNumOffsets: 1,
           })),
         },
       ],

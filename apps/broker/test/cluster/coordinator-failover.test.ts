@@ -330,7 +330,9 @@ async function stableAndEndOffsets(
           topics: [
             {
               name: topic,
-              partitions: [{ partitionIndex: partition, currentLeaderEpoch: -1, timestamp: -1n }],
+              partitions: [
+                { partitionIndex: partition, currentLeaderEpoch: -1, timestamp: -1n, maxNumOffsets: 1 },
+              ],
             },
           ],
         });

@@ -69,6 +69,7 @@ export function listOffsets(
         partitionIndex: query.partition,
         currentLeaderEpoch: -1,
         timestamp: specTimestamp(query.spec),
+        maxNumOffsets: 1,
       });
     }
     const response = await client.send(leaderId, ListOffsets, body);

@@ -224,7 +224,7 @@ describe('Connection against the broker', () => {
     expect(connection.status.state).toBe('ready');
     expect(connection.versionFor(ApiVersions)).toBe(3);
     expect(connection.versionFor(Metadata)).toBe(8);
-    expect(connection.versionFor(Produce)).toBe(7);
+    expect(connection.versionFor(Produce)).toBe(8);
     expect(connection.versionFor(Fetch)).toBe(11);
     connection.close();
   });

@@ -2,11 +2,12 @@ import { Fetch } from '@weir/protocol';
 import type { FetchPartitionResult } from '../../replica/fetch-reads';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler } from '../handler';
+import { convertToLegacyFormat } from '../legacy/legacy-fetch-records';
 
 const RULES = API_ACL_RULES.Fetch;
 
 /**
- * Fetch v4–11, sessionless (both target clients send session id 0 and epoch -1). Long-polls until
+ * Fetch v0–11, sessionless (both target clients send session id 0 and epoch -1). Long-polls until
  * min_bytes arrive or max_wait_ms passes. From v9 a partition's current_leader_epoch is checked
  * (FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH; -1 is not checked). isolation_level 1 (read_committed) reads up to the last
  * stable offset and lists the aborted transactions overlapping the records returned (an empty list
@@ -14,11 +15,13 @@ const RULES = API_ACL_RULES.Fetch;
  * the principal may not read get TOPIC_AUTHORIZATION_FAILED and are not read. The records' bytes
  * count against the consumer's consumer_byte_rate quota. A follower's fetch (replica_id = its
  * broker id) reads up to the log end and reports its log end (docs/architecture.md §6.5); it
- * needs CLUSTER_ACTION (the broker principal) and is not throttled.
+ * needs CLUSTER_ACTION (the broker principal) and is not throttled. Below v4 (no isolation level:
+ * read_uncommitted) the stored batches are converted to the legacy message format the version
+ * carries (docs/kafka-compat.md §6.6); from v4 they are sent as stored.
  */
 export const fetchHandler = defineHandler({
   api: Fetch,
-  versions: { min: 4, max: 11 },
+  versions: { min: 0, max: 11 },
   async handle(request, context, services) {
     const requested = request.topics.flatMap((topic) =>
       topic.partitions.map((partition) => ({
@@ -55,6 +58,7 @@ export const fetchHandler = defineHandler({
             },
             context.signal,
           );
+    if (context.header.apiVersion < 4) await convertToLegacyFormat(fetched, context.header.apiVersion);
     const results: FetchPartitionResult[] = [
       ...fetched,
       ...denied.map((partition) => ({

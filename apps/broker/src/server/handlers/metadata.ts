@@ -30,8 +30,9 @@ const CLUSTER_OPERATIONS = [
 ] as const;
 
 /**
- * Metadata v1–8: brokers, the controller, and topics with their partitions, each with its leader
- * epoch (v7+, which clients send back as `current_leader_epoch`). A null topic list means all
+ * Metadata v0–8: brokers, the controller, and topics with their partitions, each with its leader
+ * epoch (v7+, which clients send back as `current_leader_epoch`). A null topic list (in v0, which
+ * cannot send null, an empty one: Sarama's ClusterAdmin and kafka-python's probe ask so) means all
  * topics (and never auto-creates); auto-creation also needs the request's consent, which versions
  * before 4 give implicitly. An all-topics answer leaves out the topics the principal may not
  * describe; a named one it may not describe is TOPIC_AUTHORIZATION_FAILED, and so is one it would
@@ -46,7 +47,7 @@ const CLUSTER_OPERATIONS = [
  */
 export const metadataHandler = defineHandler({
   api: Metadata,
-  versions: { min: 1, max: 8 },
+  versions: { min: 0, max: 8 },
   async handle(request, context, services) {
     // A broker without its cluster session leaves itself out (see fencedSelf below).
     const fencedSelf = services.replicas.sessionFenced ? services.replicas.localBrokerId : undefined;
@@ -54,7 +55,9 @@ export const metadataHandler = defineHandler({
     const cluster = services.cluster;
     const allowAutoCreate = context.header.apiVersion < 4 || request.allowAutoTopicCreation;
     let topics: TopicDescription[];
-    if (request.topics === null) {
+    const allTopics =
+      request.topics === null || (context.header.apiVersion === 0 && request.topics.length === 0);
+    if (allTopics || request.topics === null) {
       topics = (await services.topicDescriptions.describeTopics(null, false)).filter((topic) =>
         access.allows(RULES.describe, topic.name),
       );

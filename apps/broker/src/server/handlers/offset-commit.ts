@@ -5,14 +5,15 @@ import { defineHandler } from '../handler';
 const RULES = API_ACL_RULES.OffsetCommit;
 
 /**
- * OffsetCommit v2–7: a member's commit (checked against its generation) or a simple commit
- * (generation -1, no member id) of an empty group. Acknowledged once the offsets are durable.
+ * OffsetCommit v0–7: a member's commit (checked against its generation) or a simple commit
+ * (generation -1, no member id, and always so in v0) of an empty group. v1's commit timestamp is
+ * not kept: the commit's time is when the coordinator stores it, as for every other version. Acknowledged once the offsets are durable.
  * Needs READ on the group (else every partition gets GROUP_AUTHORIZATION_FAILED) and on each
  * topic (else its partitions get TOPIC_AUTHORIZATION_FAILED); denied offsets are not committed.
  */
 export const offsetCommitHandler = defineHandler({
   api: OffsetCommit,
-  versions: { min: 2, max: 7 },
+  versions: { min: 0, max: 7 },
   async handle(request, context, services) {
     const { access } = context;
     const refusedGroup = access.allows(RULES.group, request.groupId) ? undefined : RULES.group.denied;

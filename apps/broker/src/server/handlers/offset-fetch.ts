@@ -6,7 +6,7 @@ import { defineHandler } from '../handler';
 const RULES = API_ACL_RULES.OffsetFetch;
 
 /**
- * OffsetFetch v1–5: committed offsets, -1 with empty metadata where nothing is committed; a null
+ * OffsetFetch v0–5: committed offsets, -1 with empty metadata where nothing is committed; a null
  * topic list (v2+) means every partition the group has committed. v1 has no top-level error, so
  * group-level errors are also on every partition. Needs DESCRIBE on the group (else
  * GROUP_AUTHORIZATION_FAILED) and on each topic: a named one gets TOPIC_AUTHORIZATION_FAILED, and
@@ -14,7 +14,7 @@ const RULES = API_ACL_RULES.OffsetFetch;
  */
 export const offsetFetchHandler = defineHandler({
   api: OffsetFetch,
-  versions: { min: 1, max: 5 },
+  versions: { min: 0, max: 5 },
   async handle(request, context, services) {
     const { access } = context;
     const refusedGroup = !access.allows(RULES.group, request.groupId);

@@ -2,11 +2,13 @@ import { Produce, type RequestOf, readBatchHeader } from '@weir/protocol';
 import { resultOf } from '../../errors/item-result';
 import { API_ACL_RULES } from '../../security/acl/api-acl-rules';
 import { defineHandler, type RequestContext } from '../handler';
+import { legacyProduceRecords } from '../legacy/legacy-produce-records';
 
 const RULES = API_ACL_RULES.Produce;
 
 /**
- * Produce v3–7. Partitions are appended in request order (which keeps idempotent sequences in
+ * Produce v0–8. Below v3 a partition carries a legacy message set, which is converted to one
+ * RecordBatch v2 before anything else looks at it (docs/kafka-compat.md §6.6). Partitions are appended in request order (which keeps idempotent sequences in
  * order on a pipelined connection) and answered per partition. With acks=0 there is no response
  * at all, but the records are still written. A topic the principal may not write gets
  * TOPIC_AUTHORIZATION_FAILED on each partition and nothing appended. The request's bytes count
@@ -14,9 +16,26 @@ const RULES = API_ACL_RULES.Produce;
  */
 export const produceHandler = defineHandler({
   api: Produce,
-  versions: { min: 3, max: 7 },
+  versions: { min: 0, max: 8 },
   async handle(request, context, services) {
+    const legacy = context.header.apiVersion < 3;
     const refusedRequest = refusal(request, context);
+    const append = (topic: string, partition: { index: number; records: Buffer | null }) => {
+      const records = legacy
+        ? legacyProduceRecords(partition.records)
+        : { ok: true as const, value: partition.records };
+      if (!records.ok) return Promise.resolve(records);
+      return resultOf(() =>
+        services.replicas.appendRecords({
+          topic,
+          partition: partition.index,
+          records: records.value,
+          acks: request.acks,
+          timeoutMs: request.timeoutMs,
+          transactionalId: request.transactionalId,
+        }),
+      );
+    };
     const pending = request.topicData.map((topic) => {
       const refused =
         refusedRequest ?? (context.access.allows(RULES.topic, topic.name) ? undefined : RULES.topic.denied);
@@ -27,18 +46,7 @@ export const produceHandler = defineHandler({
           // Started synchronously in request order: the replica layer queues each append before
           // returning, so a later request's append to the partition cannot pass it.
           result:
-            refused !== undefined
-              ? Promise.resolve({ ok: false as const, errorCode: refused, errorMessage: null })
-              : resultOf(() =>
-                  services.replicas.appendRecords({
-                    topic: topic.name,
-                    partition: partition.index,
-                    records: partition.records,
-                    acks: request.acks,
-                    timeoutMs: request.timeoutMs,
-                    transactionalId: request.transactionalId,
-                  }),
-                ),
+            refused !== undefined ? Promise.resolve(refusedResult(refused)) : append(topic.name, partition),
         })),
       };
     });
@@ -55,13 +63,16 @@ export const produceHandler = defineHandler({
                 baseOffset: BigInt(result.value.baseOffset),
                 logAppendTimeMs: BigInt(result.value.logAppendTimeMs),
                 logStartOffset: BigInt(result.value.logStartOffset),
+                recordErrors: [],
+                errorMessage: null,
               }
             : {
                 index: partition.index,
-                errorCode: context.errorOf(result).errorCode,
+                ...context.errorOf(result),
                 baseOffset: -1n,
                 logAppendTimeMs: -1n,
                 logStartOffset: -1n,
+                recordErrors: [],
               },
         );
       }
@@ -74,6 +85,10 @@ export const produceHandler = defineHandler({
     return { responses, throttleTimeMs };
   },
 });
+
+function refusedResult(errorCode: number): { ok: false; errorCode: number; errorMessage: null } {
+  return { ok: false, errorCode, errorMessage: null };
+}
 
 /**
  * The error every partition gets when the producer itself is not allowed: a transactional id the

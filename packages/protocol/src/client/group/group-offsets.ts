@@ -90,6 +90,7 @@ export async function commitOffsets(
       partitionIndex: entry.partition,
       committedOffset: entry.offset,
       committedLeaderEpoch: -1,
+      commitTimestampMs: -1n,
       committedMetadata: entry.metadata ?? '',
     });
   }

@@ -164,7 +164,15 @@ describe('our responses decode with kafkajs', () => {
         {
           name: 'orders',
           partitionResponses: [
-            { index: 2, errorCode: 0, baseOffset: 1234n, logAppendTimeMs: -1n, logStartOffset: 10n },
+            {
+              index: 2,
+              errorCode: 0,
+              baseOffset: 1234n,
+              logAppendTimeMs: -1n,
+              logStartOffset: 10n,
+              recordErrors: [],
+              errorMessage: null,
+            },
           ],
         },
       ],

@@ -3,7 +3,8 @@ import { field, struct } from '../../schema/struct';
 import { array, int8, int16, int32, int64, records, string } from '../../schema/types';
 
 /**
- * Fetch (key 1), versions 4–11: v4 adds the last stable offset and the aborted-transaction list
+ * Fetch (key 1), versions 0–11: v0–v3 answer in the legacy message formats (magic 0 below v2,
+ * magic 1 from v2; the broker converts its stored batches for them), v3 adds max_bytes, v4 adds the last stable offset and the aborted-transaction list
  * (read_committed), and librdkafka needs the range to contain 4 and 10. Records are returned as
  * whole stored batches; an empty result is zero-length bytes, never null (librdkafka reads a null
  * as an invalid message set).
@@ -11,7 +12,7 @@ import { array, int8, int16, int32, int64, records, string } from '../../schema/
 export const Fetch = defineApi({
   apiKey: 1,
   name: 'Fetch',
-  versions: '4-11',
+  versions: '0-11',
   flexibleVersions: '12+',
   request: {
     replicaId: field(int32, { default: -1 }),

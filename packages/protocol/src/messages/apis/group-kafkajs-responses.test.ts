@@ -38,8 +38,22 @@ describe('our group and offset responses decode with kafkajs', () => {
         {
           name: 'orders',
           partitions: [
-            { partitionIndex: 0, errorCode: 0, timestamp: -1n, offset: 42n, leaderEpoch: -1 },
-            { partitionIndex: 4, errorCode: 3, timestamp: 1700000000123n, offset: -1n, leaderEpoch: -1 },
+            {
+              partitionIndex: 0,
+              errorCode: 0,
+              oldStyleOffsets: [],
+              timestamp: -1n,
+              offset: 42n,
+              leaderEpoch: -1,
+            },
+            {
+              partitionIndex: 4,
+              errorCode: 3,
+              oldStyleOffsets: [],
+              timestamp: 1700000000123n,
+              offset: -1n,
+              leaderEpoch: -1,
+            },
           ],
         },
       ],

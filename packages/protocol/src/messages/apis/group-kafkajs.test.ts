@@ -48,11 +48,14 @@ describe('kafkajs group and offset requests decode with our codec', () => {
           name: 'orders',
           partitions: [
             // Below v4 no current leader epoch is sent: -1, not checked.
-            { partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -2n },
-            { partitionIndex: 3, currentLeaderEpoch: -1, timestamp: 1700000000123n },
+            { partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -2n, maxNumOffsets: 1 },
+            { partitionIndex: 3, currentLeaderEpoch: -1, timestamp: 1700000000123n, maxNumOffsets: 1 },
           ],
         },
-        { name: 'payments', partitions: [{ partitionIndex: 1, currentLeaderEpoch: -1, timestamp: -1n }] },
+        {
+          name: 'payments',
+          partitions: [{ partitionIndex: 1, currentLeaderEpoch: -1, timestamp: -1n, maxNumOffsets: 1 }],
+        },
       ],
     });
   });
@@ -85,11 +88,18 @@ describe('kafkajs group and offset requests decode with our codec', () => {
         {
           name: 'orders',
           partitions: [
-            { partitionIndex: 1, committedOffset: 42n, committedLeaderEpoch: -1, committedMetadata: null },
+            {
+              partitionIndex: 1,
+              committedOffset: 42n,
+              committedLeaderEpoch: -1,
+              commitTimestampMs: -1n,
+              committedMetadata: null,
+            },
             {
               partitionIndex: 2,
               committedOffset: 9000000000n,
               committedLeaderEpoch: -1,
+              commitTimestampMs: -1n,
               committedMetadata: 'checkpoint',
             },
           ],

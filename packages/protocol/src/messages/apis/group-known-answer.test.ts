@@ -90,8 +90,20 @@ describe('OffsetCommit v6–7 known answers', () => {
     {
       name: 'orders',
       partitions: [
-        { partitionIndex: 2, committedOffset: 100n, committedLeaderEpoch: 9, committedMetadata: null },
-        { partitionIndex: 3, committedOffset: 4294967296n, committedLeaderEpoch: -1, committedMetadata: 'm' },
+        {
+          partitionIndex: 2,
+          committedOffset: 100n,
+          committedLeaderEpoch: 9,
+          commitTimestampMs: -1n,
+          committedMetadata: null,
+        },
+        {
+          partitionIndex: 3,
+          committedOffset: 4294967296n,
+          committedLeaderEpoch: -1,
+          commitTimestampMs: -1n,
+          committedMetadata: 'm',
+        },
       ],
     },
   ];
@@ -164,7 +176,13 @@ describe('OffsetCommit v6–7 known answers', () => {
           {
             name: 'orders',
             partitions: [
-              { partitionIndex: 2, committedOffset: 100n, committedLeaderEpoch: -1, committedMetadata: null },
+              {
+                partitionIndex: 2,
+                committedOffset: 100n,
+                committedLeaderEpoch: -1,
+                commitTimestampMs: -1n,
+                committedMetadata: null,
+              },
             ],
           },
         ],

@@ -3,15 +3,15 @@ import { field, struct } from '../../schema/struct';
 import { array, bool, int16, int32, string } from '../../schema/types';
 
 /**
- * Metadata (key 3), versions 1–8, all non-flexible (flexible from v9). From v1 a null topic list
- * means "all topics" and an empty one means "none"; v7 adds each partition's leader epoch, which
+ * Metadata (key 3), versions 0–8, all non-flexible (flexible from v9). In v0 an empty topic list
+ * means "all topics"; from v1 a null list means "all topics" and an empty one means "none"; v7 adds each partition's leader epoch, which
  * clients then send back as `current_leader_epoch` (docs/kafka-compat.md §6.5); v8 the authorized
  * operations of each topic and of the cluster, when asked for.
  */
 export const Metadata = defineApi({
   apiKey: 3,
   name: 'Metadata',
-  versions: '1-8',
+  versions: '0-8',
   flexibleVersions: '9+',
   request: {
     topics: field(array(struct({ name: field(string) })), { nullable: '1+' }),

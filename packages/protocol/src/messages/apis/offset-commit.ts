@@ -3,15 +3,17 @@ import { field, struct } from '../../schema/struct';
 import { array, int16, int32, int64, string } from '../../schema/types';
 
 /**
- * OffsetCommit (key 8), versions 2–7: a consumer group member stores its positions. The range
+ * OffsetCommit (key 8), versions 0–7: a consumer group member stores its positions. The range
  * overlaps the 1..2 that librdkafka 2.0.2 probes for its balanced-consumer feature, covers kafkajs
- * (max 5) and reaches librdkafka's 7; v8 is flexible (docs/kafka-compat.md §3). The retention time exists
- * only in v2–4, the committed leader epoch from v6 and the static-membership instance id from v7.
+ * (max 5), Sarama's default offset manager (v1) and reaches librdkafka's 7; v8 is flexible
+ * (docs/kafka-compat.md §3). v0 has no generation or member id (a commit outside any generation),
+ * the commit timestamp exists only in v1, the retention time only in v2–4, the committed leader
+ * epoch from v6 and the static-membership instance id from v7.
  */
 export const OffsetCommit = defineApi({
   apiKey: 8,
   name: 'OffsetCommit',
-  versions: '2-7',
+  versions: '0-7',
   flexibleVersions: '8+',
   request: {
     groupId: field(string),
@@ -29,6 +31,7 @@ export const OffsetCommit = defineApi({
                 partitionIndex: field(int32),
                 committedOffset: field(int64),
                 committedLeaderEpoch: field(int32, { versions: '6+', default: -1 }),
+                commitTimestampMs: field(int64, { versions: '1', default: -1n }),
                 committedMetadata: field(string, { nullable: '0+' }),
               }),
             ),

@@ -3,14 +3,15 @@ import { field, struct } from '../../schema/struct';
 import { array, int16, int32, int64, records, string } from '../../schema/types';
 
 /**
- * Produce (key 0), versions 3–7: v3 is the first that carries RecordBatch v2 and v7 allows zstd;
- * librdkafka needs the advertised range to contain both (docs/kafka-compat.md §1.2). An acks=0 request
- * gets no response at all.
+ * Produce (key 0), versions 0–8: v0–v2 carry legacy message sets (magic 0 and 1), v3 is the first
+ * that carries RecordBatch v2, v7 allows zstd and v8 adds the per-record errors. librdkafka before
+ * 2.11 compresses with gzip, snappy or lz4 only when the range contains v0, and zstd when it
+ * contains v7 (docs/kafka-compat.md §1.2). An acks=0 request gets no response at all.
  */
 export const Produce = defineApi({
   apiKey: 0,
   name: 'Produce',
-  versions: '3-7',
+  versions: '0-8',
   flexibleVersions: '9+',
   request: {
     transactionalId: field(string, { versions: '3+', nullable: '3+', default: null }),
@@ -45,6 +46,16 @@ export const Produce = defineApi({
                 baseOffset: field(int64),
                 logAppendTimeMs: field(int64, { versions: '2+', default: -1n }),
                 logStartOffset: field(int64, { versions: '5+', default: -1n }),
+                recordErrors: field(
+                  array(
+                    struct({
+                      batchIndex: field(int32),
+                      batchIndexErrorMessage: field(string, { nullable: '8+', default: null }),
+                    }),
+                  ),
+                  { versions: '8+', default: [] },
+                ),
+                errorMessage: field(string, { versions: '8+', nullable: '8+', default: null }),
               }),
             ),
           ),

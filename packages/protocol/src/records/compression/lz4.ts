@@ -1,3 +1,4 @@
+import { xxh32 } from '@node-rs/xxhash';
 import { compressFrameSync, decompressFrameSync } from 'lz4-napi';
 import { asBuffer } from '../buffer-view';
 import { type CompressionCodec, checkOutputSize } from './compression-codec';
@@ -57,8 +58,7 @@ export function checkFrameStructure(frame: Buffer): void {
   }
   const blockMaxSizeBytes = BLOCK_MAX_SIZE_BYTES[(descriptor >> 4) & 0x07]!;
   if (blockMaxSizeBytes === 0) throw new Error('lz4 frame block size index is reserved');
-  // Magic, FLG and BD, the optional content size and dictionary id, then the header checksum byte.
-  let at = 6 + ((flags & FLG_CONTENT_SIZE) !== 0 ? 8 : 0) + ((flags & FLG_DICTIONARY_ID) !== 0 ? 4 : 0) + 1;
+  let at = headerChecksumPosition(frame) + 1;
   const blockChecksumBytes = (flags & FLG_BLOCK_CHECKSUM) !== 0 ? 4 : 0;
   for (;;) {
     if (frame.length - at < 4) throw new Error('lz4 frame ends before its end mark');
@@ -74,6 +74,30 @@ export function checkFrameStructure(frame: Buffer): void {
   if (at !== frame.length) {
     throw new Error(at > frame.length ? 'lz4 content checksum truncated' : 'bytes after the lz4 frame');
   }
+}
+
+/**
+ * Where the frame descriptor's header checksum byte is: after the magic, FLG and BD, and the
+ * optional content size and dictionary id. The frame must be at least 7 bytes long.
+ */
+export function headerChecksumPosition(frame: Buffer): number {
+  const flags = frame[4]!;
+  return 6 + ((flags & FLG_CONTENT_SIZE) !== 0 ? 8 : 0) + ((flags & FLG_DICTIONARY_ID) !== 0 ? 4 : 0);
+}
+
+/**
+ * A copy of `frame` with its header checksum computed the standard way (xxHash32 of the descriptor,
+ * second byte) or the way Kafka 0.8's writer did and magic 0 messages still carry (KAFKA-3160:
+ * the hash also covered the 4 magic bytes). Magic 0 LZ4 is read and written through this.
+ */
+export function withHeaderChecksum(frame: Buffer, kind: 'standard' | 'kafka-0.8'): Buffer {
+  if (frame.length < 7 || frame.readUInt32LE(0) !== FRAME_MAGIC)
+    throw new Error('not an lz4 frame (bad magic)');
+  const at = headerChecksumPosition(frame);
+  if (at >= frame.length) throw new Error('lz4 frame shorter than its header');
+  const copy = Buffer.from(frame);
+  copy[at] = (xxh32(copy.subarray(kind === 'standard' ? 4 : 0, at), 0) >>> 8) & 0xff;
+  return copy;
 }
 
 export const lz4Codec: CompressionCodec = {
