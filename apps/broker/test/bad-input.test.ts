@@ -5,6 +5,7 @@ import {
   CreateTopics,
   DeleteRecords,
   ErrorCode,
+  encodeLegacyMessageSet,
   encodeRequestFrame,
   encodeTransactionMarkerBatch,
   Fetch,
@@ -420,6 +421,26 @@ describe('bad input never crashes the broker and never loses data', { timeout: 3
       await expectServingAndIntact();
     });
 
+    it.each([
+      ['a flipped byte (CRC-32 mismatch)', (set: Buffer) => flipLastByte(set)],
+      ['a set cut inside a message', (set: Buffer) => set.subarray(0, set.length - 3)],
+      ['a gzip wrapper holding garbage', () => gzipWrapperOf(Buffer.from('not gzip at all'))],
+      ['an empty set', () => Buffer.alloc(0, 0)],
+    ])('answers CORRUPT_MESSAGE at Produce v2 for a legacy message set with %s', async (_label, damage) => {
+      const before = await highWatermark('kept', 0);
+      const set = encodeLegacyMessageSet([
+        { offset: 0n, magic: 1, timestampMs: 1_700_000_000_000, key: null, value: Buffer.from('legacy') },
+      ]);
+      const response = await connection.request(
+        Produce,
+        2,
+        produceBody(1, [{ topic: 'kept', partitions: [{ partition: 0, records: damage(set) }] }]),
+      );
+      expect(response.responses[0]!.partitionResponses[0]!.errorCode).toBe(ErrorCode.CORRUPT_MESSAGE);
+      expect(await highWatermark('kept', 0)).toBe(before);
+      await expectServingAndIntact();
+    });
+
     it('answers INVALID_RECORD for two batches in one partition', async () => {
       const two = Buffer.concat([batchOf(['first']), batchOf(['second'])]);
       expect(await produceError('kept', 0, two)).toBe(ErrorCode.INVALID_RECORD);
@@ -731,3 +752,16 @@ describe('Metadata and CreateTopics refuse bad topic names', { timeout: 30_000 }
     expect(metadata.topics.every((topic) => topic.errorCode === 0)).toBe(true);
   });
 });
+
+function flipLastByte(bytes: Buffer): Buffer {
+  const copy = Buffer.from(bytes);
+  copy[copy.length - 1]! ^= 0xff;
+  return copy;
+}
+
+/** A magic 1 message whose value claims to be a gzip-compressed inner message set. */
+function gzipWrapperOf(value: Buffer): Buffer {
+  return encodeLegacyMessageSet([
+    { offset: 0n, magic: 1, compression: 'gzip', timestampMs: 0, key: null, value },
+  ]);
+}
