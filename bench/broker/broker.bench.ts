@@ -7,6 +7,7 @@ import { RUN_TIMEOUT_MS, SECTIONS } from './bench-config';
 import { BenchReport } from './bench-report';
 import { attachTargets } from './bench-targets';
 import { killLiveServers } from './external-server';
+import { measureKcatCompression } from './kcat-compression';
 import { printResults } from './results-table';
 import { killLiveChildren } from './run-child';
 import { measureKafkajs, measureKcat, measureSdk } from './weir-scenarios';
@@ -27,7 +28,10 @@ async function main(root: string, report: BenchReport): Promise<void> {
   if (SECTIONS.has('floor')) await measureFloorRow(root, report);
   if (SECTIONS.has('sdk')) await measureSdk(root, report);
   if (SECTIONS.has('kafkajs')) await measureKafkajs(root, report);
-  if (SECTIONS.has('kcat')) await measureKcat(root, report);
+  if (SECTIONS.has('kcat')) {
+    await measureKcat(root, report);
+    await measureKcatCompression(root, report);
+  }
   if (SECTIONS.has('nats')) await measureNats(root, report);
   if (SECTIONS.has('redis')) await measureRedis(root, report);
   attachTargets(report);
