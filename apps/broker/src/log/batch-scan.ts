@@ -33,12 +33,6 @@ export interface ScanOptions {
   verifyCrc: boolean;
   /** Bytes read per disk call; batches larger than this are read on their own. */
   chunkBytes?: number;
-  /**
-   * Lets the event loop run the process's other work after every this many bytes visited, for a
-   * background scan (the log cleaner) whose visitor is CPU work: other partitions' requests then
-   * wait behind a slice of it, not behind a whole chunk. Default: never.
-   */
-  yieldEveryBytes?: number;
 }
 
 const DEFAULT_CHUNK_BYTES = 1024 * 1024;
@@ -62,8 +56,6 @@ export async function scanBatches(
   let scratch: Buffer | undefined;
   let chunkStart = fromPositionBytes;
   let position = fromPositionBytes;
-  const yieldEveryBytes = options.yieldEveryBytes ?? Number.POSITIVE_INFINITY;
-  let visitedSinceYield = 0;
 
   // Makes sure bytes [position, position + byteCount) are in `chunk`; false at end of file.
   const ensure = async (byteCount: number): Promise<boolean> => {
@@ -125,11 +117,6 @@ export async function scanBatches(
     };
     position += sizeBytes;
     if (visit(scanned) === false) break;
-    visitedSinceYield += sizeBytes;
-    if (visitedSinceYield >= yieldEveryBytes) {
-      visitedSinceYield = 0;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
   }
   return { kind: 'end' };
 }

@@ -12,8 +12,6 @@ import type { BatchOutcome } from './clean-pass';
  * have both (see the issue #19 note).
  */
 export const CLEAN_CHUNK_BYTES = 64 * 1024;
-/** How much is cleaned between two turns of the event loop within a step (see batch-scan.ts). */
-export const CLEAN_SLICE_BYTES = 64 * 1024;
 
 /** One segment being rewritten, and what the pass decides for each of its batches. */
 export interface CleanSource {
@@ -97,7 +95,6 @@ async function copySource(
           withBody: true,
           verifyCrc: false,
           chunkBytes: CLEAN_CHUNK_BYTES,
-          yieldEveryBytes: CLEAN_SLICE_BYTES,
         },
         (batch: ScannedBatch) => {
           const outcome = steps.clean(batch.body!, batch.header, source.retainDeletes);

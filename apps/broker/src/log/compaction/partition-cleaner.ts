@@ -8,7 +8,7 @@ import type { Segment, SegmentContext } from '../segment';
 import type { StorageFile } from '../storage';
 import { abortedLookup, CleanPass, OffsetMapFill } from './clean-pass';
 import { type CleanableRange, cleanableRange, type SegmentSummary } from './cleanable-range';
-import { CLEAN_CHUNK_BYTES, CLEAN_SLICE_BYTES, writeCleanedSegment } from './cleaned-segment-writer';
+import { CLEAN_CHUNK_BYTES, writeCleanedSegment } from './cleaned-segment-writer';
 import { cleaningDirectoryOf, discardCleaningDirectory, prepareCleaningDirectory } from './cleaning-files';
 import type { KeyOffsetMap } from './key-offset-map';
 import { groupSegmentsBySize } from './segment-groups';
@@ -248,7 +248,6 @@ async function buildOffsetMap(
             withBody: true,
             verifyCrc: false,
             chunkBytes: CLEAN_CHUNK_BYTES,
-            yieldEveryBytes: CLEAN_SLICE_BYTES,
           },
           (batch) => {
             if (batch.baseOffset >= range.firstUncleanableOffset) {
