@@ -81,7 +81,7 @@ export class MemoryGroupStore implements GroupStore, GroupLogSource {
     onRecord: (record: CoordinatorRecord) => void,
   ): Promise<ReplayReport> {
     for (const record of this.partitions[partition]!) onRecord(record);
-    return { records: this.partitions[partition]!.length, skipped: 0 };
+    return { records: this.partitions[partition]!.length, skipped: 0, outdated: 0 };
   }
 }
 

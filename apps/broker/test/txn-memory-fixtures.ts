@@ -74,7 +74,7 @@ export class MemoryTransactionStore implements TransactionStore, TransactionLogS
   ): Promise<ReplayReport> {
     const log = this.partitions[partition] ?? [];
     for (const record of log) onRecord(record);
-    return { records: log.length, skipped: 0 };
+    return { records: log.length, skipped: 0, outdated: 0 };
   }
 }
 

@@ -102,12 +102,18 @@ export class GroupCoordinator {
       OFFSETS_TOPIC,
       groupShardLifecycle({
         source: () => deps.source,
+        store: () => deps.store,
         scheduler: deps.scheduler,
         rebalancer: this.#membership.rebalancer,
         onReplayed: (shard, report) =>
           deps.logger.info(
             { partition: shard.partition, leaderEpoch: shard.leaderEpoch, ...report },
             '__consumer_offsets partition replayed',
+          ),
+        onUpgraded: (shard, upgrade) =>
+          deps.logger.info(
+            { partition: shard.partition, leaderEpoch: shard.leaderEpoch, ...upgrade },
+            "__consumer_offsets partition's records rewritten in Kafka's layout",
           ),
       }),
       deps.logger,

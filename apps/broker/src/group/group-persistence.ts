@@ -74,6 +74,18 @@ export class GroupLoader {
     else loaded.offsets.set(key, { topic: record.topic, partition: record.partition, value: record.value });
   }
 
+  /** The loaded state as records: each group's metadata, then its offsets. */
+  records(): CoordinatorRecord[] {
+    const records: CoordinatorRecord[] = [];
+    for (const [groupId, loaded] of this.#groups) {
+      if (loaded.metadata !== undefined) records.push({ kind: 'group', groupId, value: loaded.metadata });
+      for (const { topic, partition, value } of loaded.offsets.values()) {
+        records.push({ kind: 'offset', groupId, topic, partition, value });
+      }
+    }
+    return records;
+  }
+
   /**
    * The groups, ready to serve. A group with members comes back Stable in its stored generation
    * (the members keep their assignments and only have to keep heartbeating); one without members

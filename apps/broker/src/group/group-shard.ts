@@ -4,7 +4,7 @@ import type { ShardLifecycle } from '../coordination/coordinator-shards';
 import type { Group } from './group';
 import { GroupLoader } from './group-persistence';
 import type { GroupScheduler } from './group-scheduler';
-import type { GroupLogSource, ReplayReport } from './offsets-topic';
+import type { GroupLogSource, GroupStore, ReplayReport } from './offsets-topic';
 import type { Rebalancer } from './rebalancer';
 
 /** The groups of one `__consumer_offsets` partition while this broker leads it. */
@@ -15,10 +15,14 @@ export class GroupShard extends CoordinatorShard {
 export interface GroupShardLifecycleDeps {
   /** Where shards are replayed from. */
   source(): GroupLogSource;
+  /** Where a shard that replayed outdated records rewrites its state. */
+  store(): GroupStore;
   scheduler: GroupScheduler;
   rebalancer: Rebalancer;
   /** Told what each replay read, for the log. */
   onReplayed(shard: GroupShard, report: ReplayReport): void;
+  /** Told when a replay's outdated records were rewritten in the current layout, for the log. */
+  onUpgraded(shard: GroupShard, upgrade: { outdated: number; rewritten: number }): void;
 }
 
 /**
@@ -37,6 +41,14 @@ export function groupShardLifecycle(deps: GroupShardLifecycleDeps): ShardLifecyc
         .source()
         .replay(shard.partition, shard.leaderEpoch, (record) => loader.apply(record));
       deps.onReplayed(shard, report);
+      if (report.outdated > 0) {
+        // The one-time upgrade from Weir's earlier layout (offsets-records.ts): the live state is
+        // written again in Kafka's, before the shard serves, so no commit can land in between and
+        // be overwritten by it; compaction then removes the outdated records it supersedes.
+        const records = loader.records();
+        await deps.store().write(shard.partition, shard.leaderEpoch, records, { durable: true });
+        deps.onUpgraded(shard, { outdated: report.outdated, rewritten: records.length });
+      }
       return loader;
     },
     install(shard, loader) {

@@ -5,7 +5,12 @@ import {
   type ReplayReport,
 } from '../topics/internal-topic-records';
 import type { TopicManager } from '../topics/topic-manager';
-import { type CoordinatorRecord, decodeCoordinatorRecord, encodeCoordinatorRecord } from './offsets-records';
+import {
+  type CoordinatorRecord,
+  decodeCoordinatorRecord,
+  encodeCoordinatorRecord,
+  isOutdatedCoordinatorRecord,
+} from './offsets-records';
 
 export type { ReplayReport } from '../topics/internal-topic-records';
 
@@ -70,7 +75,11 @@ export class OffsetsTopicStore implements GroupStore, GroupLogSource {
     this.#records = new InternalTopicRecords(
       logs,
       OFFSETS_TOPIC,
-      { encode: encodeCoordinatorRecord, decode: decodeCoordinatorRecord },
+      {
+        encode: encodeCoordinatorRecord,
+        decode: decodeCoordinatorRecord,
+        isOutdated: isOutdatedCoordinatorRecord,
+      },
       clock,
     );
   }

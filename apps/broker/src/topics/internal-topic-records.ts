@@ -13,6 +13,11 @@ export interface InternalRecordCodec<R> {
    * that do not match their declared layout. Either way the record is counted and skipped.
    */
   decode(key: Buffer, value: Buffer | null): R | undefined;
+  /**
+   * Whether a record this codec reads is in a layout it no longer writes, so the coordinator can
+   * rewrite its state once in the current one (see ReplayReport.outdated). Absent: never.
+   */
+  isOutdated?(key: Buffer, value: Buffer | null): boolean;
 }
 
 /** The replica layer's doors for a coordinator: writes and reads at the epoch it leads at. */
@@ -25,6 +30,11 @@ export interface ReplayReport {
   records: number;
   /** Records whose key or value this broker cannot read (foreign or newer writers); skipped. */
   skipped: number;
+  /**
+   * Keys whose latest record is in a layout this broker no longer writes (applied like any other);
+   * once a coordinator has rewritten its state, older outdated records no longer count.
+   */
+  outdated: number;
 }
 
 /**
@@ -103,7 +113,9 @@ export class InternalTopicRecords<R> {
   async replay(partition: number, leaderEpoch: number, onRecord: (record: R) => void): Promise<ReplayReport> {
     const { start, end: endOffset } = await this.logs.coordinatorRange(this.topic, partition, leaderEpoch);
     let offset = start;
-    const report: ReplayReport = { records: 0, skipped: 0 };
+    const report: ReplayReport = { records: 0, skipped: 0, outdated: 0 };
+    // Keys (as latin1 strings) whose latest record so far is outdated.
+    const outdatedKeys = new Set<string>();
     while (offset < endOffset) {
       const { read } = await this.logs.readAsCoordinator(this.topic, partition, offset, {
         leaderEpoch,
@@ -129,6 +141,11 @@ export class InternalTopicRecords<R> {
               report.skipped += 1;
             } else {
               report.records += 1;
+              if (this.codec.isOutdated) {
+                const key = record.key!.toString('latin1');
+                if (this.codec.isOutdated(record.key!, record.value)) outdatedKeys.add(key);
+                else outdatedKeys.delete(key);
+              }
               onRecord(applied);
             }
           }
@@ -138,6 +155,7 @@ export class InternalTopicRecords<R> {
       // A read always returns the batch containing `offset`, so no progress means a broken log.
       if (offset === before) throw new Error(`${this.topic}-${partition}: no progress at offset ${offset}`);
     }
+    report.outdated = outdatedKeys.size;
     return report;
   }
 
