@@ -69,6 +69,8 @@ export class BenchReport {
       const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
       progress(`${system} ${workload} failed: ${message}`);
       this.notes.push(`${system} ${workload} FAILED: ${message}`);
+      // A row that could not be measured met no target: the run must not end with "All targets met".
+      this.missed.push(`${system} ${workload} (failed)`);
       return this.addRow({ system, workload, failure: message });
     }
   }

@@ -53,6 +53,8 @@ export class ClusterReport {
       const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
       progress(`${setup} ${measurement} failed: ${message}`);
       this.notes.push(`${setup} ${measurement} FAILED: ${message}`);
+      // A row that could not be measured met no target: the run must not end with "All targets met".
+      this.missed.push(`${setup} ${measurement} (failed)`);
       this.rows.push({ setup, measurement, failure: message });
     }
   }
