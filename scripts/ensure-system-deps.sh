@@ -15,8 +15,10 @@ set -euo pipefail
 #   nftables     Cluster fault tests cut links between brokers with nft drop rules.
 #   python3-kafka                         kafka-python 2.0.2; the legacy-format tests drive it.
 #   golang-go                             Builds the Go clients below (GOPATH mode, no downloads).
-#   golang-github-shopify-sarama-dev      Sarama 1.22's ClusterAdmin and offset manager (old APIs).
-#   golang-github-segmentio-kafka-go-dev  kafka-go 0.2, which speaks only the magic 0/1 formats.
+#   golang-github-shopify-sarama-dev      Sarama 1.22 at its default Kafka 0.8.2 protocol (magic 0,
+#                                         Metadata v0, OffsetCommit v1): legacy-formats-sarama.test.ts.
+#   golang-github-segmentio-kafka-go-dev  kafka-go 0.2, fixed Produce/Fetch v2 with magic 1 messages:
+#                                         legacy-formats-kafka-go.test.ts.
 REQUIRED_DEBIAN_PACKAGES=(
   chromium
   prometheus
