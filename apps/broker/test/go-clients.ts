@@ -2,10 +2,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { decodeRecordBatch, Fetch, iterateBatches } from '@weir/protocol';
 import { type RunningBroker, type TemporaryDirectory, temporaryDirectory } from '@weir/test-broker';
-import type { RawClient } from './raw-client';
-import { fetchBody } from './raw-socket';
 
 const run = promisify(execFile);
 
@@ -77,41 +74,6 @@ export async function buildGoProgram(name: string): Promise<GoProgram> {
     },
     cleanup: () => directory.cleanup(),
   };
-}
-
-/** One record as the broker stores it, read back with Fetch v11 (RecordBatch v2, no conversion). */
-export interface StoredRecord {
-  offset: number;
-  key: string | null;
-  value: string | null;
-  timestampMs: number;
-}
-
-/** Every record stored in `partition` of `topic` from offset 0, read with one Fetch v11. */
-export async function storedRecords(
-  raw: RawClient,
-  topic: string,
-  partition: number,
-): Promise<StoredRecord[]> {
-  const response = await raw.request(Fetch, 11, fetchBody(topic, partition, 0n));
-  const answer = response.responses[0]!.partitions[0]!;
-  if (answer.errorCode !== 0)
-    throw new Error(`Fetch v11 of ${topic}-${partition}: error ${answer.errorCode}`);
-  const records: StoredRecord[] = [];
-  for (const item of iterateBatches(answer.records ?? Buffer.alloc(0))) {
-    if (item.kind !== 'batch') continue;
-    const batch = decodeRecordBatch(item.bytes);
-    if (!batch.ok) throw batch.error;
-    for (const record of batch.value.records) {
-      records.push({
-        offset: Number(record.offset),
-        key: record.key?.toString() ?? null,
-        value: record.value?.toString() ?? null,
-        timestampMs: record.timestampMs,
-      });
-    }
-  }
-  return records;
 }
 
 /** How many requests of each `api vVERSION` the broker has counted, from its metrics. */

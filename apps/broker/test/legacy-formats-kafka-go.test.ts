@@ -1,17 +1,9 @@
-import { batchCompression, Fetch, iterateBatches, readBatchHeader } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { type Admin, Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildGoProgram,
-  GO_MISSING_REASON,
-  type GoProgram,
-  requestCounts,
-  requestsSent,
-  storedRecords,
-} from './go-clients';
+import { buildGoProgram, GO_MISSING_REASON, type GoProgram, requestCounts, requestsSent } from './go-clients';
 import { RawClient } from './raw-client';
-import { fetchBody } from './raw-socket';
+import { storedCodecs, storedRecords } from './stored-batches';
 
 interface KafkaGoMessage {
   offset: number;
@@ -132,15 +124,7 @@ describe.skipIf(GO_MISSING_REASON !== undefined)(
         expect(await storedRecords(raw, topic, 0)).toEqual(
           run.read.map(({ offset, key, value, timestampMs }) => ({ offset, key, value, timestampMs })),
         );
-        const response = await raw.request(Fetch, 11, fetchBody(topic, 0, 0n));
-        const codecs = new Set<string>();
-        for (const item of iterateBatches(response.responses[0]!.partitions[0]!.records ?? Buffer.alloc(0))) {
-          if (item.kind !== 'batch') continue;
-          const header = readBatchHeader(item.bytes);
-          if (!header.ok) throw header.error;
-          codecs.add(batchCompression(header.value.attributes) ?? 'unknown');
-        }
-        expect(codecs).toEqual(new Set([codec]));
+        expect(new Set(await storedCodecs(raw, topic, 0))).toEqual(new Set([codec]));
       });
 
       it('reads the same messages as a consumer group member and commits them', async () => {

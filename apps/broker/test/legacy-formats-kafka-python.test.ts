@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { batchCompression, Fetch, iterateBatches, readBatchHeader } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RawClient } from './raw-client';
-import { fetchBody } from './raw-socket';
+import { storedCodecs } from './stored-batches';
 
 const run = promisify(execFile);
 
@@ -55,18 +54,6 @@ describe('kafka-python against the legacy and current protocol', () => {
     return JSON.parse(stdout) as KafkaPythonRun;
   }
 
-  async function storedCodecs(topic: string): Promise<Set<string>> {
-    const response = await raw.request(Fetch, 11, fetchBody(topic, 0, 0n));
-    const codecs = new Set<string>();
-    for (const item of iterateBatches(response.responses[0]!.partitions[0]!.records ?? Buffer.alloc(0))) {
-      if (item.kind !== 'batch') continue;
-      const header = readBatchHeader(item.bytes);
-      if (!header.ok) throw header.error;
-      codecs.add(batchCompression(header.value.attributes) ?? 'unknown');
-    }
-    return codecs;
-  }
-
   function expectRoundTrip(result: KafkaPythonRun, count: number): void {
     expect(result.offsets).toEqual(Array.from({ length: count }, (_, index) => index));
     expect(result.consumed.map(({ offset, key, value }) => ({ offset, key, value }))).toEqual(
@@ -85,7 +72,7 @@ describe('kafka-python against the legacy and current protocol', () => {
     expect(result.apiVersion).toEqual([2, 4, 0]);
     expectRoundTrip(result, 40);
     expect(result.endOffset).toBe(40);
-    expect(await storedCodecs('kafka-python-probe')).toEqual(new Set(['gzip']));
+    expect(new Set(await storedCodecs(raw, 'kafka-python-probe', 0))).toEqual(new Set(['gzip']));
   });
 
   it.each([
@@ -101,6 +88,6 @@ describe('kafka-python against the legacy and current protocol', () => {
     // Magic 1 carries the producer's timestamps; magic 0 has none (-1, Kafka's NO_TIMESTAMP).
     const timestamps = new Set(result.consumed.map((record) => record.timestamp > 0));
     expect(timestamps).toEqual(new Set([apiVersion === '0.10.0']));
-    expect(await storedCodecs(topic)).toEqual(new Set([codec]));
+    expect(new Set(await storedCodecs(raw, topic, 0))).toEqual(new Set([codec]));
   });
 });

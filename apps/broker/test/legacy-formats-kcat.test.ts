@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { batchCompression, Fetch, iterateBatches, readBatchHeader } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kcat } from './kcat-clients';
 import { RawClient } from './raw-client';
-import { fetchBody } from './raw-socket';
+import { storedCodecs } from './stored-batches';
 
 const run = promisify(execFile);
 
@@ -30,21 +29,6 @@ describe('legacy message formats with kcat', () => {
     raw?.close();
     await broker?.dispose();
   });
-
-  /** The codec of every batch stored in partition 0 of `topic`, read with Fetch v11. */
-  async function storedCodecs(topic: string): Promise<string[]> {
-    const response = await raw.request(Fetch, 11, fetchBody(topic, 0, 0n));
-    const answer = response.responses[0]!.partitions[0]!;
-    expect(answer.errorCode).toBe(0);
-    const codecs: string[] = [];
-    for (const item of iterateBatches(answer.records ?? Buffer.alloc(0))) {
-      if (item.kind !== 'batch') continue;
-      const header = readBatchHeader(item.bytes);
-      if (!header.ok) throw header.error;
-      codecs.push(batchCompression(header.value.attributes) ?? 'unknown');
-    }
-    return codecs;
-  }
 
   /** kcat with its protocol and message debug output, which names each request's version. */
   async function kcatDebug(
@@ -73,7 +57,7 @@ describe('legacy message formats with kcat', () => {
       );
       const produced = await kcatDebug(['-P', '-t', topic, '-p', '0', '-z', codec], `${values.join('\n')}\n`);
       expect(produced.stderr).not.toContain('does not support compression');
-      const codecs = await storedCodecs(topic);
+      const codecs = await storedCodecs(raw, topic, 0);
       expect(codecs.length).toBeGreaterThan(0);
       expect(new Set(codecs)).toEqual(new Set([codec]));
       const consumed = await kcat(broker, ['-C', '-t', topic, '-p', '0', '-o', 'beginning', '-e']);
@@ -103,7 +87,7 @@ describe('legacy message formats with kcat', () => {
         expect(produced.stderr).not.toContain('does not support compression');
 
         // Stored as RecordBatch v2 with the producer's codec.
-        const codecs = await storedCodecs(topic);
+        const codecs = await storedCodecs(raw, topic, 0);
         expect(codecs.length).toBeGreaterThan(0);
         expect(new Set(codecs)).toEqual(new Set([codec]));
 

@@ -1,15 +1,9 @@
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { type Admin, Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildGoProgram,
-  GO_MISSING_REASON,
-  type GoProgram,
-  requestCounts,
-  requestsSent,
-  storedRecords,
-} from './go-clients';
+import { buildGoProgram, GO_MISSING_REASON, type GoProgram, requestCounts, requestsSent } from './go-clients';
 import { RawClient } from './raw-client';
+import { storedRecords } from './stored-batches';
 
 interface SaramaMessage {
   partition: number;
