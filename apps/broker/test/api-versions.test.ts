@@ -165,6 +165,11 @@ describe('ApiVersions', { timeout: 30_000 }, () => {
     expect(byKey.get(18)).toEqual({ apiKey: 18, minVersion: 0, maxVersion: 3 });
     expect(byKey.get(19)).toEqual({ apiKey: 19, minVersion: 0, maxVersion: 4 });
     expect(byKey.get(22)).toEqual({ apiKey: 22, minVersion: 0, maxVersion: 1 });
+    // Kafka 3.9's non-flexible versions: DeleteTopics v2–3 and the transaction APIs' v2 repeat earlier layouts.
+    expect(byKey.get(20)).toEqual({ apiKey: 20, minVersion: 0, maxVersion: 3 });
+    expect(byKey.get(24)).toEqual({ apiKey: 24, minVersion: 0, maxVersion: 2 });
+    expect(byKey.get(25)).toEqual({ apiKey: 25, minVersion: 0, maxVersion: 2 });
+    expect(byKey.get(26)).toEqual({ apiKey: 26, minVersion: 0, maxVersion: 2 });
     // Batches carry real leader epochs, so librdkafka ≥ 2.1 validates positions with
     // OffsetForLeaderEpoch: it is served at its non-flexible versions (docs/kafka-compat.md §6.5).
     expect(byKey.get(23)).toEqual({ apiKey: 23, minVersion: 0, maxVersion: 3 });

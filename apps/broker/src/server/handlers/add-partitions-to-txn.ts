@@ -7,7 +7,7 @@ import { defineHandler } from '../handler';
 const RULES = API_ACL_RULES.AddPartitionsToTxn;
 
 /**
- * AddPartitionsToTxn v0–1: librdkafka sends only v0 and kafkajs at most v1 (docs/kafka-compat.md §0.5);
+ * AddPartitionsToTxn v0–2: librdkafka sends only v0 and kafkajs at most v1 (docs/kafka-compat.md §0.5);
  * v4's batches of transactions are not served. Fencing is INVALID_PRODUCER_EPOCH at these versions.
  * Needs WRITE on the transactional id (else every partition gets
  * TRANSACTIONAL_ID_AUTHORIZATION_FAILED) and on each topic; as in Kafka, one denied topic stops
@@ -16,7 +16,7 @@ const RULES = API_ACL_RULES.AddPartitionsToTxn;
  */
 export const addPartitionsToTxnHandler = defineHandler({
   api: AddPartitionsToTxn,
-  versions: { min: 0, max: 1 },
+  versions: { min: 0, max: 2 },
   async handle(request, context, services) {
     const { access } = context;
     const requested = request.v3AndBelowTopics;

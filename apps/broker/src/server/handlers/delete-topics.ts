@@ -8,12 +8,12 @@ import { defineHandler } from '../handler';
 const RULES = API_ACL_RULES.DeleteTopics;
 
 /**
- * DeleteTopics v0–1: deletes each named topic and its logs. A topic the principal may not delete
+ * DeleteTopics v0–3: deletes each named topic and its logs. A topic the principal may not delete
  * gets TOPIC_AUTHORIZATION_FAILED and stays.
  */
 export const deleteTopicsHandler = defineHandler({
   api: DeleteTopics,
-  versions: { min: 0, max: 1 },
+  versions: { min: 0, max: 3 },
   async handle(request, context, services) {
     const duplicated = namesGivenTwice(request.topicNames);
     const results = await answerAllowed(

@@ -3,14 +3,15 @@ import { field, struct } from '../../schema/struct';
 import { array, int16, int32, int64, string } from '../../schema/types';
 
 /**
- * AddPartitionsToTxn (key 24), versions 0–1 (docs/kafka-compat.md §0 item 5, §3): librdkafka sends only
- * v0 and kafkajs at most v1; v3 is the first flexible version. The "V3AndBelow" field names are
+ * AddPartitionsToTxn (key 24), versions 0–2 (docs/kafka-compat.md §0 item 5, §3): librdkafka sends only
+ * v0 and kafkajs at most v1; v2 is v1 again (its clients also accept PRODUCER_FENCED, which Weir never
+ * sends); v3 is the first flexible version. The "V3AndBelow" field names are
  * Kafka's own: from v4 the request carries a batch of transactions instead.
  */
 export const AddPartitionsToTxn = defineApi({
   apiKey: 24,
   name: 'AddPartitionsToTxn',
-  versions: '0-1',
+  versions: '0-2',
   flexibleVersions: '3+',
   request: {
     v3AndBelowTransactionalId: field(string),
