@@ -2,7 +2,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { type Client, Consumer, type ScannedRecord } from '@weir/protocol';
 import type { TailEvent, TailInput } from '../api/schemas/message-tail';
 import { toMessageRow } from './message-rows';
-import { runSearch, type SearchBudget, type SearchDeps, type SearchRequest } from './message-search';
+import {
+  runSearch,
+  type SearchBudget,
+  type SearchDeps,
+  type SearchRequest,
+  type SearchStepLimits,
+} from './message-search';
 import { searchRequestOf } from './messages';
 import { type Cursor, encodeCursor } from './search-cursor';
 import { resolveStartPositions } from './start-positions';
@@ -70,7 +76,7 @@ async function readRound(
   deps: SearchDeps,
   request: SearchRequest,
   limits: TailLimits,
-  stepLimits: Parameters<typeof runSearch>[2],
+  stepLimits: SearchStepLimits,
   signal: AbortSignal,
 ): Promise<RoundResult | undefined> {
   const rows: ScannedRecord[] = [];
@@ -108,7 +114,7 @@ export async function* streamTail(
   deps: TailDeps,
   input: TailInput,
   limits: TailLimits,
-  stepLimits: Parameters<typeof runSearch>[2],
+  stepLimits: SearchStepLimits,
   signal: AbortSignal,
 ): AsyncGenerator<TailEvent> {
   const base = searchRequestOf({ ...input, start: 'end', pageSize: 1 });
@@ -174,7 +180,8 @@ export async function* streamTail(
         continue;
       }
       const round = await readRound(deps, { ...base, cursor, pageSize: rows }, limits, stepLimits, signal);
-      if (round === undefined) break;
+      // Aborted while reading: the consumer is closed, and nobody is listening any more.
+      if (round === undefined || signal.aborted) break;
       counters.arrivedRecords += sumGaps(lastEnds, round.ends);
       lastEnds = round.ends;
       allowance.spend(round.rows.length);

@@ -79,6 +79,8 @@ export function useLiveTail(input: TailInput): LiveTailState {
               setAsOfMs(event.asOfMs);
               setKeyPartition(event.keyPartition);
               setMaxRowsPerSecond(event.maxRowsPerSecond);
+              // The counters start at zero here: the baseline the first records' rate is measured from.
+              setSamples([{ atMs: event.asOfMs, arrivedRecords: 0, sentRows: 0 }]);
               break;
             case 'rows': {
               const incoming = [...event.rows].reverse();
