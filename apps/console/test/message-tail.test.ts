@@ -11,7 +11,7 @@ let gateway: GatewayFixture;
 
 beforeAll(async () => {
   gateway = await startGateway();
-  for (const name of ['tail-filters', 'tail-abort', 'tail-rate', 'tail-resume']) {
+  for (const name of ['tail-filters', 'tail-abort', 'tail-rate', 'tail-cap', 'tail-resume']) {
     await gateway.caller.topics.create({ name, partitions: 2 });
   }
   // Records from before the tail starts: a tail begins at the end, so none of these may show.
@@ -127,6 +127,26 @@ describe('messages.tail', () => {
     expect(seen.at(-1)).toMatchObject({ type: 'stats', arrivedRecords: 20, sentRows: 5, skippedRecords: 15 });
     tail.abort();
     await tail.events.return(undefined);
+  });
+
+  it('ends at the row cap with the cursor right after the last row sent', async () => {
+    const tail = openTail({ topic: 'tail-cap' }, { maxRows: 3 });
+    await readUntil(tail.events, started);
+    await gateway.clients.producer('none').send({
+      topic: 'tail-cap',
+      messages: Array.from({ length: 5 }, (_, index) => ({ partition: 1, value: Buffer.from(`c${index}`) })),
+    });
+    const seen = await readUntil(tail.events, (events) => events.some((event) => event.type === 'ended'));
+    expect(rowsOf(seen).map((row) => row.value?.text)).toEqual(['c0', 'c1', 'c2']);
+    expect(seen.at(-1)).toMatchObject({
+      type: 'ended',
+      reason: 'row-cap',
+      cursor: '0:0,1:3',
+      sentRows: 3,
+      skippedRecords: 0,
+    });
+    expect((await tail.events.next()).done).toBe(true);
+    expect(tail.clients[0]!.closed).toBe(true);
   });
 
   it('resumes from a cursor, showing what was appended while it was paused', async () => {

@@ -186,8 +186,10 @@ export async function* streamTail(
       lastEnds = round.ends;
       allowance.spend(round.rows.length);
       counters.sentRows += round.rows.length;
-      if (round.cut) {
-        // Matches came faster than the cap: skip to the end, so what is shown stays live.
+      const rowCapReached = counters.sentRows >= limits.maxRows;
+      if (round.cut && !rowCapReached) {
+        // Matches came faster than the rate cap: skip to the end, so what is shown stays live. At
+        // the row cap the cursor stays right after the last row sent, where a resumed tail goes on.
         counters.skippedRecords += sumGaps(round.nextCursor, round.ends);
         cursor = round.ends;
       } else {
@@ -201,7 +203,7 @@ export async function* streamTail(
         yield { type: 'rows', rows: batch, cursor: encoded };
       }
       yield stats();
-      if (counters.sentRows >= limits.maxRows) {
+      if (rowCapReached) {
         yield { type: 'ended', reason: 'row-cap', asOfMs: deps.now(), cursor: encoded, ...counters };
         return;
       }
