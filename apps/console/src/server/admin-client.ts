@@ -49,6 +49,13 @@ export interface BrokerClients {
   internal(): InternalAdminApi;
   /** The SDK client itself, for requests the admins do not wrap. */
   client(): Client;
+  /**
+   * A new client with the same connection settings, owned and closed by the caller. A live tail
+   * long-polls with Fetch, and a broker answers one connection's requests in order, so on a shared
+   * connection one tail's parked Fetch would hold up every other; closing it also ends the parked
+   * Fetch at once.
+   */
+  dedicatedClient(): Client;
   /** The internal admin of one broker only (its internal listener, as the metadata advertises it). */
   nodeInternal(broker: { nodeId: number; host: string; port: number }): InternalAdminApi;
   /** Which brokers did not answer lately, and every broker seen so far. */
@@ -70,6 +77,7 @@ interface Connected {
   /** One client per broker for per-partition work, keyed by `host:port`. */
   readonly nodes: Map<string, { client: Client; internal: InternalAdminApi }>;
   readonly nodeOptions: ClientOptions;
+  readonly clientOptions: ClientOptions;
   sdkInternalAdmin?: InternalAdmin;
 }
 
@@ -128,6 +136,7 @@ export function createBrokerClients(options: BrokerClientsOptions): BrokerClient
       producers: new Map(),
       nodes: new Map(),
       nodeOptions: { ...clientOptions, connectTimeoutMs: NODE_CONNECT_TIMEOUT_MS, retry: NODE_RETRY },
+      clientOptions,
     };
     const any = current.internal;
     const routed = new RoutedInternalAdmin({
@@ -148,6 +157,10 @@ export function createBrokerClients(options: BrokerClientsOptions): BrokerClient
     admin: () => connect().admin,
     internal: () => connect().internal,
     client: () => connect().client,
+    dedicatedClient: () => {
+      const { clientOptions } = connect();
+      return new Client({ ...clientOptions, clientId: `${clientOptions.clientId}-tail` });
+    },
     nodeInternal: (broker) => options.createInternalAdmin(nodeOf(connect(), broker).client),
     reachability,
     users: () => sdkInternalAdmin(connect()),

@@ -2,6 +2,7 @@ import 'server-only';
 import { type BrokerClients, processBrokerClients } from './admin-client';
 import { gatewayLogger, type Logger } from './logger';
 import { DEFAULT_SEARCH_LIMITS, type SearchLimits } from './services/message-search';
+import type { TailLimits } from './services/message-tail';
 import type { AclPolicyView } from './services/permissions/acl-policy';
 
 /** What procedures use, passed in through the tRPC context so tests can supply their own. */
@@ -11,6 +12,8 @@ export interface GatewayServices {
   /** The clock behind every `asOfMs`. */
   readonly now: () => number;
   readonly searchLimits: SearchLimits;
+  /** The live tail's caps and pacing; DEFAULT_TAIL_LIMITS when unset. */
+  readonly tailLimits?: TailLimits;
   /**
    * In login mode, what the logged-in principal may do (read once per request, on first use), so
    * `allowedActions` offer only that; absent when the console runs without login.

@@ -1,8 +1,10 @@
 import type { SearchDeps } from '../../services/message-search';
+import { DEFAULT_TAIL_LIMITS, streamTail } from '../../services/message-tail';
 import { browseMessages, getMessage, produceMessage, streamSearch } from '../../services/messages';
 import { requireTopicAction } from '../../services/permissions/topic-permissions';
 import { toTrpcError } from '../errors';
 import { rest } from '../rest-meta';
+import { tailInputSchema } from '../schemas/message-tail';
 import {
   browseInputSchema,
   browseResultSchema,
@@ -46,6 +48,26 @@ export function messagesRouter(transport: Transport) {
     search: publicProcedure.input(searchInputSchema).subscription(async function* ({ ctx, input, signal }) {
       try {
         yield* streamSearch(searchDeps(ctx), input, ctx.services.searchLimits, signal);
+      } catch (error) {
+        throw toTrpcError(error);
+      }
+    }),
+
+    /**
+     * The live tail (tRPC subscription over SSE): the records appended from now on, filtered as the
+     * search filters them, until the client unsubscribes. Not part of REST, for the same reason.
+     */
+    tail: publicProcedure.input(tailInputSchema).subscription(async function* ({ ctx, input, signal }) {
+      const deps = { ...searchDeps(ctx), openClient: () => ctx.services.broker.dedicatedClient() };
+      const limits = ctx.services.tailLimits ?? DEFAULT_TAIL_LIMITS;
+      try {
+        yield* streamTail(
+          deps,
+          input,
+          limits,
+          ctx.services.searchLimits,
+          signal ?? new AbortController().signal,
+        );
       } catch (error) {
         throw toTrpcError(error);
       }

@@ -3,9 +3,10 @@
 import { PageHeader, Panel } from '@weir/ui';
 import Link from 'next/link';
 import { useQueryStates } from 'nuqs';
-import { messageParams, toSearchInput } from './message-params';
+import { isLiveTail, messageParams, toSearchInput, toTailInput } from './message-params';
 import { SearchForm } from './search-form';
 import { SearchRun } from './search-run';
+import { TailRun } from './tail-run';
 
 /**
  * The browser's shell. The form edits a draft; the URL holds the search that runs. Each distinct
@@ -55,13 +56,23 @@ export function MessageBrowser({ topic }: { topic: string }) {
       <Panel title="Search">
         <SearchForm key={formKey} topic={topic} params={params} onSearch={(next) => void setParams(next)} />
       </Panel>
-      <SearchRun
-        key={runKey}
-        topic={topic}
-        input={input}
-        params={params}
-        setParams={(next) => void setParams(next)}
-      />
+      {isLiveTail(params) ? (
+        <TailRun
+          key={runKey}
+          topic={topic}
+          input={toTailInput(topic, params)}
+          params={params}
+          setParams={(next) => void setParams(next)}
+        />
+      ) : (
+        <SearchRun
+          key={runKey}
+          topic={topic}
+          input={input}
+          params={params}
+          setParams={(next) => void setParams(next)}
+        />
+      )}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import {
   parseAsString,
   parseAsStringLiteral,
 } from 'nuqs';
+import type { TailInput } from '../../../../../server/api/schemas/message-tail';
 import type { SearchInput } from '../../../../../server/api/schemas/messages';
 
 export const startModes = ['beginning', 'end', 'offset', 'timestamp', 'newest'] as const;
@@ -63,6 +64,22 @@ export function toSearchInput(topic: string, params: MessageParams): SearchInput
     cursor: params.cursor || undefined,
     allPartitions: params.all || undefined,
     pageSize: params.size,
+    maxValueBytes: 16_384,
+  };
+}
+
+/** "End (new records only)" without a page cursor is a live tail rather than a finished search. */
+export function isLiveTail(params: MessageParams): boolean {
+  return params.start === 'end' && params.cursor === '';
+}
+
+/** The live tail's input for the URL state: the search's partitions and filters. */
+export function toTailInput(topic: string, params: MessageParams): TailInput {
+  return {
+    topic,
+    partitions: parsePartitionList(params.p) ?? undefined,
+    filters: params.f.length > 0 ? params.f : undefined,
+    allPartitions: params.all || undefined,
     maxValueBytes: 16_384,
   };
 }

@@ -16,6 +16,8 @@ type MessageTableProps = {
   openKey: string;
   onOpen: (key: string) => void;
   running: boolean;
+  /** Replaces the search's empty-state title (the live tail waits rather than searches). */
+  emptyTitle?: string;
 };
 
 /** `partition:offset`, the id of a record within its topic. */
@@ -60,7 +62,7 @@ function recordSize(row: MessageRow): number {
 }
 
 /** The records found, newest search first; a row's button opens it in the viewer below. */
-export function MessageTable({ rows, openKey, onOpen, running }: MessageTableProps) {
+export function MessageTable({ rows, openKey, onOpen, running, emptyTitle }: MessageTableProps) {
   const columns: readonly DataTableColumn<MessageRow>[] = [
     { id: 'partition', header: 'Partition', align: 'right', cell: (row) => <Count value={row.partition} /> },
     { id: 'offset', header: 'Offset', align: 'right', cell: (row) => <Count value={row.offset} /> },
@@ -117,8 +119,10 @@ export function MessageTable({ rows, openKey, onOpen, running }: MessageTablePro
       rowKey={recordKey}
       maxHeightClassName="max-h-[55dvh]"
       empty={
-        <EmptyState title={running ? 'Searching…' : 'No records on this page'}>
-          {running ? null : 'Change the start position or the filters, or go to the next page.'}
+        <EmptyState title={emptyTitle ?? (running ? 'Searching…' : 'No records on this page')}>
+          {running || emptyTitle !== undefined
+            ? null
+            : 'Change the start position or the filters, or go to the next page.'}
         </EmptyState>
       }
     />

@@ -1,0 +1,169 @@
+import type { Client } from '@weir/protocol';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TailEvent, TailInput } from '../src/server/api/schemas/message-tail';
+import { DEFAULT_SEARCH_LIMITS } from '../src/server/services/message-search';
+import { DEFAULT_TAIL_LIMITS, streamTail, type TailLimits } from '../src/server/services/message-tail';
+import { type GatewayFixture, startGateway, until } from './gateway-fixture';
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
+
+let gateway: GatewayFixture;
+
+beforeAll(async () => {
+  gateway = await startGateway();
+  for (const name of ['tail-filters', 'tail-abort', 'tail-rate', 'tail-cap', 'tail-resume']) {
+    await gateway.caller.topics.create({ name, partitions: 2 });
+  }
+  // Records from before the tail starts: a tail begins at the end, so none of these may show.
+  await gateway.clients.producer('none').send({
+    topic: 'tail-filters',
+    messages: [
+      { partition: 0, value: Buffer.from('keep-old') },
+      { partition: 1, value: Buffer.from('keep-old') },
+    ],
+  });
+});
+afterAll(async () => {
+  await gateway?.dispose();
+});
+
+/** A tail on the fixture's broker, with the clients it opened, and a way to stop it. */
+function openTail(input: Partial<TailInput> & { topic: string }, limits: Partial<TailLimits> = {}) {
+  const controller = new AbortController();
+  const clients: Client[] = [];
+  const events = streamTail(
+    {
+      admin: gateway.clients.admin(),
+      internal: gateway.clients.internal(),
+      now: Date.now,
+      openClient: () => {
+        const client = gateway.clients.dedicatedClient();
+        clients.push(client);
+        return client;
+      },
+    },
+    { maxValueBytes: 1024, ...input },
+    { ...DEFAULT_TAIL_LIMITS, ...limits },
+    DEFAULT_SEARCH_LIMITS,
+    controller.signal,
+  );
+  return { events, clients, abort: () => controller.abort() };
+}
+
+/** Reads events until `stop` says so; the tail keeps running. */
+async function readUntil(
+  events: AsyncGenerator<TailEvent>,
+  stop: (seen: TailEvent[]) => boolean,
+): Promise<TailEvent[]> {
+  const seen: TailEvent[] = [];
+  while (!stop(seen)) {
+    const next = await events.next();
+    if (next.done) throw new Error('the tail ended early');
+    seen.push(next.value);
+  }
+  return seen;
+}
+
+const rowsOf = (events: TailEvent[]) => events.flatMap((event) => (event.type === 'rows' ? event.rows : []));
+const started = (seen: TailEvent[]) => seen.some((event) => event.type === 'started');
+
+describe('messages.tail', () => {
+  it('streams only records appended after it started that pass the filters', async () => {
+    const tail = openTail({ topic: 'tail-filters', filters: ['value:contains:keep'] });
+    await readUntil(tail.events, started);
+    await gateway.clients.producer('none').send({
+      topic: 'tail-filters',
+      messages: [
+        { partition: 0, value: Buffer.from('drop-1') },
+        { partition: 0, value: Buffer.from('keep-1') },
+      ],
+    });
+    await gateway.clients
+      .producer('none')
+      .send({ topic: 'tail-filters', messages: [{ partition: 1, value: Buffer.from('keep-2') }] });
+    // Each round ends with stats: read up to the stats after the second row.
+    const seen = await readUntil(
+      tail.events,
+      (events) => rowsOf(events).length >= 2 && events.at(-1)?.type === 'stats',
+    );
+    expect(
+      rowsOf(seen)
+        .map((row) => `${row.partition}:${row.value?.text}`)
+        .sort(),
+    ).toEqual(['0:keep-1', '1:keep-2']);
+    expect(seen.at(-1)).toMatchObject({ arrivedRecords: 3, sentRows: 2, skippedRecords: 0 });
+    tail.abort();
+    expect((await tail.events.next()).done).toBe(true);
+  });
+
+  it('ends a parked Fetch at once when the client unsubscribes, and closes its client', async () => {
+    // A Fetch that would wait 20 s at the broker: only the abort can end the tail sooner.
+    const tail = openTail({ topic: 'tail-abort' }, { waitMs: 20_000 });
+    await readUntil(tail.events, started);
+    const next = tail.events.next();
+    // The tail is now in its long-poll: wait until its Fetch connection is up, so the Fetch is sent.
+    await until(() => {
+      const client = tail.clients[0];
+      const leaderId = client?.cachedTopic('tail-abort')?.partitions[0]?.leaderId;
+      return leaderId !== undefined && client?.readyConnection(leaderId, 'fetch') !== undefined;
+    }, 'the tail to open its Fetch connection');
+    const abortedAtMs = Date.now();
+    tail.abort();
+    expect((await next).done).toBe(true);
+    expect(Date.now() - abortedAtMs).toBeLessThan(5_000);
+    expect(tail.clients[0]!.closed).toBe(true);
+  });
+
+  it('sends at most the rate cap and counts the records it skipped to stay live', async () => {
+    const tail = openTail({ topic: 'tail-rate' }, { maxRowsPerSecond: 5 });
+    await readUntil(tail.events, started);
+    // One send to one partition is one batch, appended at once: the first round sees all 20.
+    await gateway.clients.producer('none').send({
+      topic: 'tail-rate',
+      messages: Array.from({ length: 20 }, (_, index) => ({ partition: 0, value: Buffer.from(`r${index}`) })),
+    });
+    const seen = await readUntil(tail.events, (events) => events.some((event) => event.type === 'stats'));
+    expect(rowsOf(seen).map((row) => row.value?.text)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4']);
+    expect(seen.at(-1)).toMatchObject({ type: 'stats', arrivedRecords: 20, sentRows: 5, skippedRecords: 15 });
+    tail.abort();
+    await tail.events.return(undefined);
+  });
+
+  it('ends at the row cap with the cursor right after the last row sent', async () => {
+    const tail = openTail({ topic: 'tail-cap' }, { maxRows: 3 });
+    await readUntil(tail.events, started);
+    await gateway.clients.producer('none').send({
+      topic: 'tail-cap',
+      messages: Array.from({ length: 5 }, (_, index) => ({ partition: 1, value: Buffer.from(`c${index}`) })),
+    });
+    const seen = await readUntil(tail.events, (events) => events.some((event) => event.type === 'ended'));
+    expect(rowsOf(seen).map((row) => row.value?.text)).toEqual(['c0', 'c1', 'c2']);
+    expect(seen.at(-1)).toMatchObject({
+      type: 'ended',
+      reason: 'row-cap',
+      cursor: '0:0,1:3',
+      sentRows: 3,
+      skippedRecords: 0,
+    });
+    expect((await tail.events.next()).done).toBe(true);
+    expect(tail.clients[0]!.closed).toBe(true);
+  });
+
+  it('resumes from a cursor, showing what was appended while it was paused', async () => {
+    const first = openTail({ topic: 'tail-resume' });
+    const [startedEvent] = await readUntil(first.events, started);
+    first.abort();
+    expect((await first.events.next()).done).toBe(true);
+    const cursor = startedEvent?.type === 'started' ? startedEvent.cursor : '';
+    expect(cursor).toBe('0:0,1:0');
+    await gateway.clients
+      .producer('none')
+      .send({ topic: 'tail-resume', messages: [{ partition: 1, value: Buffer.from('while-paused') }] });
+    const second = openTail({ topic: 'tail-resume', cursor });
+    const seen = await readUntil(second.events, (events) => rowsOf(events).length >= 1);
+    expect(rowsOf(seen).map((row) => row.value?.text)).toEqual(['while-paused']);
+    expect(seen.find((event) => event.type === 'rows')).toMatchObject({ cursor: '0:0,1:1' });
+    second.abort();
+    await second.events.return(undefined);
+  });
+});
