@@ -19,6 +19,11 @@ set -euo pipefail
 #                                         Metadata v0, OffsetCommit v1): legacy-formats-sarama.test.ts.
 #   golang-github-segmentio-kafka-go-dev  kafka-go 0.2, fixed Produce/Fetch v2 with magic 1 messages:
 #                                         legacy-formats-kafka-go.test.ts.
+#   burrow      Burrow 1.2.1, LinkedIn's lag monitor (embedded Sarama); burrow-lag.test.ts reads
+#               __consumer_offsets through it and checks the lag its HTTP API reports.
+#   zookeeper   ZooKeeper 3.8, which Burrow requires for its own coordination (it refuses to start
+#               without one); burrow-lag.test.ts starts it. It depends on default-jre, so it pulls
+#               in OpenJDK 17 even with --no-install-recommends; no headless-only variant exists.
 REQUIRED_DEBIAN_PACKAGES=(
   chromium
   prometheus
@@ -31,6 +36,8 @@ REQUIRED_DEBIAN_PACKAGES=(
   golang-go
   golang-github-shopify-sarama-dev
   golang-github-segmentio-kafka-go-dev
+  burrow
+  zookeeper
 )
 
 fail() {
