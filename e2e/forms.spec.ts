@@ -50,3 +50,24 @@ test('a produce form with an empty header key shows the error on that header', a
   await expect(form.getByLabel('Header 1 key')).toHaveAttribute('aria-invalid', 'true');
   await expect(form.getByText('A header needs a key.')).toBeVisible();
 });
+
+test('a produce form refuses a value that is not Base64 on the Value field and writes nothing', async ({
+  page,
+}) => {
+  const topic = `e2e-produce-base64-${Date.now()}`;
+  await seedTopic(topic, 1, []);
+  await page.goto(`/topics/${topic}/produce`);
+  const form = page.getByRole('form', { name: 'Produce' });
+  await form.getByLabel('Value encoding').selectOption('base64');
+  const value = form.getByLabel('Value', { exact: true });
+  await value.fill('aGVsbG8gd29ybGQ!');
+  await form.getByRole('button', { name: 'Produce', exact: true }).click();
+  await expect(value).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.getByText('"!" at character 16 is not in the Base64 alphabet')).toBeVisible();
+
+  // Once the text is Base64 the record is written, and it is the partition's first: nothing was
+  // stored by the refused attempt.
+  await value.fill('aGVsbG8gd29ybGQ=');
+  await form.getByRole('button', { name: 'Produce', exact: true }).click();
+  await expect(form.getByRole('status')).toContainText('Produced to partition 0 at offset 0.');
+});

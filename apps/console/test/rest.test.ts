@@ -119,6 +119,49 @@ describe('REST /api/v1', () => {
     expect(JSON.stringify(await badReset.json())).toContain('timestampMs');
   });
 
+  it('refuses invalid Base64 in a produce body with 400 naming the field, and writes nothing', async () => {
+    await rest('POST', '/topics', { name: 'rest-base64', partitions: 1 });
+    const cases = [
+      { body: { value: { encoding: 'base64', data: 'aGVsbG8!' } }, field: 'value.data', what: '"!"' },
+      {
+        body: { key: { encoding: 'base64', data: 'a' }, value: null },
+        field: 'key.data',
+        what: '1 characters',
+      },
+      {
+        body: { value: null, headers: [{ key: 'h', value: { encoding: 'base64', data: 'ab=c' } }] },
+        field: 'headers.0.value.data',
+        what: '"="',
+      },
+    ];
+    for (const { body, field, what } of cases) {
+      const refused = await rest('POST', '/topics/rest-base64/messages', { partition: 0, ...body });
+      expect(refused.status).toBe(400);
+      const answer = await refused.json();
+      expect(answer.data.issues).toEqual([{ path: field, message: expect.stringContaining(what) }]);
+    }
+    const detail = await (await rest('GET', '/topics/rest-base64')).json();
+    expect(detail.partitions[0].highWatermark).toBe('0');
+
+    // Base64 as `base64` prints it (wrapped, padded) and URL-safe or unpadded text are bytes.
+    const wrapped = Buffer.from('x'.repeat(60))
+      .toString('base64')
+      .replace(/(.{76})/g, '$1\n');
+    for (const data of [wrapped, 'aGk', '-_8=']) {
+      const accepted = await rest('POST', '/topics/rest-base64/messages', {
+        partition: 0,
+        value: { encoding: 'base64', data },
+      });
+      expect(accepted.status).toBe(200);
+    }
+    const stored = await (await rest('GET', '/topics/rest-base64/messages?pageSize=10')).json();
+    expect(stored.rows.map((row: { value: { base64: string } }) => row.value.base64)).toEqual([
+      Buffer.from('x'.repeat(60)).toString('base64'),
+      'aGk=',
+      Buffer.from([0xfb, 0xff]).toString('base64'),
+    ]);
+  });
+
   it('serves a valid OpenAPI 3 document covering every REST procedure', async () => {
     const document = structuredClone(openApiDocument());
     await SwaggerParser.validate(document as never);
