@@ -40,6 +40,22 @@ test('a name that is taken is reported on the name field by the server', async (
   await expect(dialog.getByLabel('Name', { exact: true })).toHaveAttribute('aria-invalid', 'true');
 });
 
+test("a custom config the broker refuses is reported with the broker's reason and the key", async ({
+  page,
+}) => {
+  const topic = `e2e-bad-config-${Date.now()}`;
+  await page.goto('/topics');
+  await page.getByRole('button', { name: 'Create topic' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create topic' });
+  await dialog.getByLabel('Name', { exact: true }).fill(topic);
+  await dialog.getByLabel('Custom configs').fill('retention.ms=abc');
+  await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(dialog).toContainText(
+    'Invalid value abc for configuration retention.ms: Not a number of type LONG',
+  );
+  await expect(dialog).toBeVisible();
+});
+
 test('a produce form with an empty header key shows the error on that header', async ({ page }) => {
   const topic = `e2e-produce-form-${Date.now()}`;
   await seedTopic(topic, 1, []);

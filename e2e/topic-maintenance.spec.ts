@@ -37,6 +37,25 @@ test('a config edit shows the old → new diff before Apply, then applies it', a
   await expect(row).toContainText('topic');
 });
 
+test("a config value the broker refuses shows the broker's reason, key included, and applies nothing", async ({
+  page,
+}) => {
+  const topic = `e2e-config-bad-${Date.now()}`;
+  await seedTopic(topic, 1, []);
+  await openTab(page, topic, 'configs');
+
+  await page.getByRole('button', { name: 'Edit retention.ms' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit retention.ms' });
+  const value = dialog.getByLabel('New value');
+  await value.fill('abc');
+  await dialog.getByRole('button', { name: 'Preview change' }).click();
+  await expect(value).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog).toContainText(
+    'Invalid value abc for configuration retention.ms: Not a number of type LONG',
+  );
+  await expect(dialog.getByRole('button', { name: 'Apply change' })).toHaveCount(0);
+});
+
 test('partitions are added from the maintenance tab', async ({ page }) => {
   const topic = `e2e-grow-${Date.now()}`;
   await seedTopic(topic, 1, []);

@@ -162,6 +162,35 @@ describe('REST /api/v1', () => {
     ]);
   });
 
+  it("answers a config the broker refuses with 400 and the broker's reason, naming the key", async () => {
+    const kafkaMessage = 'Invalid value abc for configuration retention.ms: Not a number of type LONG';
+    const created = await rest('POST', '/topics', {
+      name: 'rest-bad-config',
+      partitions: 1,
+      configs: { 'retention.ms': 'abc' },
+    });
+    expect(created.status).toBe(400);
+    const createdBody = await created.json();
+    expect(createdBody.message).toContain(kafkaMessage);
+    expect(createdBody.data).toMatchObject({ brokerCode: 40, brokerError: 'INVALID_CONFIG' });
+
+    await rest('POST', '/topics', { name: 'rest-bad-config', partitions: 1 });
+    for (const dryRun of [true, false]) {
+      const altered = await rest('PATCH', '/topics/rest-bad-config/configs', {
+        changes: [{ name: 'retention.ms', operation: 'set', value: 'abc' }],
+        dryRun,
+      });
+      expect(altered.status).toBe(400);
+      const body = await altered.json();
+      expect(body.message).toContain(kafkaMessage);
+      expect(body.data).toMatchObject({ brokerError: 'INVALID_CONFIG' });
+    }
+    const unknown = await rest('PATCH', '/topics/rest-bad-config/configs', {
+      changes: [{ name: 'retention.msec', operation: 'set', value: '1' }],
+    });
+    expect((await unknown.json()).message).toContain('Unknown topic config name: retention.msec');
+  });
+
   it('serves a valid OpenAPI 3 document covering every REST procedure', async () => {
     const document = structuredClone(openApiDocument());
     await SwaggerParser.validate(document as never);
