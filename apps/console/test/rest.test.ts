@@ -191,6 +191,46 @@ describe('REST /api/v1', () => {
     expect((await unknown.json()).message).toContain('Unknown topic config name: retention.msec');
   });
 
+  it('answers DeleteRecords past the high watermark with 400 OFFSET_OUT_OF_RANGE, as documented', async () => {
+    await rest('POST', '/topics', { name: 'rest-delete-records', partitions: 2 });
+    for (let index = 0; index < 3; index++) {
+      await rest('POST', '/topics/rest-delete-records/messages', {
+        partition: 0,
+        value: { data: `v${index}` },
+      });
+    }
+    const pastEnd = await rest('POST', '/topics/rest-delete-records/delete-records', {
+      partitions: [{ partition: 0, beforeOffset: '4' }],
+    });
+    expect(pastEnd.status).toBe(400);
+    const body = await pastEnd.json();
+    expect(body.data).toMatchObject({
+      code: 'BAD_REQUEST',
+      brokerCode: 1,
+      brokerError: 'OFFSET_OUT_OF_RANGE',
+    });
+    expect(body.message).toContain('rest-delete-records-0');
+    const detail = await (await rest('GET', '/topics/rest-delete-records')).json();
+    expect(detail.partitions[0].logStartOffset).toBe('0');
+
+    const noPartition = await rest('POST', '/topics/rest-delete-records/delete-records', {
+      partitions: [{ partition: 7, beforeOffset: '1' }],
+    });
+    expect(noPartition.status).toBe(404);
+    const trimmed = await rest('POST', '/topics/rest-delete-records/delete-records', {
+      partitions: [{ partition: 0, beforeOffset: '3' }],
+    });
+    expect((await trimmed.json()).partitions).toEqual([{ partition: 0, logStartOffset: '3' }]);
+
+    // A permalink to an offset with no record is a missing resource, not a bad value.
+    const missing = await rest('GET', '/topics/rest-delete-records/partitions/0/records/1');
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).data).toMatchObject({ brokerError: 'RESOURCE_NOT_FOUND' });
+
+    const operation = openApiDocument().paths?.['/topics/{topic}/delete-records']?.post;
+    expect(operation?.description).toContain('400 with OFFSET_OUT_OF_RANGE');
+  });
+
   it('serves a valid OpenAPI 3 document covering every REST procedure', async () => {
     const document = structuredClone(openApiDocument());
     await SwaggerParser.validate(document as never);
