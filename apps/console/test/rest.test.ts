@@ -231,6 +231,43 @@ describe('REST /api/v1', () => {
     expect(operation?.description).toContain('400 with OFFSET_OUT_OF_RANGE');
   });
 
+  it('refuses query parameters an operation does not have with 400 naming them', async () => {
+    await rest('POST', '/topics', { name: 'rest-unknown-params', partitions: 1 });
+    const misnamed = await rest('GET', '/topics/rest-unknown-params/messages?limit=20&start=beginning');
+    expect(misnamed.status).toBe(400);
+    const [issue] = (await misnamed.json()).issues;
+    expect(issue).toMatchObject({ code: 'unrecognized_keys', keys: ['limit'] });
+    expect(issue.message).toContain('unknown query parameter "limit"');
+    expect(issue.message).toContain('pageSize');
+    expect(issue.message).not.toMatch(/\btopic\b/);
+
+    const two = await rest('GET', '/cluster/overview?verbose=1&debug=true');
+    expect(two.status).toBe(400);
+    expect((await two.json()).issues[0].message).toBe(
+      'unknown query parameters "verbose", "debug"; this operation takes: none',
+    );
+
+    // A body method's query string is not read at all, so any parameter in it is refused.
+    const created = await rest('POST', '/topics?validateOnly=true', {
+      name: 'rest-query-ignored',
+      partitions: 1,
+    });
+    expect(created.status).toBe(400);
+    expect((await created.json()).issues[0]).toMatchObject({ keys: ['validateOnly'] });
+    const deleted = await rest('DELETE', '/topics/rest-unknown-params?force=true');
+    expect(deleted.status).toBe(400);
+    expect((await rest('GET', '/topics/rest-query-ignored')).status).toBe(404);
+    expect((await rest('GET', '/topics/rest-unknown-params')).status).toBe(200);
+
+    expect(openApiDocument().info.description).toContain(
+      'query parameter an operation does not have is refused',
+    );
+
+    // Known parameters, repeated lists included, still work.
+    const browsed = await rest('GET', '/topics/rest-unknown-params/messages?pageSize=5&partitions=0');
+    expect(browsed.status).toBe(200);
+  });
+
   it('serves a valid OpenAPI 3 document covering every REST procedure', async () => {
     const document = structuredClone(openApiDocument());
     await SwaggerParser.validate(document as never);
