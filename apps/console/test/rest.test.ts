@@ -300,6 +300,23 @@ describe('REST /api/v1', () => {
 });
 
 describe('tRPC over HTTP', () => {
+  it('takes a query without input as an empty one, so defaults apply and missing fields are named', async () => {
+    const overview = await handleTrpcRequest(
+      new Request(`${ORIGIN}/api/trpc/cluster.overview`),
+      gateway.services,
+    );
+    expect(overview.status).toBe(200);
+    expect((await overview.json()).result.data.health.status).not.toBe('unreachable');
+
+    const topics = await handleTrpcRequest(new Request(`${ORIGIN}/api/trpc/topics.list`), gateway.services);
+    expect(topics.status).toBe(200);
+    expect((await topics.json()).result.data.topics).toEqual(expect.any(Array));
+
+    const detail = await handleTrpcRequest(new Request(`${ORIGIN}/api/trpc/topics.get`), gateway.services);
+    expect(detail.status).toBe(400);
+    expect((await detail.json()).error.data.issues).toEqual([expect.objectContaining({ path: 'topic' })]);
+  });
+
   it('keeps the Kafka code in the error shape', async () => {
     const input = encodeURIComponent(JSON.stringify({ topic: 'no-such-topic' }));
     const response = await handleTrpcRequest(
