@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { seedTopic } from './support/sdk';
+import { Admin } from '@weir/protocol';
+import { seedTopic, withClient } from './support/sdk';
 
 // Invalid input is reported next to the field it concerns: checked in the browser with the
 // gateway's own schema first, and errors the broker reports are mapped onto the same fields.
@@ -86,4 +87,25 @@ test('a produce form refuses a value that is not Base64 on the Value field and w
   await value.fill('aGVsbG8gd29ybGQ=');
   await form.getByRole('button', { name: 'Produce', exact: true }).click();
   await expect(form.getByRole('status')).toContainText('Produced to partition 0 at offset 0.');
+});
+
+test('an offset reset past the end previews a warning per partition and marks the lines kept at the end', async ({
+  page,
+}) => {
+  const topic = `e2e-reset-beyond-${Date.now()}`;
+  const groupId = `${topic}-group`;
+  await seedTopic(topic, 1, [{ value: 'a' }, { value: 'b' }]);
+  // An empty group with a committed offset, as a consumer that stopped leaves it.
+  await withClient((client) => new Admin(client).resetOffsets(groupId, 'earliest', { topics: [topic] }));
+
+  await page.goto(`/groups/${groupId}`);
+  const panel = page.getByRole('region', { name: 'Reset offsets' });
+  await panel.getByLabel('Reset to').selectOption('offset');
+  await panel.getByLabel('Offset', { exact: true }).fill('99');
+  await panel.getByRole('button', { name: 'Preview' }).click();
+  const warnings = panel.getByRole('list', { name: 'Reset warnings' });
+  await expect(warnings).toHaveText(`${topic}-0: offset 99 is past the log end, so would be set to 2`);
+  const line = panel.getByRole('table', { name: 'Reset preview' }).locator('tbody tr');
+  await expect(line).toContainText('log end');
+  await expect(line.getByTitle('Asked for 99')).toBeVisible();
 });
