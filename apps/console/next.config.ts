@@ -12,7 +12,7 @@ const nextConfig: NextConfig = {
   // The protocol package's compression and checksum codecs are native addons: they must be loaded
   // by Node at run time, never bundled. pino starts worker threads from files of its own, which
   // bundling would break as well.
-  serverExternalPackages: ['@node-rs/crc32', 'lz4-napi', 'zstd-napi', 'snappy', 'pino'],
+  serverExternalPackages: ['@node-rs/crc32', '@node-rs/xxhash', 'lz4-napi', 'zstd-napi', 'snappy', 'pino'],
   turbopack: { root: workspaceRoot },
   outputFileTracingRoot: workspaceRoot,
   reactStrictMode: true,
