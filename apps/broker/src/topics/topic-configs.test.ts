@@ -217,3 +217,16 @@ describe('the timestamp limits of a topic’s log', () => {
     }
   });
 });
+
+describe('flush.messages', () => {
+  it("reports Kafka's Long.MAX, no flush by count, when the broker sets none, and takes it back", () => {
+    expect(topicConfigDefinition('flush.messages')?.defaultValue(broker())).toBe('9223372036854775807');
+    expect(topicConfigsProblem({ 'flush.messages': '9223372036854775807' })).toBeUndefined();
+    expect(logConfigFor(broker(), { 'flush.messages': '9223372036854775807' }).flushMessages).toBe(
+      Number.POSITIVE_INFINITY,
+    );
+    expect(logConfigFor(broker(), { 'flush.messages': '1000' }).flushMessages).toBe(1000);
+    const configured = brokerConfigSchema.parse({ log: { flushMessages: 500 } });
+    expect(topicConfigDefinition('flush.messages')?.defaultValue(configured)).toBe('500');
+  });
+});

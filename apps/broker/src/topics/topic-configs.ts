@@ -85,9 +85,9 @@ function longProblem(value: string, min: number): string | undefined {
 }
 
 /**
- * A duration in milliseconds that {@link longProblem} accepted, as a number: past
- * Number.MAX_SAFE_INTEGER (some 285,000 years) it means "never", so it becomes Infinity rather
- * than a rounded value.
+ * A duration in milliseconds (or a count) that {@link longProblem} accepted, as a number: past
+ * Number.MAX_SAFE_INTEGER (some 285,000 years) it means "never" (or "no limit", as Kafka's
+ * Long.MAX_VALUE defaults do), so it becomes Infinity rather than a rounded value.
  */
 function longMs(value: string): number {
   const parsed = Number(value);
@@ -177,10 +177,12 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'flush.messages',
     type: 'long',
-    problem: (value) => safeLongProblem(value, 1),
-    defaultValue: (broker) => String(broker.log.flushMessages ?? Number.MAX_SAFE_INTEGER),
+    problem: (value) => longProblem(value, 1),
+    // No count set means no flush by count: Kafka reports that as Long.MAX_VALUE, and so does Weir
+    // (not JavaScript's largest safe integer, which is a number no Kafka tool would show).
+    defaultValue: (broker) => String(broker.log.flushMessages ?? LONG_MAX),
     applyToLog: (log, value) => {
-      log.flushMessages = Number(value);
+      log.flushMessages = longMs(value);
     },
   },
   {
