@@ -106,6 +106,20 @@ describe('REST /api/v1', () => {
     const notJson = await rest('POST', '/topics', '{"name": ');
     expect(notJson.status).toBe(400);
 
+    const plainText = await handleRestRequest(
+      new Request(`${ORIGIN}/api/v1/topics`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', 'x-weir-csrf': '1' },
+        body: '{"name":"plain-text"}',
+      }),
+      gateway.services,
+    );
+    expect(plainText.status).toBe(415);
+    expect(await plainText.json()).toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Unsupported content-type "text/plain": send the body as application/json',
+    });
+
     const badQuery = await rest('GET', '/topics/rest-messages/messages?pageSize=100000');
     expect(badQuery.status).toBe(400);
     expect(JSON.stringify(await badQuery.json())).toContain('pageSize');

@@ -178,3 +178,19 @@ export function refusedBodyMethodQuery(request: Request): Response | undefined {
     { status: 400 },
   );
 }
+
+/**
+ * A body method's body must be JSON. The library refuses anything else itself, but its message
+ * lacks the closing quote (`Unsupported content-type "text/plain`), so the REST layer answers
+ * first, with the same status (415) and code, and says what to send; undefined when it is JSON.
+ */
+export function refusedBodyMediaType(request: Request): Response | undefined {
+  if (!BODY_METHODS.has(request.method)) return undefined;
+  const contentType = request.headers.get('content-type');
+  if (contentType?.startsWith('application/json')) return undefined;
+  const problem = contentType ? `Unsupported content-type "${contentType}"` : 'Missing content-type header';
+  return Response.json(
+    { message: `${problem}: send the body as application/json`, code: 'UNSUPPORTED_MEDIA_TYPE', issues: [] },
+    { status: 415 },
+  );
+}
