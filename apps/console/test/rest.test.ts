@@ -97,7 +97,9 @@ describe('REST /api/v1', () => {
   it('answers malformed input with 400 naming the field, never 500', async () => {
     const badType = await rest('POST', '/topics', { name: 'ok-name', partitions: 'three' });
     expect(badType.status).toBe(400);
-    expect(JSON.stringify(await badType.json())).toContain('partitions');
+    expect((await badType.json()).data.issues).toEqual([
+      { path: 'partitions', message: 'must be a number, not text' },
+    ]);
 
     const badName = await rest('POST', '/topics', { name: 'bad name!' });
     expect(badName.status).toBe(400);
