@@ -93,7 +93,7 @@ test('records before an offset are deleted after typing the topic name, moving t
   await dialog.getByLabel(`Type "${topic}" to confirm`).fill(topic);
   await confirm.click();
   await expect(dialog).toHaveCount(0);
-  await expect(panel.getByRole('status')).toHaveText('Log start is now 1: 4.');
+  await expect(panel.getByRole('status')).toHaveText('Records deleted: partition 1 now starts at offset 4.');
 
   await page.getByRole('tab', { name: /Partitions/ }).click();
   const rows = page.getByRole('table', { name: 'Partitions' }).locator('tbody tr');
