@@ -117,3 +117,12 @@ test('an internal topic keeps its destructive controls visible but disabled, wit
     page.getByRole('region', { name: 'Delete records' }).getByRole('button', { name: 'Delete records…' }),
   ).toBeDisabled();
 });
+
+test('a topic that does not exist offers nothing to browse, produce to or delete', async ({ page }) => {
+  const topic = `e2e-no-such-topic-${Date.now()}`;
+  await page.goto(`/topics/${topic}`);
+  await expect(page.getByText(`Could not read topic ${topic}`)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Browse messages' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Produce' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete topic' })).toHaveCount(0);
+});
