@@ -37,6 +37,25 @@ test('a config edit shows the old → new diff before Apply, then applies it', a
   await expect(row).toContainText('topic');
 });
 
+test("a config value the broker refuses shows the broker's reason, key included, and applies nothing", async ({
+  page,
+}) => {
+  const topic = `e2e-config-bad-${Date.now()}`;
+  await seedTopic(topic, 1, []);
+  await openTab(page, topic, 'configs');
+
+  await page.getByRole('button', { name: 'Edit retention.ms' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit retention.ms' });
+  const value = dialog.getByLabel('New value');
+  await value.fill('abc');
+  await dialog.getByRole('button', { name: 'Preview change' }).click();
+  await expect(value).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog).toContainText(
+    'Invalid value abc for configuration retention.ms: Not a number of type LONG',
+  );
+  await expect(dialog.getByRole('button', { name: 'Apply change' })).toHaveCount(0);
+});
+
 test('partitions are added from the maintenance tab', async ({ page }) => {
   const topic = `e2e-grow-${Date.now()}`;
   await seedTopic(topic, 1, []);
@@ -74,7 +93,7 @@ test('records before an offset are deleted after typing the topic name, moving t
   await dialog.getByLabel(`Type "${topic}" to confirm`).fill(topic);
   await confirm.click();
   await expect(dialog).toHaveCount(0);
-  await expect(panel.getByRole('status')).toHaveText('Log start is now 1: 4.');
+  await expect(panel.getByRole('status')).toHaveText('Records deleted: partition 1 now starts at offset 4.');
 
   await page.getByRole('tab', { name: /Partitions/ }).click();
   const rows = page.getByRole('table', { name: 'Partitions' }).locator('tbody tr');
@@ -97,4 +116,13 @@ test('an internal topic keeps its destructive controls visible but disabled, wit
   await expect(
     page.getByRole('region', { name: 'Delete records' }).getByRole('button', { name: 'Delete records…' }),
   ).toBeDisabled();
+});
+
+test('a topic that does not exist offers nothing to browse, produce to or delete', async ({ page }) => {
+  const topic = `e2e-no-such-topic-${Date.now()}`;
+  await page.goto(`/topics/${topic}`);
+  await expect(page.getByText(`Could not read topic ${topic}`)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Browse messages' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Produce' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete topic' })).toHaveCount(0);
 });

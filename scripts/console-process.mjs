@@ -1,5 +1,6 @@
 // The parts `npm start` (start.mjs) and `npm run cluster` (cluster.mjs) share: building the
-// console, a fresh internal-listener token for one run, and how the console is started.
+// console, a fresh internal-listener token for one run, and how the console and `npm start`'s
+// broker are started (apps/broker/test/readme-login-start.test.ts runs that broker command).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -30,6 +31,25 @@ export function buildConsole() {
     console.error('The console build failed; see the output above.');
     process.exit(build.status ?? 1);
   }
+}
+
+/**
+ * The command, arguments and options that start `npm start`'s broker: `weir broker start` with
+ * `brokerArgs` (what follows `--`), from the repository root, with `env` (this process's, by
+ * default) and the run's internal-listener token. The whole environment goes on as it is, the
+ * console's variables included (`WEIR_CONSOLE_AUTH=login npm start -- --config secure.yaml`, README):
+ * the broker leaves the console's and the client commands' variables alone.
+ */
+export function brokerCommand(brokerArgs, internalToken, env = process.env, spawnOptions = {}) {
+  return {
+    command: process.execPath,
+    args: [join(root, 'apps/broker/bin/weir.js'), 'broker', 'start', ...brokerArgs],
+    options: {
+      ...spawnOptions,
+      cwd: root,
+      env: { ...env, WEIR_LISTENERS__INTERNAL__TOKEN: internalToken },
+    },
+  };
 }
 
 /**

@@ -8,8 +8,13 @@
 // Extra arguments go to the broker: `npm start -- --set log.flushMs=5`.
 // `npm run cluster` (cluster.mjs) is the three-broker counterpart.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { buildConsole, CONSOLE_URL, consoleCommand, freshInternalToken, root } from './console-process.mjs';
+import {
+  brokerCommand,
+  buildConsole,
+  CONSOLE_URL,
+  consoleCommand,
+  freshInternalToken,
+} from './console-process.mjs';
 
 const brokerArgs = process.argv.slice(2);
 const internalListener = '127.0.0.1:9093';
@@ -18,19 +23,9 @@ const internalToken = freshInternalToken();
 buildConsole();
 
 const consoleStart = consoleCommand(internalListener, internalToken, { stdio: 'inherit' });
+const brokerStart = brokerCommand(brokerArgs, internalToken, process.env, { stdio: 'inherit' });
 const children = [
-  {
-    name: 'broker',
-    child: spawn(
-      process.execPath,
-      [join(root, 'apps/broker/bin/weir.js'), 'broker', 'start', ...brokerArgs],
-      {
-        cwd: root,
-        stdio: 'inherit',
-        env: { ...process.env, WEIR_LISTENERS__INTERNAL__TOKEN: internalToken },
-      },
-    ),
-  },
+  { name: 'broker', child: spawn(brokerStart.command, brokerStart.args, brokerStart.options) },
   { name: 'console', child: spawn(consoleStart.command, consoleStart.args, consoleStart.options) },
 ];
 console.log(`Weir broker: 127.0.0.1:9092 · internal listener: ${internalListener} · console: ${CONSOLE_URL}`);

@@ -89,6 +89,16 @@ describe('weir group', () => {
     expect(both.stderr).toContain('exactly one of --to and --shift-by');
   });
 
+  it('reset-offsets warns on stderr for each partition a target past the end is kept at the end', async () => {
+    const beyond = expectExitCode(await cli('group', 'reset-offsets', 'g1', '--to', '10'), 0);
+    expect(beyond.stdout).toMatch(/orders\s+0\s+1\s+3\n/);
+    expect(beyond.stderr).toBe(
+      'warning: orders-0: offset 10 is past the log end; using 3\n' +
+        'warning: orders-1: offset 10 is past the log end; using 3\n',
+    );
+    expect(expectExitCode(await cli('group', 'reset-offsets', 'g1', '--to', '2'), 0).stderr).toBe('');
+  });
+
   it('deletes a group', async () => {
     const deleted = expectExitCode(await cli('group', 'delete', 'g1'), 0);
     expect(deleted.stdout).toBe('Deleted group "g1".\n');

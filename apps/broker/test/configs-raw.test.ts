@@ -219,7 +219,46 @@ describe('config APIs on the wire (versions and IncrementalAlterConfigs, which k
       resourceType: TOPIC,
       resourceName: topic,
     });
-    expect(response.responses[0]!.errorMessage).toMatch(/segment\.bytes.*outside/);
+    expect(response.responses[0]!.errorMessage).toContain(
+      'Invalid value 12 for configuration segment.bytes: Value must be at least 1024',
+    );
+  });
+
+  it("answers retention.ms=abc with Kafka's message in CreateTopics, AlterConfigs and IncrementalAlterConfigs", async () => {
+    const kafkaMessage = 'Invalid value abc for configuration retention.ms: Not a number of type LONG';
+    for (const validateOnly of [true, false]) {
+      const created = await client.request(CreateTopics, 4, {
+        topics: [
+          {
+            name: `${topic}-abc`,
+            numPartitions: 1,
+            replicationFactor: 1,
+            assignments: [],
+            configs: [{ name: 'retention.ms', value: 'abc' }],
+          },
+        ],
+        timeoutMs: 1000,
+        validateOnly,
+      });
+      expect(created.topics[0]).toMatchObject({ errorCode: ErrorCode.INVALID_CONFIG });
+      expect(created.topics[0]!.errorMessage).toContain(kafkaMessage);
+
+      const replaced = await client.request(AlterConfigs, 1, {
+        resources: [
+          { resourceType: TOPIC, resourceName: topic, configs: [{ name: 'retention.ms', value: 'abc' }] },
+        ],
+        validateOnly,
+      });
+      expect(replaced.responses[0]).toMatchObject({ errorCode: ErrorCode.INVALID_CONFIG });
+      expect(replaced.responses[0]!.errorMessage).toContain(kafkaMessage);
+
+      const set = await incremental([{ name: 'retention.ms', op: SET, value: 'abc' }], validateOnly);
+      expect(set.responses[0]).toMatchObject({ errorCode: ErrorCode.INVALID_CONFIG });
+      expect(set.responses[0]!.errorMessage).toContain(kafkaMessage);
+    }
+    expect(await configValue('retention.ms')).toBe(String(RETENTION_DEFAULT_MS));
+    const unknown = await incremental([{ name: 'retention.msec', op: SET, value: '1' }]);
+    expect(unknown.responses[0]!.errorMessage).toContain('Unknown topic config name: retention.msec');
   });
 
   it('reports is_default at v0 and config_source with synonyms only when asked at v1+', async () => {

@@ -191,8 +191,8 @@ describe('consumer groups with kafkajs 2.2.4', () => {
       try {
         const plan = await sdk.resetOffsets(groupId, { shiftBy: -3 }, { topics: [topic], dryRun: true });
         expect(plan).toEqual([
-          { topic, partition: 0, currentOffset: 5n, newOffset: 2n },
-          { topic, partition: 1, currentOffset: 8n, newOffset: 5n },
+          { topic, partition: 0, currentOffset: 5n, newOffset: 2n, requestedOffset: 2n, clamped: null },
+          { topic, partition: 1, currentOffset: 8n, newOffset: 5n, requestedOffset: 5n, clamped: null },
         ]);
         expect(lagOf(running.broker, groupId)!.totalLag).toBe(7);
         await sdk.resetOffsets(groupId, 'earliest', { topics: [topic] });
@@ -201,6 +201,10 @@ describe('consumer groups with kafkajs 2.2.4', () => {
         ).toEqual([0, 0]);
         const beyond = await sdk.resetOffsets(groupId, { offset: 99 }, { topics: [topic] });
         expect(beyond.map((partition) => partition.newOffset)).toEqual([12n, 8n]);
+        expect(beyond.map((partition) => [partition.requestedOffset, partition.clamped])).toEqual([
+          [99n, 'log-end'],
+          [99n, 'log-end'],
+        ]);
         const byTime = await sdk.resetOffsets(groupId, { timestampMs: 0 }, { topics: [topic], dryRun: true });
         expect(byTime.map((partition) => partition.newOffset)).toEqual([0n, 0n]);
       } finally {

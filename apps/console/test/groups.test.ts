@@ -98,8 +98,47 @@ describe('consumer groups', () => {
     });
     expect(preview.dryRun).toBe(true);
     expect(preview.plan).toEqual([
-      { topic: 'jobs', partition: 0, currentOffset: '2', newOffset: '1' },
-      { topic: 'jobs', partition: 1, currentOffset: '1', newOffset: '0' },
+      {
+        topic: 'jobs',
+        partition: 0,
+        currentOffset: '2',
+        newOffset: '1',
+        requestedOffset: '1',
+        clamped: null,
+      },
+      {
+        topic: 'jobs',
+        partition: 1,
+        currentOffset: '1',
+        newOffset: '0',
+        requestedOffset: '0',
+        clamped: null,
+      },
+    ]);
+    expect(preview.warnings).toEqual([]);
+
+    // A target past the end is kept at the end (as Kafka's tool does), and the answer says so.
+    const beyond = await gateway.caller.groups.resetOffsets({
+      groupId: 'workers',
+      target: 'offset',
+      offset: '50',
+    });
+    expect(beyond.plan.map((line) => [line.newOffset, line.requestedOffset, line.clamped])).toEqual([
+      ['5', '50', 'log-end'],
+      ['5', '50', 'log-end'],
+    ]);
+    expect(beyond.warnings).toEqual([
+      'jobs-0: offset 50 is past the log end, so would be set to 5',
+      'jobs-1: offset 50 is past the log end, so would be set to 5',
+    ]);
+    const before = await gateway.caller.groups.resetOffsets({
+      groupId: 'workers',
+      target: 'shiftBy',
+      shiftBy: '-5',
+    });
+    expect(before.warnings).toEqual([
+      'jobs-0: offset -3 is before the log start, so would be set to 0',
+      'jobs-1: offset -4 is before the log start, so would be set to 0',
     ]);
     expect((await gateway.caller.groups.get({ groupId: 'workers' })).partitions[0]?.committedOffset).toBe(
       '2',

@@ -97,7 +97,9 @@ describe('REST /api/v1', () => {
   it('answers malformed input with 400 naming the field, never 500', async () => {
     const badType = await rest('POST', '/topics', { name: 'ok-name', partitions: 'three' });
     expect(badType.status).toBe(400);
-    expect(JSON.stringify(await badType.json())).toContain('partitions');
+    expect((await badType.json()).data.issues).toEqual([
+      { path: 'partitions', message: 'must be a number, not text' },
+    ]);
 
     const badName = await rest('POST', '/topics', { name: 'bad name!' });
     expect(badName.status).toBe(400);
@@ -105,6 +107,20 @@ describe('REST /api/v1', () => {
 
     const notJson = await rest('POST', '/topics', '{"name": ');
     expect(notJson.status).toBe(400);
+
+    const plainText = await handleRestRequest(
+      new Request(`${ORIGIN}/api/v1/topics`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', 'x-weir-csrf': '1' },
+        body: '{"name":"plain-text"}',
+      }),
+      gateway.services,
+    );
+    expect(plainText.status).toBe(415);
+    expect(await plainText.json()).toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Unsupported content-type "text/plain": send the body as application/json',
+    });
 
     const badQuery = await rest('GET', '/topics/rest-messages/messages?pageSize=100000');
     expect(badQuery.status).toBe(400);
@@ -117,6 +133,155 @@ describe('REST /api/v1', () => {
     const badReset = await rest('POST', '/groups/g/reset-offsets', { target: 'timestamp' });
     expect(badReset.status).toBe(400);
     expect(JSON.stringify(await badReset.json())).toContain('timestampMs');
+  });
+
+  it('refuses invalid Base64 in a produce body with 400 naming the field, and writes nothing', async () => {
+    await rest('POST', '/topics', { name: 'rest-base64', partitions: 1 });
+    const cases = [
+      { body: { value: { encoding: 'base64', data: 'aGVsbG8!' } }, field: 'value.data', what: '"!"' },
+      {
+        body: { key: { encoding: 'base64', data: 'a' }, value: null },
+        field: 'key.data',
+        what: '1 characters',
+      },
+      {
+        body: { value: null, headers: [{ key: 'h', value: { encoding: 'base64', data: 'ab=c' } }] },
+        field: 'headers.0.value.data',
+        what: '"="',
+      },
+    ];
+    for (const { body, field, what } of cases) {
+      const refused = await rest('POST', '/topics/rest-base64/messages', { partition: 0, ...body });
+      expect(refused.status).toBe(400);
+      const answer = await refused.json();
+      expect(answer.data.issues).toEqual([{ path: field, message: expect.stringContaining(what) }]);
+    }
+    const detail = await (await rest('GET', '/topics/rest-base64')).json();
+    expect(detail.partitions[0].highWatermark).toBe('0');
+
+    // Base64 as `base64` prints it (wrapped, padded) and URL-safe or unpadded text are bytes.
+    const wrapped = Buffer.from('x'.repeat(60))
+      .toString('base64')
+      .replace(/(.{76})/g, '$1\n');
+    for (const data of [wrapped, 'aGk', '-_8=']) {
+      const accepted = await rest('POST', '/topics/rest-base64/messages', {
+        partition: 0,
+        value: { encoding: 'base64', data },
+      });
+      expect(accepted.status).toBe(200);
+    }
+    const stored = await (await rest('GET', '/topics/rest-base64/messages?pageSize=10')).json();
+    expect(stored.rows.map((row: { value: { base64: string } }) => row.value.base64)).toEqual([
+      Buffer.from('x'.repeat(60)).toString('base64'),
+      'aGk=',
+      Buffer.from([0xfb, 0xff]).toString('base64'),
+    ]);
+  });
+
+  it("answers a config the broker refuses with 400 and the broker's reason, naming the key", async () => {
+    const kafkaMessage = 'Invalid value abc for configuration retention.ms: Not a number of type LONG';
+    const created = await rest('POST', '/topics', {
+      name: 'rest-bad-config',
+      partitions: 1,
+      configs: { 'retention.ms': 'abc' },
+    });
+    expect(created.status).toBe(400);
+    const createdBody = await created.json();
+    expect(createdBody.message).toContain(kafkaMessage);
+    expect(createdBody.data).toMatchObject({ brokerCode: 40, brokerError: 'INVALID_CONFIG' });
+
+    await rest('POST', '/topics', { name: 'rest-bad-config', partitions: 1 });
+    for (const dryRun of [true, false]) {
+      const altered = await rest('PATCH', '/topics/rest-bad-config/configs', {
+        changes: [{ name: 'retention.ms', operation: 'set', value: 'abc' }],
+        dryRun,
+      });
+      expect(altered.status).toBe(400);
+      const body = await altered.json();
+      expect(body.message).toContain(kafkaMessage);
+      expect(body.data).toMatchObject({ brokerError: 'INVALID_CONFIG' });
+    }
+    const unknown = await rest('PATCH', '/topics/rest-bad-config/configs', {
+      changes: [{ name: 'retention.msec', operation: 'set', value: '1' }],
+    });
+    expect((await unknown.json()).message).toContain('Unknown topic config name: retention.msec');
+  });
+
+  it('answers DeleteRecords past the high watermark with 400 OFFSET_OUT_OF_RANGE, as documented', async () => {
+    await rest('POST', '/topics', { name: 'rest-delete-records', partitions: 2 });
+    for (let index = 0; index < 3; index++) {
+      await rest('POST', '/topics/rest-delete-records/messages', {
+        partition: 0,
+        value: { data: `v${index}` },
+      });
+    }
+    const pastEnd = await rest('POST', '/topics/rest-delete-records/delete-records', {
+      partitions: [{ partition: 0, beforeOffset: '4' }],
+    });
+    expect(pastEnd.status).toBe(400);
+    const body = await pastEnd.json();
+    expect(body.data).toMatchObject({
+      code: 'BAD_REQUEST',
+      brokerCode: 1,
+      brokerError: 'OFFSET_OUT_OF_RANGE',
+    });
+    expect(body.message).toContain('rest-delete-records-0');
+    const detail = await (await rest('GET', '/topics/rest-delete-records')).json();
+    expect(detail.partitions[0].logStartOffset).toBe('0');
+
+    const noPartition = await rest('POST', '/topics/rest-delete-records/delete-records', {
+      partitions: [{ partition: 7, beforeOffset: '1' }],
+    });
+    expect(noPartition.status).toBe(404);
+    const trimmed = await rest('POST', '/topics/rest-delete-records/delete-records', {
+      partitions: [{ partition: 0, beforeOffset: '3' }],
+    });
+    expect((await trimmed.json()).partitions).toEqual([{ partition: 0, logStartOffset: '3' }]);
+
+    // A permalink to an offset with no record is a missing resource, not a bad value.
+    const missing = await rest('GET', '/topics/rest-delete-records/partitions/0/records/1');
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).data).toMatchObject({ brokerError: 'RESOURCE_NOT_FOUND' });
+
+    const operation = openApiDocument().paths?.['/topics/{topic}/delete-records']?.post;
+    expect(operation?.description).toContain('400 with OFFSET_OUT_OF_RANGE');
+  });
+
+  it('refuses query parameters an operation does not have with 400 naming them', async () => {
+    await rest('POST', '/topics', { name: 'rest-unknown-params', partitions: 1 });
+    const misnamed = await rest('GET', '/topics/rest-unknown-params/messages?limit=20&start=beginning');
+    expect(misnamed.status).toBe(400);
+    const [issue] = (await misnamed.json()).issues;
+    expect(issue).toMatchObject({ code: 'unrecognized_keys', keys: ['limit'] });
+    expect(issue.message).toContain('unknown query parameter "limit"');
+    expect(issue.message).toContain('pageSize');
+    expect(issue.message).not.toMatch(/\btopic\b/);
+
+    const two = await rest('GET', '/cluster/overview?verbose=1&debug=true');
+    expect(two.status).toBe(400);
+    expect((await two.json()).issues[0].message).toBe(
+      'unknown query parameters "verbose", "debug"; this operation takes: none',
+    );
+
+    // A body method's query string is not read at all, so any parameter in it is refused.
+    const created = await rest('POST', '/topics?validateOnly=true', {
+      name: 'rest-query-ignored',
+      partitions: 1,
+    });
+    expect(created.status).toBe(400);
+    expect((await created.json()).issues[0]).toMatchObject({ keys: ['validateOnly'] });
+    const deleted = await rest('DELETE', '/topics/rest-unknown-params?force=true');
+    expect(deleted.status).toBe(400);
+    expect((await rest('GET', '/topics/rest-query-ignored')).status).toBe(404);
+    expect((await rest('GET', '/topics/rest-unknown-params')).status).toBe(200);
+
+    expect(openApiDocument().info.description).toContain(
+      'query parameter an operation does not have is refused',
+    );
+
+    // Known parameters, repeated lists included, still work.
+    const browsed = await rest('GET', '/topics/rest-unknown-params/messages?pageSize=5&partitions=0');
+    expect(browsed.status).toBe(200);
   });
 
   it('serves a valid OpenAPI 3 document covering every REST procedure', async () => {
@@ -151,6 +316,23 @@ describe('REST /api/v1', () => {
 });
 
 describe('tRPC over HTTP', () => {
+  it('takes a query without input as an empty one, so defaults apply and missing fields are named', async () => {
+    const overview = await handleTrpcRequest(
+      new Request(`${ORIGIN}/api/trpc/cluster.overview`),
+      gateway.services,
+    );
+    expect(overview.status).toBe(200);
+    expect((await overview.json()).result.data.health.status).not.toBe('unreachable');
+
+    const topics = await handleTrpcRequest(new Request(`${ORIGIN}/api/trpc/topics.list`), gateway.services);
+    expect(topics.status).toBe(200);
+    expect((await topics.json()).result.data.topics).toEqual(expect.any(Array));
+
+    const detail = await handleTrpcRequest(new Request(`${ORIGIN}/api/trpc/topics.get`), gateway.services);
+    expect(detail.status).toBe(400);
+    expect((await detail.json()).error.data.issues).toEqual([expect.objectContaining({ path: 'topic' })]);
+  });
+
   it('keeps the Kafka code in the error shape', async () => {
     const input = encodeURIComponent(JSON.stringify({ topic: 'no-such-topic' }));
     const response = await handleTrpcRequest(

@@ -33,6 +33,21 @@ describe('cluster and brokers', () => {
     expect(overview.asOfMs).toBeGreaterThan(0);
   });
 
+  it("counts partitions as Topics does, without the internal topics' partitions", async () => {
+    await gateway.caller.topics.create({ name: 'overview-counted', partitions: 3 });
+    const [overview, listed, withInternal] = await Promise.all([
+      gateway.caller.cluster.overview({}),
+      gateway.caller.topics.list({ limit: 1000 }),
+      gateway.caller.topics.list({ limit: 1000, includeInternal: true }),
+    ]);
+    const sum = (topics: readonly { partitionCount: number }[]) =>
+      topics.reduce((total, topic) => total + topic.partitionCount, 0);
+    // The fixture's __consumer_offsets has 2 partitions, so the two sums differ.
+    expect(sum(withInternal.topics)).toBe(sum(listed.topics) + 2);
+    expect(overview.counts?.partitions).toBe(sum(listed.topics));
+    expect(overview.counts?.topics).toBe(listed.totalCount);
+  });
+
   it('lists the broker as controller', async () => {
     const list = await gateway.caller.brokers.list({});
     expect(list.brokers).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { parseBrokerAddress } from '@weir/protocol';
 import type { Environment } from '../config/env-overrides';
-import { BOOTSTRAP_SERVER_ENV_VAR, DEFAULT_BOOTSTRAP_SERVER } from './global-options';
+import { BOOTSTRAP_SERVER_ENV_VAR } from '../config/other-programs-variables';
+import { DEFAULT_BOOTSTRAP_SERVER } from './global-options';
 import { UsageError } from './usage-error';
 
 /**

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { SaslOptions, TlsOptions } from '@weir/protocol';
 import type { Environment } from '../config/env-overrides';
-import { CLIENT_ENV_PREFIX, type SecurityFlags } from './global-options';
+import { CLIENT_ENV_PREFIX } from '../config/other-programs-variables';
+import type { SecurityFlags } from './global-options';
 import { UsageError } from './usage-error';
 
 const PROTOCOLS = ['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'] as const;

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import type { Environment } from '../config/env-overrides';
+import { BOOTSTRAP_SERVER_ENV_VAR, CLIENT_ENV_PREFIX } from '../config/other-programs-variables';
 
 export const DEFAULT_BOOTSTRAP_SERVER = '127.0.0.1:9092';
-export const BOOTSTRAP_SERVER_ENV_VAR = 'WEIR_BOOTSTRAP_SERVER';
 
 /** Reports a command's exit status to `runCli`. */
 export type ExitReporter = (exitCode: number) => void;
@@ -32,12 +31,6 @@ export function addGlobalOptions(program: Command): Command {
     .option('--tls-key <file>', 'PEM key of --tls-cert');
 }
 
-/**
- * Client commands' own environment variables (`WEIR_CLIENT_SASL_PASSWORD`, …). They share the
- * `WEIR_` prefix of broker settings, so the broker's configuration loader must not see them.
- */
-export const CLIENT_ENV_PREFIX = 'WEIR_CLIENT_';
-
 /** The connection-security flags as a command sees them. */
 export interface SecurityFlags {
   readonly securityProtocol?: string;
@@ -66,10 +59,4 @@ export function securityFlags(command: Command): SecurityFlags {
 export function bootstrapFlag(command: Command): string | undefined {
   const value = command.optsWithGlobals().bootstrapServer;
   return typeof value === 'string' ? value : undefined;
-}
-
-/** The environment without the client commands' own variables, for the broker configuration loader. */
-export function withoutClientVariables(env: Environment): Environment {
-  const { [BOOTSTRAP_SERVER_ENV_VAR]: _clientOnly, ...rest } = env;
-  return Object.fromEntries(Object.entries(rest).filter(([name]) => !name.startsWith(CLIENT_ENV_PREFIX)));
 }

@@ -77,7 +77,7 @@ export async function groupLagCommand(
 export async function groupResetOffsetsCommand(
   admin: Admin,
   options: { groupId: string; target: OffsetResetTarget; topic?: string; execute: boolean },
-  out: Out,
+  out: Out & { stderr: Writable },
 ): Promise<undefined> {
   const plan = await admin.resetOffsets(options.groupId, options.target, {
     dryRun: !options.execute,
@@ -90,6 +90,14 @@ export async function groupResetOffsetsCommand(
     String(entry.newOffset),
   ]);
   out.stdout.write(formatTable(['TOPIC', 'PARTITION', 'CURRENT', 'NEW'], rows));
+  // A target outside a partition's log is kept at its bound; Kafka's tool warns the same way.
+  for (const entry of plan) {
+    if (entry.clamped === null) continue;
+    const bound = entry.clamped === 'log-end' ? 'past the log end' : 'before the log start';
+    out.stderr.write(
+      `warning: ${entry.topic}-${entry.partition}: offset ${entry.requestedOffset} is ${bound}; using ${entry.newOffset}\n`,
+    );
+  }
   out.stdout.write(
     options.execute
       ? `Reset ${plan.length} partition(s) of group "${options.groupId}".\n`

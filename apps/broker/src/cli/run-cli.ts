@@ -5,7 +5,7 @@ import type { CliDeps } from './cli-deps';
 import { clientCliDeps } from './client-cli-deps';
 import { addConfigOptions, configFlagsFrom } from './config-options';
 import { configPrintCommand } from './config-print-command';
-import { addGlobalOptions, withoutClientVariables } from './global-options';
+import { addGlobalOptions } from './global-options';
 import { registerAclCommands } from './register-acl-commands';
 import { registerClusterCommands } from './register-cluster-commands';
 import { registerDataCommands } from './register-data-commands';
@@ -34,13 +34,13 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
       writeErr: (text) => deps.stderr.write(text),
     });
 
-  // WEIR_BOOTSTRAP_SERVER is the client commands' variable, not a broker setting; the config loader
-  // refuses WEIR_* variables it does not know, so a user who exported it could not start a broker.
-  const configDeps = { ...deps, env: withoutClientVariables(deps.env) };
+  // The commands that load the broker's configuration see the whole environment, the console's
+  // and the client commands' variables included: the loader leaves those alone
+  // (config/other-programs-variables.ts).
   const broker = program.command('broker').description('run the broker');
   addConfigOptions(broker.command('start').description('start the broker in the foreground')).action(
     async (options: Record<string, unknown>) => {
-      exitCode = await brokerStartCommand(configFlagsFrom(options), configDeps);
+      exitCode = await brokerStartCommand(configFlagsFrom(options), deps);
     },
   );
 
@@ -48,14 +48,14 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
   addConfigOptions(
     config.command('print').description('print the effective configuration as YAML, secrets masked'),
   ).action(async (options: Record<string, unknown>) => {
-    exitCode = await configPrintCommand(configFlagsFrom(options), configDeps);
+    exitCode = await configPrintCommand(configFlagsFrom(options), deps);
   });
 
   registerCertsCommands(program, deps, (code) => {
     exitCode = code;
   });
   // Offline commands on a stopped broker's data directory.
-  registerLogCommands(program, configDeps, (code) => {
+  registerLogCommands(program, deps, (code) => {
     exitCode = code;
   });
 

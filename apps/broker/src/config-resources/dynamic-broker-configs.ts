@@ -44,17 +44,29 @@ export function alteredBrokerOverrides(
       delete next[name];
       continue;
     }
+    // Worded as Kafka words them (ConfigAdminManager, ConfigDef's LONG parser and Range validator).
     if (operation !== 'set') {
       throw new WeirError(ErrorCode.INVALID_CONFIG, {
-        detail: `"${name}" is not a list config; only SET and DELETE apply to it`,
+        detail: `Config value ${operation} is not allowed for config key: ${name} (it is not a list config)`,
       });
     }
-    if (value === null || !/^\d+$/.test(value.trim()) || BigInt(value.trim()) > BigInt(UNTHROTTLED_RATE)) {
+    if (value === null) {
       throw new WeirError(ErrorCode.INVALID_CONFIG, {
-        detail: `"${name}" must be a rate in bytes per second (a whole number ≥ 0), got ${JSON.stringify(value)}`,
+        detail: `Null value not supported for broker configs: ${name}`,
       });
     }
-    next[name] = value.trim();
+    const rate = value.trim();
+    if (!/^-?\d+$/.test(rate) || BigInt(rate) > BigInt(UNTHROTTLED_RATE)) {
+      throw new WeirError(ErrorCode.INVALID_CONFIG, {
+        detail: `Invalid value ${value} for configuration ${name}: Not a number of type LONG (a rate in bytes per second)`,
+      });
+    }
+    if (BigInt(rate) < 0n) {
+      throw new WeirError(ErrorCode.INVALID_CONFIG, {
+        detail: `Invalid value ${value} for configuration ${name}: Value must be at least 0`,
+      });
+    }
+    next[name] = rate;
   }
   return next;
 }

@@ -1,6 +1,10 @@
 import { ErrorCode, WeirError } from '@weir/protocol';
 import type { BrokerConfig } from '../config/broker-config';
-import { topicConfigDefinition, topicConfigsProblem } from '../topics/topic-configs';
+import {
+  topicConfigDefinition,
+  topicConfigsProblem,
+  unknownTopicConfigMessage,
+} from '../topics/topic-configs';
 import type { AlterConfigsResource } from './config-types';
 
 type ConfigChange = AlterConfigsResource['configs'][number];
@@ -48,8 +52,7 @@ function applyChange(
   }
   const definition = topicConfigDefinition(name);
   // Refused for every operation, DELETE included, so a typo never silently does nothing.
-  if (!definition)
-    throw new WeirError(ErrorCode.INVALID_CONFIG, { detail: `unknown topic config "${name}"` });
+  if (!definition) throw new WeirError(ErrorCode.INVALID_CONFIG, { detail: unknownTopicConfigMessage(name) });
   if (operation === 'delete') {
     delete next[name];
     return;
@@ -58,13 +61,16 @@ function applyChange(
     next[name] = value;
     return;
   }
+  // Kafka's words for both (ConfigAdminManager), with the operation named.
   if (definition.type !== 'list') {
     throw new WeirError(ErrorCode.INVALID_CONFIG, {
-      detail: `"${name}" is not a list config; ${operation.toUpperCase()} only works on list configs`,
+      detail: `Config value ${operation} is not allowed for config key: ${name} (it is not a list config)`,
     });
   }
   if (value === null) {
-    throw new WeirError(ErrorCode.INVALID_CONFIG, { detail: `topic config "${name}" has no value` });
+    throw new WeirError(ErrorCode.INVALID_CONFIG, {
+      detail: `Null value not supported for topic configs: ${name}`,
+    });
   }
   // Like Kafka, APPEND and SUBTRACT start from the default when the topic has no override.
   const items = listItems(next[name] ?? definition.defaultValue(options.broker));

@@ -2,6 +2,7 @@ import { closestKey } from './closest-key';
 import type { ConfigError } from './config-error';
 import { type ConfigKey, ENV_PREFIX } from './config-keys';
 import type { ConfigOverride } from './config-layers';
+import { isOtherProgramsVariable } from './other-programs-variables';
 import { parseScalar } from './parse-scalar';
 
 /** Names the configuration file; it is read by the loader, not a setting of its own. */
@@ -11,7 +12,9 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 
 /**
  * Turns `WEIR_*` variables into overrides. A `WEIR_*` variable that names no setting is an error
- * rather than ignored, because a misspelt variable would otherwise silently leave the default.
+ * rather than ignored, because a misspelt variable would otherwise silently leave the default;
+ * the other programs' variables (the console's, the client commands') are theirs and left alone
+ * (other-programs-variables.ts says why and how they are told apart).
  */
 export function envOverrides(
   env: Environment,
@@ -23,6 +26,7 @@ export function envOverrides(
   for (const name of Object.keys(env).sort()) {
     const text = env[name];
     if (!name.startsWith(ENV_PREFIX) || name === CONFIG_FILE_ENV_VAR || text === undefined) continue;
+    if (isOtherProgramsVariable(name)) continue;
     const key = byVar.get(name);
     if (key) {
       overrides.push({ path: key.path, value: parseScalar(text), source: 'env', origin: name });

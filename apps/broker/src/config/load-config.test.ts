@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { brokerConfigSchema } from './broker-config';
 import type { ConfigError } from './config-error';
+import { listConfigKeys } from './config-keys';
 import type { ConfigFlags } from './flag-overrides';
 import { type LoadConfigResult, loadConfig } from './load-config';
+import { isOtherProgramsVariable } from './other-programs-variables';
 
 /** Loads with an in-memory file system, so each test states exactly which files exist. */
 function load(
@@ -404,5 +407,42 @@ describe('cluster mode settings', () => {
       load({ env: { WEIR_CLUSTER__ETCD_ENDPOINTS: 'etcd:2379', WEIR_NODE_ID: '1' } }),
     );
     expect(errors[0]?.key).toMatch(/^cluster\.etcdEndpoints/);
+  });
+});
+
+describe("the other programs' WEIR_ variables", () => {
+  it("leaves the console's and the client commands' variables to them", async () => {
+    const config = await configOf(
+      load({
+        env: {
+          WEIR_CONSOLE_AUTH: 'login',
+          WEIR_CONSOLE_INTERNAL_TOKEN: 'not-the-broker-s',
+          WEIR_CONSOLE_ALLOWED_HOSTS: 'console.example.com',
+          WEIR_CLIENT_SASL_PASSWORD: 'secret',
+          WEIR_CLIENT_SECURITY_PROTOCOL: 'SASL_SSL',
+          WEIR_BOOTSTRAP_SERVER: '127.0.0.1:9092',
+          WEIR_LOG__FLUSH_MS: '25',
+        },
+      }),
+    );
+    expect(config.log.flushMs).toBe(25);
+  });
+
+  it('still refuses a WEIR_ variable no program owns, a broker-style typo or a misspelt namespace', async () => {
+    const errors = await errorsOf(
+      load({ env: { WEIR_CONSOLE_AUTH: 'login', WEIR_BROKER_ID: '1', WEIR_CONSOL_AUTH: 'login' } }),
+    );
+    expect(errors.map((error) => error.reason)).toEqual([
+      expect.stringMatching(/^unknown environment variable WEIR_BROKER_ID: no setting is called brokerId/),
+      expect.stringMatching(
+        /^unknown environment variable WEIR_CONSOL_AUTH: no setting is called consolAuth/,
+      ),
+    ]);
+  });
+
+  it("has no broker setting whose variable lies in another program's namespace", () => {
+    const keys = listConfigKeys(brokerConfigSchema);
+    expect(keys.length).toBeGreaterThan(50);
+    expect(keys.filter((key) => isOtherProgramsVariable(key.envVar)).map((key) => key.envVar)).toEqual([]);
   });
 });

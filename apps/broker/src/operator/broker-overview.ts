@@ -33,11 +33,15 @@ export class BrokerOverviewView {
     let internalTopicCount = 0;
     let partitionCount = 0;
     for (const topic of sources.view.topics()) {
-      // Topics are counted as the topic list shows them by default, without internal ones;
-      // partitions are every partition of the cluster's topics.
-      if (topic.internal) internalTopicCount += 1;
-      else topicCount += 1;
-      partitionCount += topic.partitionCount;
+      // Topics and their partitions are counted as the topic list shows them by default, without
+      // internal ones: an overview whose partition count included __consumer_offsets' 50 would
+      // disagree with the sum over the Topics page.
+      if (topic.internal) {
+        internalTopicCount += 1;
+      } else {
+        topicCount += 1;
+        partitionCount += topic.partitionCount;
+      }
     }
     let logSizeBytes = 0;
     for (const { state } of sources.replicas.localReplicas()) logSizeBytes += state.log.sizeBytes;

@@ -30,10 +30,33 @@ describe('the replication configs of a topic’s log', () => {
   });
 
   it('refuses values that are not a count of replicas or a boolean, naming the config', () => {
-    expect(topicConfigsProblem({ 'min.insync.replicas': '0' })).toMatch(/"min\.insync\.replicas"/);
-    expect(topicConfigsProblem({ 'min.insync.replicas': 'two' })).toMatch(/"min\.insync\.replicas"/);
-    expect(topicConfigsProblem({ 'unclean.leader.election.enable': 'yes' })).toMatch(
-      /"unclean\.leader\.election\.enable"/,
+    expect(topicConfigsProblem({ 'min.insync.replicas': '0' })).toBe(
+      'Invalid value 0 for configuration min.insync.replicas: Value must be at least 1',
+    );
+    expect(topicConfigsProblem({ 'min.insync.replicas': 'two' })).toBe(
+      'Invalid value two for configuration min.insync.replicas: Not a number of type INT',
+    );
+    expect(topicConfigsProblem({ 'unclean.leader.election.enable': 'yes' })).toBe(
+      'Invalid value yes for configuration unclean.leader.election.enable: Expected value to be either true or false',
+    );
+  });
+
+  it("words problems as Kafka's ConfigException does", () => {
+    expect(topicConfigsProblem({ 'retention.ms': 'abc' })).toBe(
+      'Invalid value abc for configuration retention.ms: Not a number of type LONG',
+    );
+    expect(topicConfigsProblem({ 'segment.bytes': '12' })).toBe(
+      'Invalid value 12 for configuration segment.bytes: Value must be at least 1024',
+    );
+    expect(topicConfigsProblem({ 'segment.bytes': '2147483648' })).toBe(
+      'Invalid value 2147483648 for configuration segment.bytes: Not a number of type INT',
+    );
+    expect(topicConfigsProblem({ 'message.timestamp.type': 'Now' })).toBe(
+      'Invalid value Now for configuration message.timestamp.type: String must be one of: CreateTime, LogAppendTime',
+    );
+    expect(topicConfigsProblem({ 'retention.msec': '1' })).toBe('Unknown topic config name: retention.msec');
+    expect(topicConfigsProblem({ 'retention.ms': null })).toBe(
+      'Null value not supported for topic configs: retention.ms',
     );
   });
 });
@@ -107,29 +130,31 @@ describe('the cleanup configs of a topic’s log', () => {
   });
 
   it('refuses a bad policy, ratio or lag, naming the config and the bad entry', () => {
-    expect(topicConfigsProblem({ 'cleanup.policy': 'compact,foo' })).toMatch(/"cleanup\.policy".*"foo"/);
-    expect(topicConfigsProblem({ 'cleanup.policy': '' })).toMatch(/"cleanup\.policy".*no policy/);
-    expect(topicConfigsProblem({ 'cleanup.policy': ' , ' })).toMatch(/"cleanup\.policy"/);
-    expect(topicConfigsProblem({ 'min.cleanable.dirty.ratio': '1.5' })).toMatch(
-      /"min\.cleanable\.dirty\.ratio"/,
+    expect(topicConfigsProblem({ 'cleanup.policy': 'compact,foo' })).toBe(
+      'Invalid value compact,foo for configuration cleanup.policy: String must be one of: delete, compact',
     );
-    expect(topicConfigsProblem({ 'min.cleanable.dirty.ratio': '-0.1' })).toMatch(
-      /"min\.cleanable\.dirty\.ratio"/,
+    expect(topicConfigsProblem({ 'cleanup.policy': '' })).toMatch(/cleanup\.policy: At least one policy/);
+    expect(topicConfigsProblem({ 'cleanup.policy': ' , ' })).toMatch(/cleanup\.policy: At least one policy/);
+    expect(topicConfigsProblem({ 'min.cleanable.dirty.ratio': '1.5' })).toBe(
+      'Invalid value 1.5 for configuration min.cleanable.dirty.ratio: Value must be no more than 1',
     );
-    expect(topicConfigsProblem({ 'min.cleanable.dirty.ratio': 'half' })).toMatch(
-      /"min\.cleanable\.dirty\.ratio"/,
+    expect(topicConfigsProblem({ 'min.cleanable.dirty.ratio': '-0.1' })).toBe(
+      'Invalid value -0.1 for configuration min.cleanable.dirty.ratio: Value must be at least 0',
     );
-    expect(topicConfigsProblem({ 'min.compaction.lag.ms': '-1' })).toMatch(/"min\.compaction\.lag\.ms"/);
-    expect(topicConfigsProblem({ 'max.compaction.lag.ms': '0' })).toMatch(/"max\.compaction\.lag\.ms"/);
-    expect(topicConfigsProblem({ 'max.compaction.lag.ms': '9223372036854775808' })).toMatch(
-      /"max\.compaction\.lag\.ms"/,
+    expect(topicConfigsProblem({ 'min.cleanable.dirty.ratio': 'half' })).toBe(
+      'Invalid value half for configuration min.cleanable.dirty.ratio: Not a number of type DOUBLE',
     );
-    expect(topicConfigsProblem({ 'delete.retention.ms': '-5' })).toMatch(/"delete\.retention\.ms"/);
+    expect(topicConfigsProblem({ 'min.compaction.lag.ms': '-1' })).toMatch(/ min\.compaction\.lag\.ms: /);
+    expect(topicConfigsProblem({ 'max.compaction.lag.ms': '0' })).toMatch(/ max\.compaction\.lag\.ms: /);
+    expect(topicConfigsProblem({ 'max.compaction.lag.ms': '9223372036854775808' })).toBe(
+      'Invalid value 9223372036854775808 for configuration max.compaction.lag.ms: Not a number of type LONG',
+    );
+    expect(topicConfigsProblem({ 'delete.retention.ms': '-5' })).toMatch(/ delete\.retention\.ms: /);
   });
 
   it('refuses a minimum compaction lag above the maximum when both are set', () => {
     expect(topicConfigsProblem({ 'min.compaction.lag.ms': '2000', 'max.compaction.lag.ms': '1000' })).toMatch(
-      /"min\.compaction\.lag\.ms".*"max\.compaction\.lag\.ms"/,
+      /min\.compaction\.lag\.ms \(2000\) > max\.compaction\.lag\.ms \(1000\)/,
     );
     expect(
       topicConfigsProblem({ 'min.compaction.lag.ms': '1000', 'max.compaction.lag.ms': '1000' }),
@@ -182,9 +207,26 @@ describe('the timestamp limits of a topic’s log', () => {
 
   it('refuse a negative or non-numeric limit, naming the config', () => {
     for (const name of names) {
-      expect(topicConfigsProblem({ [name]: '-1' })).toContain(`"${name}"`);
-      expect(topicConfigsProblem({ [name]: 'soon' })).toContain(`"${name}"`);
-      expect(topicConfigsProblem({ [name]: '9223372036854775808' })).toContain(`"${name}"`);
+      expect(topicConfigsProblem({ [name]: '-1' })).toContain(
+        `configuration ${name}: Value must be at least 0`,
+      );
+      expect(topicConfigsProblem({ [name]: 'soon' })).toContain(`configuration ${name}: Not a number`);
+      expect(topicConfigsProblem({ [name]: '9223372036854775808' })).toContain(
+        `configuration ${name}: Not a number`,
+      );
     }
+  });
+});
+
+describe('flush.messages', () => {
+  it("reports Kafka's Long.MAX, no flush by count, when the broker sets none, and takes it back", () => {
+    expect(topicConfigDefinition('flush.messages')?.defaultValue(broker())).toBe('9223372036854775807');
+    expect(topicConfigsProblem({ 'flush.messages': '9223372036854775807' })).toBeUndefined();
+    expect(logConfigFor(broker(), { 'flush.messages': '9223372036854775807' }).flushMessages).toBe(
+      Number.POSITIVE_INFINITY,
+    );
+    expect(logConfigFor(broker(), { 'flush.messages': '1000' }).flushMessages).toBe(1000);
+    const configured = brokerConfigSchema.parse({ log: { flushMessages: 500 } });
+    expect(topicConfigDefinition('flush.messages')?.defaultValue(configured)).toBe('500');
   });
 });

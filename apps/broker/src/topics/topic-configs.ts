@@ -14,40 +14,80 @@ export interface TopicConfigDefinition {
   applyToLog?(log: LogConfig, value: string): void;
 }
 
+/*
+ * Problems are worded as Kafka words them (its ConfigDef parsers and validators), because clients
+ * and people compare the answers of the two: `topicConfigsProblem` turns a reason into Kafka's
+ * ConfigException text, "Invalid value abc for configuration retention.ms: Not a number of type
+ * LONG", which the broker sends as the INVALID_CONFIG error message of CreateTopics, AlterConfigs
+ * and IncrementalAlterConfigs.
+ */
+
+/** Kafka's text for a value a config's validation refused. */
+export function invalidConfigValueMessage(name: string, value: string, reason: string): string {
+  return `Invalid value ${value} for configuration ${name}: ${reason}`;
+}
+
+/** Kafka's text for a config name no topic config has. */
+export function unknownTopicConfigMessage(name: string): string {
+  return `Unknown topic config name: ${name}`;
+}
+
 const LONG_PATTERN = /^-?\d+$/;
 
-function integerProblem(value: string, min: number, max = Number.MAX_SAFE_INTEGER): string | undefined {
-  if (!LONG_PATTERN.test(value)) return `"${value}" is not an integer`;
-  const parsed = Number(value);
-  if (!Number.isSafeInteger(parsed)) return `${value} is too large`;
-  if (parsed < min || parsed > max) return `${value} is outside ${min}..${max}`;
+/** The ranges of Kafka's INT and LONG types, which a value must parse into before any range check. */
+const TYPE_RANGES = {
+  INT: { min: -(2n ** 31n), max: 2n ** 31n - 1n },
+  LONG: { min: -(2n ** 63n), max: 2n ** 63n - 1n },
+} as const;
+
+/** Kafka's Range validator: at least `min` and, when given, no more than `max`. */
+function rangeReason(value: bigint | number, min: number, max?: bigint | number): string | undefined {
+  if (value < min) return `Value must be at least ${min}`;
+  if (max !== undefined && value > max) return `Value must be no more than ${max}`;
   return undefined;
 }
 
-function oneOf(...allowed: string[]): (value: string) => string | undefined {
-  return (value) => (allowed.includes(value) ? undefined : `"${value}" is not one of ${allowed.join(', ')}`);
+/** An INT or LONG config of at least `min` and at most `max` (the type's own limit by default). */
+function integerProblem(
+  type: keyof typeof TYPE_RANGES,
+  value: string,
+  min: number,
+  max?: bigint | number,
+): string | undefined {
+  if (!LONG_PATTERN.test(value)) return `Not a number of type ${type}`;
+  const parsed = BigInt(value);
+  if (parsed < TYPE_RANGES[type].min || parsed > TYPE_RANGES[type].max) return `Not a number of type ${type}`;
+  return rangeReason(parsed, min, max);
 }
-
-const INT_MAX = 2_147_483_647;
 
 /** Kafka's Long.MAX_VALUE, the largest value of a long config and max.compaction.lag.ms's default. */
 const LONG_MAX = '9223372036854775807';
+
+/** An INT config of at least `min`. */
+function intProblem(value: string, min: number): string | undefined {
+  return integerProblem('INT', value, min);
+}
+
+/**
+ * A LONG config the log keeps as a JavaScript number: past Number.MAX_SAFE_INTEGER it could not be
+ * held exactly, so such values are refused, as a range Kafka would not have.
+ */
+function safeLongProblem(value: string, min: number): string | undefined {
+  return integerProblem('LONG', value, min, Number.MAX_SAFE_INTEGER);
+}
 
 /**
  * A long config whose range goes up to Kafka's Long.MAX_VALUE, which a JavaScript number cannot
  * hold exactly: the text is checked as a BigInt, so Kafka's own default is accepted as written.
  */
 function longProblem(value: string, min: number): string | undefined {
-  if (!LONG_PATTERN.test(value)) return `"${value}" is not an integer`;
-  const parsed = BigInt(value);
-  if (parsed < BigInt(min) || parsed > BigInt(LONG_MAX)) return `${value} is outside ${min}..${LONG_MAX}`;
-  return undefined;
+  return integerProblem('LONG', value, min);
 }
 
 /**
- * A duration in milliseconds that {@link longProblem} accepted, as a number: past
- * Number.MAX_SAFE_INTEGER (some 285,000 years) it means "never", so it becomes Infinity rather
- * than a rounded value.
+ * A duration in milliseconds (or a count) that {@link longProblem} accepted, as a number: past
+ * Number.MAX_SAFE_INTEGER (some 285,000 years) it means "never" (or "no limit", as Kafka's
+ * Long.MAX_VALUE defaults do), so it becomes Infinity rather than a rounded value.
  */
 function longMs(value: string): number {
   const parsed = Number(value);
@@ -58,10 +98,18 @@ const DOUBLE_PATTERN = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 function doubleProblem(value: string, min: number, max: number): string | undefined {
   const trimmed = value.trim();
-  if (!DOUBLE_PATTERN.test(trimmed)) return `"${value}" is not a number`;
-  const parsed = Number(trimmed);
-  if (parsed < min || parsed > max) return `${value} is outside ${min}..${max}`;
-  return undefined;
+  if (!DOUBLE_PATTERN.test(trimmed)) return 'Not a number of type DOUBLE';
+  return rangeReason(Number(trimmed), min, max);
+}
+
+/** Kafka's ValidString validator. */
+function oneOf(...allowed: string[]): (value: string) => string | undefined {
+  return (value) => (allowed.includes(value) ? undefined : `String must be one of: ${allowed.join(', ')}`);
+}
+
+/** Kafka's BOOLEAN parser (Weir takes the lower-case words only). */
+function booleanProblem(value: string): string | undefined {
+  return value === 'true' || value === 'false' ? undefined : 'Expected value to be either true or false';
 }
 
 /** The entries of a list config, as Kafka splits them: on commas, with surrounding spaces dropped. */
@@ -74,10 +122,11 @@ export function listEntries(value: string): string[] {
 
 function cleanupPolicyProblem(value: string): string | undefined {
   const entries = listEntries(value);
-  if (entries.length === 0) return 'lists no policy (use "delete", "compact" or both)';
+  if (entries.length === 0) return 'At least one policy is needed: delete, compact or both';
   const allowed: readonly string[] = CLEANUP_POLICIES;
-  const unknown = entries.find((entry) => !allowed.includes(entry));
-  if (unknown !== undefined) return `"${unknown}" is not one of ${CLEANUP_POLICIES.join(', ')}`;
+  if (entries.some((entry) => !allowed.includes(entry))) {
+    return `String must be one of: ${CLEANUP_POLICIES.join(', ')}`;
+  }
   return undefined;
 }
 
@@ -102,7 +151,9 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
     type: 'string',
     // Batches are stored as the producer sent them; recompressing would break that.
     problem: (value) =>
-      value === 'producer' ? undefined : `"${value}" is not supported (only "producer" is)`,
+      value === 'producer'
+        ? undefined
+        : 'Weir keeps batches as the producer compressed them, so only producer is supported',
     defaultValue: () => 'producer',
   },
   {
@@ -117,7 +168,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'file.delete.delay.ms',
     type: 'long',
-    problem: (value) => integerProblem(value, 0),
+    problem: (value) => safeLongProblem(value, 0),
     defaultValue: () => '60000',
     applyToLog: (log, value) => {
       log.fileDeleteDelayMs = Number(value);
@@ -126,16 +177,18 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'flush.messages',
     type: 'long',
-    problem: (value) => integerProblem(value, 1),
-    defaultValue: (broker) => String(broker.log.flushMessages ?? Number.MAX_SAFE_INTEGER),
+    problem: (value) => longProblem(value, 1),
+    // No count set means no flush by count: Kafka reports that as Long.MAX_VALUE, and so does Weir
+    // (not JavaScript's largest safe integer, which is a number no Kafka tool would show).
+    defaultValue: (broker) => String(broker.log.flushMessages ?? LONG_MAX),
     applyToLog: (log, value) => {
-      log.flushMessages = Number(value);
+      log.flushMessages = longMs(value);
     },
   },
   {
     name: 'flush.ms',
     type: 'long',
-    problem: (value) => integerProblem(value, 1),
+    problem: (value) => safeLongProblem(value, 1),
     defaultValue: (broker) => String(broker.log.flushMs),
     applyToLog: (log, value) => {
       log.flushMs = Number(value);
@@ -144,7 +197,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'index.interval.bytes',
     type: 'int',
-    problem: (value) => integerProblem(value, 0, INT_MAX),
+    problem: (value) => intProblem(value, 0),
     defaultValue: (broker) => String(broker.log.indexIntervalBytes),
     applyToLog: (log, value) => {
       log.indexIntervalBytes = Number(value);
@@ -162,7 +215,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'max.message.bytes',
     type: 'int',
-    problem: (value) => integerProblem(value, 64, INT_MAX),
+    problem: (value) => intProblem(value, 64),
     defaultValue: (broker) => String(broker.log.maxMessageBytes),
     applyToLog: (log, value) => {
       log.maxMessageBytes = Number(value);
@@ -226,7 +279,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
     name: 'min.insync.replicas',
     type: 'int',
     // Checked against the topic's replication factor by the topic manager, which knows it.
-    problem: (value) => integerProblem(value, 1, INT_MAX),
+    problem: (value) => intProblem(value, 1),
     defaultValue: (broker) => String(broker.topics.minInsyncReplicas),
     applyToLog: (log, value) => {
       log.minInsyncReplicas = Number(value);
@@ -235,7 +288,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'retention.bytes',
     type: 'long',
-    problem: (value) => integerProblem(value, -1),
+    problem: (value) => safeLongProblem(value, -1),
     defaultValue: (broker) => String(broker.log.retentionBytes),
     applyToLog: (log, value) => {
       log.retentionBytes = Number(value);
@@ -244,7 +297,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'retention.ms',
     type: 'long',
-    problem: (value) => integerProblem(value, -1),
+    problem: (value) => safeLongProblem(value, -1),
     defaultValue: (broker) => String(broker.log.retentionMs),
     applyToLog: (log, value) => {
       log.retentionMs = Number(value);
@@ -253,7 +306,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'segment.bytes',
     type: 'int',
-    problem: (value) => integerProblem(value, 1024, INT_MAX),
+    problem: (value) => intProblem(value, 1024),
     defaultValue: (broker) => String(broker.log.segmentBytes),
     applyToLog: (log, value) => {
       log.segmentBytes = Number(value);
@@ -262,7 +315,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'segment.index.bytes',
     type: 'int',
-    problem: (value) => integerProblem(value, 1024, INT_MAX),
+    problem: (value) => intProblem(value, 1024),
     defaultValue: (broker) => String(broker.log.maxIndexBytes),
     applyToLog: (log, value) => {
       log.maxIndexBytes = Number(value);
@@ -271,7 +324,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'segment.ms',
     type: 'long',
-    problem: (value) => integerProblem(value, 1),
+    problem: (value) => safeLongProblem(value, 1),
     defaultValue: (broker) => String(broker.log.segmentMs),
     applyToLog: (log, value) => {
       log.segmentMs = Number(value);
@@ -280,7 +333,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'unclean.leader.election.enable',
     type: 'boolean',
-    problem: oneOf('true', 'false'),
+    problem: booleanProblem,
     defaultValue: (broker) => String(broker.topics.uncleanLeaderElectionEnable),
     applyToLog: (log, value) => {
       log.uncleanLeaderElectionEnable = value === 'true';
@@ -294,20 +347,20 @@ export function topicConfigDefinition(name: string): TopicConfigDefinition | und
   return BY_NAME.get(name);
 }
 
-/** Why a set of topic config overrides is not acceptable: the first bad entry, named. */
+/** Why a set of topic config overrides is not acceptable: the first bad entry, in Kafka's words. */
 export function topicConfigsProblem(configs: Record<string, string | null>): string | undefined {
   for (const [name, value] of Object.entries(configs)) {
     const definition = BY_NAME.get(name);
-    if (!definition) return `unknown topic config "${name}"`;
-    if (value === null) return `topic config "${name}" has no value`;
+    if (!definition) return unknownTopicConfigMessage(name);
+    if (value === null) return `Null value not supported for topic configs: ${name}`;
     const problem = definition.problem(value);
-    if (problem) return `invalid value for "${name}": ${problem}`;
+    if (problem) return invalidConfigValueMessage(name, value, problem);
   }
   const minLag = configs['min.compaction.lag.ms'];
   const maxLag = configs['max.compaction.lag.ms'];
   // Kafka refuses a minimum above the maximum: no record could ever be both old enough and young enough.
   if (typeof minLag === 'string' && typeof maxLag === 'string' && BigInt(minLag) > BigInt(maxLag)) {
-    return `conflicting values: "min.compaction.lag.ms" (${minLag}) is larger than "max.compaction.lag.ms" (${maxLag})`;
+    return `conflict topic config setting min.compaction.lag.ms (${minLag}) > max.compaction.lag.ms (${maxLag})`;
   }
   return undefined;
 }

@@ -275,8 +275,23 @@ describe('Admin: groups', () => {
 
     const plan = await kit.admin.resetOffsets('admin-group', { shiftBy: 1 }, { dryRun: true });
     expect(plan).toEqual([
-      { topic, partition: 0, currentOffset: 1n, newOffset: 2n },
-      { topic, partition: 1, currentOffset: 2n, newOffset: 3n },
+      { topic, partition: 0, currentOffset: 1n, newOffset: 2n, requestedOffset: 2n, clamped: null },
+      { topic, partition: 1, currentOffset: 2n, newOffset: 3n, requestedOffset: 3n, clamped: null },
+    ]);
+    // Past the log end (3) and before the log start (0): kept at the bound, and the plan says so.
+    expect(await kit.admin.resetOffsets('admin-group', { shiftBy: 5 }, { dryRun: true })).toEqual([
+      { topic, partition: 0, currentOffset: 1n, newOffset: 3n, requestedOffset: 6n, clamped: 'log-end' },
+      { topic, partition: 1, currentOffset: 2n, newOffset: 3n, requestedOffset: 7n, clamped: 'log-end' },
+    ]);
+    expect(
+      (await kit.admin.resetOffsets('admin-group', { shiftBy: -2 }, { dryRun: true })).map((line) => [
+        line.newOffset,
+        line.requestedOffset,
+        line.clamped,
+      ]),
+    ).toEqual([
+      [0n, -1n, 'log-start'],
+      [0n, 0n, null],
     ]);
     expect((await kit.admin.fetchOffsets('admin-group')).map((entry) => entry.offset)).toEqual([1n, 2n]);
     await kit.admin.resetOffsets('admin-group', 'latest');

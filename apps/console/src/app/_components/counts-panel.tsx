@@ -36,8 +36,8 @@ export function CountsPanel({ counts, logSizeBytes, asOf }: CountsPanelProps) {
       </dl>
       {counts ? (
         <p className="mt-3 text-xs text-zinc-500 dark:text-zinc-400">
-          Topic count excludes {formatCount(counts.internalTopics)} internal topic
-          {counts.internalTopics === 1 ? '' : 's'}.
+          Topic and partition counts exclude {formatCount(counts.internalTopics)} internal topic
+          {counts.internalTopics === 1 ? '' : 's'}, as Topics does.
         </p>
       ) : null}
     </Panel>

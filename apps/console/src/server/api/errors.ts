@@ -8,14 +8,17 @@ export type TrpcErrorCode = TRPC_ERROR_CODE_KEY;
  * The one place Kafka error codes become tRPC (and so HTTP) error codes. Decisions are made on the
  * numeric code only; messages are for people. Codes listed here win over the retriable flag:
  * UNKNOWN_TOPIC_OR_PARTITION is retriable in Kafka (metadata may catch up) but to an operator it
- * means "not found".
+ * means "not found". OFFSET_OUT_OF_RANGE means the offset a request named lies outside what the
+ * partition holds (DeleteRecords past the high watermark): a value of the caller's that is out of
+ * range, which this API answers with 400 like every other (INVALID_PARTITIONS, INVALID_CONFIG, a
+ * number outside its bounds). A record missing at a permalink's offset is a missing resource, and
+ * its service says so with RESOURCE_NOT_FOUND (404).
  */
 const CODE_TO_TRPC: ReadonlyMap<number, TrpcErrorCode> = new Map<number, TrpcErrorCode>([
   [ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, 'NOT_FOUND'],
   [ErrorCode.UNKNOWN_TOPIC_ID, 'NOT_FOUND'],
   [ErrorCode.GROUP_ID_NOT_FOUND, 'NOT_FOUND'],
   [ErrorCode.RESOURCE_NOT_FOUND, 'NOT_FOUND'],
-  [ErrorCode.OFFSET_OUT_OF_RANGE, 'NOT_FOUND'],
   [ErrorCode.TRANSACTIONAL_ID_NOT_FOUND, 'NOT_FOUND'],
   [ErrorCode.TOPIC_ALREADY_EXISTS, 'CONFLICT'],
   [ErrorCode.DUPLICATE_RESOURCE, 'CONFLICT'],
@@ -40,6 +43,7 @@ const CODE_TO_TRPC: ReadonlyMap<number, TrpcErrorCode> = new Map<number, TrpcErr
   [ErrorCode.INVALID_TOPIC_EXCEPTION, 'BAD_REQUEST'],
   [ErrorCode.INVALID_GROUP_ID, 'BAD_REQUEST'],
   [ErrorCode.INVALID_TIMESTAMP, 'BAD_REQUEST'],
+  [ErrorCode.OFFSET_OUT_OF_RANGE, 'BAD_REQUEST'],
   [ErrorCode.INVALID_RECORD, 'BAD_REQUEST'],
   [ErrorCode.POLICY_VIOLATION, 'BAD_REQUEST'],
   [ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, 'BAD_REQUEST'],

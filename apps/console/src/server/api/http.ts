@@ -6,6 +6,7 @@ import { handleRestSession } from '../auth/session-routes';
 import type { GatewayServices } from '../gateway-services';
 import { refuseCrossSiteMutation } from '../security/cross-site-mutations';
 import { REST_BASE_PATH } from './openapi';
+import { refusedBodyMediaType, refusedBodyMethodQuery } from './rest-input';
 import { appRouter, restRouter } from './root';
 import { createContextInner } from './trpc';
 
@@ -65,6 +66,8 @@ export async function handleRestRequest(
   }
   const services = await servicesOf(request, shared, auth);
   if (services instanceof Response) return services;
+  const refused = refusedBodyMediaType(request) ?? refusedBodyMethodQuery(request);
+  if (refused !== undefined) return refused;
   return createOpenApiFetchHandler({
     endpoint: REST_BASE_PATH,
     req: request,

@@ -63,6 +63,8 @@ export function openApiDocument(): OpenAPIObject {
       'Administration of a Weir broker: cluster, brokers, partition reassignments, topics, messages, consumer groups and transactions. ' +
       'Offsets, sizes, producer ids and lags are decimal strings; lag is transaction-aware (measured against the last stable offset); every answer carries `asOfMs`, when the broker state was read. ' +
       'Errors carry the Kafka error code in `data.brokerCode` and its name in `data.brokerError`. ' +
+      'Invalid input is 400 with `issues` naming each field; a query parameter an operation does not have is refused the same way ' +
+      '(an `unrecognized_keys` issue listing it and the parameters the operation takes), and POST, PUT and PATCH take no query parameters at all. ' +
       'When the console runs in login mode (WEIR_CONSOLE_AUTH=login), every call needs `Authorization: Bearer <token>` ' +
       'from `POST /sessions` (or the console session cookie with the `x-weir-csrf` header on changes) and runs as that ' +
       "user: the broker's ACLs decide, and a refusal is 403 with the Kafka code (e.g. TOPIC_AUTHORIZATION_FAILED).",

@@ -31,7 +31,7 @@ interface WrapperDef {
 const COERCIBLE_KINDS = new Set(['number', 'bigint', 'date']);
 
 /** Methods whose input, path parameters aside, is a JSON body. */
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 
 /** A boolean query parameter: a boolean, or the words "true" and "false". */
 export function queryBooleanSchema(): AnySchema {
@@ -116,8 +116,29 @@ function pathParameters(path: string): Set<string> {
 }
 
 /**
+ * Refuses query parameters the operation does not have. Left alone, zod would drop them, and a
+ * client asking for `limit=20` where the parameter is `pageSize` would get 50 rows and no hint of
+ * its mistake. The issue names every unknown parameter and lists the operation's own.
+ */
+function refusingUnknownQuery(schema: AnySchema, queryNames: readonly string[]): AnySchema {
+  const accepted = queryNames.length === 0 ? 'none' : queryNames.join(', ');
+  return copy(schema, {
+    ...schema.def,
+    catchall: z.never(),
+    error: (issue: { code?: string; keys?: readonly string[] }) => {
+      if (issue.code !== 'unrecognized_keys' || issue.keys === undefined) return undefined;
+      const names = issue.keys.map((key) => `"${key}"`).join(', ');
+      const noun = issue.keys.length === 1 ? 'query parameter' : 'query parameters';
+      return `unknown ${noun} ${names}; this operation takes: ${accepted}`;
+    },
+  });
+}
+
+/**
  * REST's copy of a shared input schema. Its static type is the shared one's: REST's router is only
- * served and documented, and clients type against tRPC's.
+ * served and documented, and clients type against tRPC's. Operations without a body take their
+ * input from the query string and refuse parameters they do not have (a body method's query
+ * string is refused whole in http.ts, since the library does not read it).
  */
 export function restInputSchema<S extends z.ZodObject>(schema: S, meta: OpenApiMeta): S {
   const openapi = meta.openapi;
@@ -128,5 +149,48 @@ export function restInputSchema<S extends z.ZodObject>(schema: S, meta: OpenApiM
   for (const [key, field] of Object.entries(schema.shape as Record<string, AnySchema>)) {
     shape[key] = inPath.has(key) ? pathCarried(key, field) : hasBody ? sealed(field) : stringCarried(field);
   }
-  return copy(schema, { ...schema.def, shape }) as S;
+  const copied = copy(schema, { ...schema.def, shape });
+  if (hasBody) return copied as S;
+  return refusingUnknownQuery(
+    copied,
+    Object.keys(shape).filter((key) => !inPath.has(key)),
+  ) as S;
+}
+
+/**
+ * A body method's query string: the library reads only the body (and the path), so a parameter
+ * there would be ignored without a word. The 400 it gets has the shape of the library's own input
+ * errors, with the same kind of issue the query schemas raise; undefined when there is none.
+ */
+export function refusedBodyMethodQuery(request: Request): Response | undefined {
+  if (!BODY_METHODS.has(request.method)) return undefined;
+  const keys = [...new Set(new URL(request.url).searchParams.keys())];
+  if (keys.length === 0) return undefined;
+  const names = keys.map((key) => `"${key}"`).join(', ');
+  const noun = keys.length === 1 ? 'query parameter' : 'query parameters';
+  const message = `unknown ${noun} ${names}; ${request.method} takes its input from the JSON body`;
+  return Response.json(
+    {
+      message: 'Input validation failed',
+      code: 'BAD_REQUEST',
+      issues: [{ code: 'unrecognized_keys', keys, path: [], message }],
+    },
+    { status: 400 },
+  );
+}
+
+/**
+ * A body method's body must be JSON. The library refuses anything else itself, but its message
+ * lacks the closing quote (`Unsupported content-type "text/plain`), so the REST layer answers
+ * first, with the same status (415) and code, and says what to send; undefined when it is JSON.
+ */
+export function refusedBodyMediaType(request: Request): Response | undefined {
+  if (!BODY_METHODS.has(request.method)) return undefined;
+  const contentType = request.headers.get('content-type');
+  if (contentType?.startsWith('application/json')) return undefined;
+  const problem = contentType ? `Unsupported content-type "${contentType}"` : 'Missing content-type header';
+  return Response.json(
+    { message: `${problem}: send the body as application/json`, code: 'UNSUPPORTED_MEDIA_TYPE', issues: [] },
+    { status: 415 },
+  );
 }

@@ -1,4 +1,10 @@
-import type { Admin, GroupLagSummary, InternalAdminApi, OffsetResetTarget } from '@weir/protocol';
+import type {
+  Admin,
+  GroupLagSummary,
+  InternalAdminApi,
+  OffsetResetTarget,
+  PlannedOffset,
+} from '@weir/protocol';
 import { ErrorCode, WeirError } from '@weir/protocol';
 import type {
   GroupDetail,
@@ -192,8 +198,22 @@ export async function resetGroupOffsets(
       partition: line.partition,
       currentOffset: line.currentOffset === null ? null : line.currentOffset.toString(),
       newOffset: line.newOffset.toString(),
+      requestedOffset: line.requestedOffset.toString(),
+      clamped: line.clamped,
     })),
+    warnings: plan.flatMap((line) => (line.clamped === null ? [] : [clampWarning(line, input.dryRun)])),
   };
+}
+
+/**
+ * Why a line's new offset is not the one asked for. A reset past the end is kept at the end (and
+ * before the start at the start), as Kafka's consumer-groups tool does; an operator who typed the
+ * offset must not find out from the lag later.
+ */
+function clampWarning(line: PlannedOffset, dryRun: boolean): string {
+  const bound = line.clamped === 'log-end' ? 'past the log end' : 'before the log start';
+  const verb = dryRun ? 'would be' : 'was';
+  return `${line.topic}-${line.partition}: offset ${line.requestedOffset} is ${bound}, so ${verb} set to ${line.newOffset}`;
 }
 
 /** Deletes a group the policy lets go (an empty one); the broker would refuse the rest as well. */

@@ -172,7 +172,8 @@ export async function getMessage(
   });
   const record = result.records.find((candidate) => candidate.offset === offset);
   if (record === undefined) {
-    throw new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {
+    // Outside the log or in a hole compaction left, there is no record to show: not found (404).
+    throw new WeirError(ErrorCode.RESOURCE_NOT_FOUND, {
       detail: `${input.topic}-${input.partition} has no record at offset ${offset}.`,
     });
   }

@@ -80,6 +80,14 @@ export interface PlannedOffset {
   /** null when the group has committed nothing for the partition. */
   readonly currentOffset: bigint | null;
   readonly newOffset: bigint;
+  /** Where the target pointed, before it was kept within the log: differs from newOffset when clamped. */
+  readonly requestedOffset: bigint;
+  /**
+   * Set when the target pointed outside the partition's [log start, log end] and newOffset is that
+   * bound instead (an offset or a shift past the end, or before the start): the caller must say so,
+   * as Kafka's consumer-groups tool warns for the same clamp.
+   */
+  readonly clamped: 'log-start' | 'log-end' | null;
 }
 
 /** Sends to the group's coordinator through the client, finding it again after NOT_COORDINATOR. */
@@ -189,7 +197,8 @@ export async function groupLag(client: Client, groupId: string): Promise<GroupPa
  * Plans (and unless `dryRun`, commits) new positions for a group. Committing goes through
  * OffsetCommit with generation -1 and an empty member id, which the coordinator accepts only while
  * the group has no members: a live group is refused with NON_EMPTY_GROUP before anything is sent.
- * Offsets are kept within each partition's [log start, log end].
+ * Offsets are kept within each partition's [log start, log end], as Kafka's tool keeps them; a
+ * line that had to be moved there says so in `clamped`.
  */
 export async function resetGroupOffsets(
   client: Client,
@@ -226,11 +235,14 @@ export async function resetGroupOffsets(
       wanted = found < 0n ? end : found;
     } else if ('offset' in target) wanted = BigInt(target.offset);
     else wanted = (current ?? start) + BigInt(target.shiftBy);
+    const clamped = wanted < start ? 'log-start' : wanted > end ? 'log-end' : null;
     return {
       topic,
       partition,
       currentOffset: current,
-      newOffset: wanted < start ? start : wanted > end ? end : wanted,
+      newOffset: clamped === 'log-start' ? start : clamped === 'log-end' ? end : wanted,
+      requestedOffset: wanted,
+      clamped,
     };
   });
   if (options.dryRun) return plan;

@@ -47,7 +47,7 @@ export interface BrokerOverview {
   /** Topics other than internal ones, as the topic list counts them by default. */
   readonly topicCount: number;
   readonly internalTopicCount: number;
-  /** Every partition on the broker, those of internal topics included. */
+  /** The partitions of the topics `topicCount` counts: internal topics' are left out too. */
   readonly partitionCount: number;
   readonly groupCount: number;
   readonly connectionCount: number;

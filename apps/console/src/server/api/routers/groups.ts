@@ -48,6 +48,9 @@ export function groupsRouter(transport: Transport) {
         'POST',
         '/groups/{groupId}/reset-offsets',
         'Plan (dryRun, the default) or apply an offset reset of an empty group',
+        "A target outside a partition's [log start, log end] (an offset or a shift past the end, or before the start) is " +
+          "kept at that bound, as Kafka's consumer-groups tool keeps it: the plan line has `clamped` set and the " +
+          '`requestedOffset` the target pointed at, and `warnings` says so in words, in the preview and in the applied result.',
       ),
       resetOffsetsInputSchema,
     )

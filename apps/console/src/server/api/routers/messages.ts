@@ -80,6 +80,7 @@ export function messagesRouter(transport: Transport) {
         'GET',
         '/topics/{topic}/partitions/{partition}/records/{offset}',
         'One record by topic, partition and offset (permalink)',
+        'No record at the offset (outside the log, or removed by compaction) is 404 with RESOURCE_NOT_FOUND.',
       ),
       getMessageInputSchema,
     )

@@ -152,7 +152,15 @@ export function topicsRouter(transport: Transport) {
 
     deleteRecords: restProcedure(
       transport,
-      rest(TAG, 'POST', '/topics/{topic}/delete-records', 'Delete records before offsets'),
+      rest(
+        TAG,
+        'POST',
+        '/topics/{topic}/delete-records',
+        'Delete records before offsets',
+        'Moves each partition\'s log start to `beforeOffset` ("-1": the high watermark) and answers the new log starts. ' +
+          'An offset past the high watermark is 400 with OFFSET_OUT_OF_RANGE, naming the partition (partitions given valid offsets are still done); ' +
+          'a partition the topic does not have is 404 (UNKNOWN_TOPIC_OR_PARTITION).',
+      ),
       deleteRecordsInputSchema,
     )
       .output(deleteRecordsResultSchema)

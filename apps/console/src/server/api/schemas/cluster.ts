@@ -36,9 +36,14 @@ export const throughputSchema = z.object({
 });
 
 export const clusterCountsSchema = z.object({
-  topics: z.number().int(),
+  topics: z
+    .number()
+    .int()
+    .meta({ description: 'Topics other than internal ones, as the topic list counts them.' }),
   internalTopics: z.number().int(),
-  partitions: z.number().int(),
+  partitions: z.number().int().meta({
+    description: "The partitions of the topics counted in `topics`: internal topics' are left out.",
+  }),
   groups: z.number().int(),
   /** Partitions with a leader whose ISR is smaller than their replica set; null when unknown. */
   underReplicatedPartitions: z.number().int().nullable(),

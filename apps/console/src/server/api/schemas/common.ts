@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Installs the console's words for input errors before any schema is used.
+import './issue-messages';
 
 /*
  * Building blocks shared by every domain's schemas. Offsets, sizes and lags are int64 on the wire;

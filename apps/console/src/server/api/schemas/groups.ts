@@ -118,6 +118,15 @@ export const plannedOffsetSchema = z.object({
   partition: z.number().int(),
   currentOffset: decimalSchema.nullable(),
   newOffset: decimalSchema,
+  /**
+   * Where the target pointed before it was kept within the log, as a decimal string: a shift may
+   * point below 0, or past what an int64 holds.
+   */
+  requestedOffset: z.string().regex(/^-?\d+$/),
+  clamped: z.enum(['log-start', 'log-end']).nullable().meta({
+    description:
+      "Set when the target pointed outside [log start, log end] and newOffset is that bound instead (as Kafka's consumer-groups tool does).",
+  }),
 });
 
 export const resetOffsetsResultSchema = z.object({
@@ -125,6 +134,8 @@ export const resetOffsetsResultSchema = z.object({
   groupId: z.string(),
   dryRun: z.boolean(),
   plan: z.array(plannedOffsetSchema),
+  /** One sentence per clamped line, for people; empty when the target fell inside every log. */
+  warnings: z.array(z.string()),
 });
 
 export const deleteGroupResultSchema = z.object({

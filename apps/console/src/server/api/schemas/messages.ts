@@ -145,10 +145,42 @@ export const getMessageResultSchema = z.object({
   record: messageRowSchema,
 });
 
-export const payloadInputSchema = z.object({
-  encoding: z.enum(['utf8', 'base64']).default('utf8'),
-  data: z.string().max(10_485_760),
-});
+/**
+ * Base64 as people paste it: the standard or the URL-safe alphabet, padding optional, line breaks
+ * and other whitespace ignored (`base64` wraps its output at 76 columns). Anything else must be
+ * refused: Node's decoder skips characters it does not know, so "hello!" would be stored as the
+ * bytes of "hello" with no error at all.
+ */
+const BASE64_TEXT = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
+/** Why `text` is not Base64, or undefined when it is. */
+export function base64Problem(text: string): string | undefined {
+  const compact = text.replace(/\s+/g, '');
+  const invalid = /[^A-Za-z0-9+/_=-]/.exec(compact);
+  if (invalid !== null) {
+    return `not valid Base64: ${JSON.stringify(invalid[0])} at character ${invalid.index + 1} is not in the Base64 alphabet`;
+  }
+  if (!BASE64_TEXT.test(compact)) return 'not valid Base64: "=" may only pad the end';
+  const padded = compact.endsWith('=');
+  if (compact.length % 4 === 1 || (padded && compact.length % 4 !== 0)) {
+    return `not valid Base64: ${compact.length} characters cannot encode whole bytes`;
+  }
+  return undefined;
+}
+
+export const payloadInputSchema = z
+  .object({
+    encoding: z.enum(['utf8', 'base64']).default('utf8'),
+    data: z.string().max(10_485_760).meta({
+      description:
+        'The bytes as UTF-8 text, or as Base64 when `encoding` is `base64` (standard or URL-safe alphabet, padding optional, whitespace ignored); text that is not Base64 is refused with 400 naming the field.',
+    }),
+  })
+  .superRefine((payload, context) => {
+    if (payload.encoding !== 'base64') return;
+    const problem = base64Problem(payload.data);
+    if (problem !== undefined) context.addIssue({ code: 'custom', path: ['data'], message: problem });
+  });
 
 export const produceInputSchema = z.object({
   topic: topicNameSchema,

@@ -38,8 +38,10 @@ export const WeirDescribeBroker = defineApi({
         }),
       ),
     ),
+    /** Topics that are not internal, as the topic list counts them by default. */
     topicCount: field(int32),
     internalTopicCount: field(int32),
+    /** The partitions of the topics `topicCount` counts: internal topics' are left out too. */
     partitionCount: field(int32),
     groupCount: field(int32),
     connectionCount: field(int32),

@@ -9,6 +9,14 @@ import { gatewayError } from '../../../../trpc/errors';
 import { useTRPC } from '../../../../trpc/react';
 import { ActionGate } from '../../../_components/action-gate';
 
+/** "Records deleted: partition 1 now starts at offset 4." (one clause per partition). */
+function deletedSummary(partitions: readonly { partition: number; logStartOffset: string }[]): string {
+  const clauses = partitions.map(
+    (p) => `partition ${p.partition} now starts at offset ${formatCount(p.logStartOffset)}`,
+  );
+  return `Records deleted: ${clauses.join('; ')}.`;
+}
+
 type DeleteRecordsFormProps = {
   topic: string;
   partitions: readonly PartitionDetail[];
@@ -91,9 +99,7 @@ export function DeleteRecordsForm({ topic, partitions, permission }: DeleteRecor
         </form>
         {remove.isSuccess ? (
           <p role="status" className="mt-2 text-emerald-700 text-sm dark:text-emerald-400">
-            Log start is now{' '}
-            {remove.data.partitions.map((p) => `${p.partition}: ${formatCount(p.logStartOffset)}`).join(', ')}
-            .
+            {deletedSummary(remove.data.partitions)}
           </p>
         ) : null}
         <ConfirmByTypingDialog

@@ -38,34 +38,40 @@ export function TopicDetail({ topic }: { topic: string }) {
             Topics
           </Link>
         }
+        // Actions on the topic appear once it has been read: a topic that does not exist (or
+        // cannot be read now) offers nothing to browse, produce to or delete.
         actions={
-          <>
-            <Link href={`${base}/messages`} className={linkClassName}>
-              Browse messages
-            </Link>
-            {/* A read-only user gets one compact line here, not a long reason per action. The
+          query.data === undefined ? null : (
+            <>
+              <Link href={`${base}/messages`} className={linkClassName}>
+                Browse messages
+              </Link>
+              {/* A read-only user gets one compact line here, not a long reason per action. The
                 operations are those the server checks (TOPIC_OPERATION in topic-permissions.ts). */}
-            <ActionGates
-              resource={topic}
-              actions={[
-                {
-                  operation: 'WRITE',
-                  permission: query.data?.allowedActions.produce,
-                  control:
-                    query.data?.allowedActions.produce.allowed === false ? null : (
-                      <Link href={`${base}/produce`} className={linkClassName}>
-                        Produce
-                      </Link>
+              <ActionGates
+                resource={topic}
+                actions={[
+                  {
+                    operation: 'WRITE',
+                    permission: query.data.allowedActions.produce,
+                    control:
+                      query.data.allowedActions.produce.allowed === false ? null : (
+                        <Link href={`${base}/produce`} className={linkClassName}>
+                          Produce
+                        </Link>
+                      ),
+                  },
+                  {
+                    operation: 'DELETE',
+                    permission: query.data.allowedActions.delete,
+                    control: (
+                      <DeleteTopicButton topic={topic} permission={query.data.allowedActions.delete} />
                     ),
-                },
-                {
-                  operation: 'DELETE',
-                  permission: query.data?.allowedActions.delete,
-                  control: <DeleteTopicButton topic={topic} permission={query.data?.allowedActions.delete} />,
-                },
-              ]}
-            />
-          </>
+                  },
+                ]}
+              />
+            </>
+          )
         }
       />
       <QueryState query={query} errorTitle={`Could not read topic ${topic}`}>
