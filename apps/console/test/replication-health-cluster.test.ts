@@ -112,7 +112,7 @@ describe('the ISR health view on a three-broker cluster', { timeout: CLUSTER_TIM
     expect(degraded.registeredBrokers).not.toContain(victim);
 
     // The broker filter keeps only partitions with a replica on that broker: all of them here.
-    const byBroker = await health(`?topic=${TOPIC}&broker=${victim}`);
+    const byBroker = await health(`?topic=${TOPIC}&brokerId=${victim}`);
     expect(byBroker.partitionCount).toBe(PARTITIONS);
     // A state filter nothing matches answers no rows but the same counts.
     const offline = await health(`?topic=${TOPIC}&state=offline`);
