@@ -141,10 +141,12 @@ export class InternalTopicRecords<R> {
               report.skipped += 1;
             } else {
               report.records += 1;
-              if (this.codec.isOutdated) {
-                const key = record.key!.toString('latin1');
-                if (this.codec.isOutdated(record.key!, record.value)) outdatedKeys.add(key);
-                else outdatedKeys.delete(key);
+              // Only a directory with outdated records pays for the key strings: a current record
+              // can only clear a key the set already holds.
+              if (this.codec.isOutdated?.(record.key!, record.value)) {
+                outdatedKeys.add(record.key!.toString('latin1'));
+              } else if (outdatedKeys.size > 0) {
+                outdatedKeys.delete(record.key!.toString('latin1'));
               }
               onRecord(applied);
             }
