@@ -1,16 +1,22 @@
 import { type DecodedRecord, ErrorCode, WeirError } from '@weir/protocol';
+import { jsonContains, jsonEquals, jsonOperand, parseJsonPath, valueAtPath } from './json-path';
 
-/** A filter as it arrives: names as strings, the operand as the UTF-8 bytes the caller sent. */
+/**
+ * A filter as it arrives: names as strings, the operand as the UTF-8 bytes the caller sent, and for
+ * the JSON fields (`keyJson`, `valueJson`) the path into the key or value (null for the others).
+ */
 export interface RecordFilterSpec {
   field: string;
   operator: string;
   value: Buffer;
+  path?: string | null;
 }
 
 /** One compiled condition; true when the record satisfies it. */
 export type RecordPredicate = (record: DecodedRecord) => boolean;
 
-const FIELDS = new Set(['key', 'value', 'headerKey', 'headerValue']);
+const BYTE_FIELDS = new Set(['key', 'value', 'headerKey', 'headerValue']);
+const JSON_FIELDS = new Set(['keyJson', 'valueJson']);
 const OPERATORS = new Set(['contains', 'notContains', 'equals']);
 /** More would only be a slower way to match nothing; a console offers a handful. */
 export const MAX_FILTERS = 16;
@@ -32,7 +38,8 @@ export function compileFilters(filters: readonly RecordFilterSpec[]): RecordPred
     });
   }
   if (filters.length === 0) return undefined;
-  const predicates = filters.map(compileFilter);
+  const documents = new JsonDocuments();
+  const predicates = filters.map((filter) => compileFilter(filter, documents));
   if (predicates.length === 1) return predicates[0];
   return (record) => {
     for (const predicate of predicates) if (!predicate(record)) return false;
@@ -40,8 +47,8 @@ export function compileFilters(filters: readonly RecordFilterSpec[]): RecordPred
   };
 }
 
-function compileFilter(filter: RecordFilterSpec): RecordPredicate {
-  if (!FIELDS.has(filter.field)) {
+function compileFilter(filter: RecordFilterSpec, documents: JsonDocuments): RecordPredicate {
+  if (!BYTE_FIELDS.has(filter.field) && !JSON_FIELDS.has(filter.field)) {
     throw new WeirError(ErrorCode.INVALID_REQUEST, { detail: `filter field "${filter.field}" is unknown` });
   }
   if (!OPERATORS.has(filter.operator)) {
@@ -52,6 +59,26 @@ function compileFilter(filter: RecordFilterSpec): RecordPredicate {
   if (filter.value.length > MAX_FILTER_VALUE_BYTES) {
     throw new WeirError(ErrorCode.INVALID_REQUEST, {
       detail: `a filter value of ${filter.value.length} bytes exceeds ${MAX_FILTER_VALUE_BYTES}`,
+    });
+  }
+  const path = filter.path ?? null;
+  if (JSON_FIELDS.has(filter.field)) {
+    if (path === null) {
+      throw new WeirError(ErrorCode.INVALID_REQUEST, {
+        detail: `filter field "${filter.field}" needs a path`,
+      });
+    }
+    return jsonPredicate(
+      filter.field === 'keyJson' ? 'key' : 'value',
+      filter.operator,
+      path,
+      filter.value,
+      documents,
+    );
+  }
+  if (path !== null) {
+    throw new WeirError(ErrorCode.INVALID_REQUEST, {
+      detail: `filter field "${filter.field}" takes no path (the JSON fields are keyJson and valueJson)`,
     });
   }
   // Copied: the operand must not be a view into the request frame, which is reused after decode.
@@ -98,4 +125,76 @@ function anyHeader(
     return (record) => record.headers.every(test);
   }
   return (record) => record.headers.some(test);
+}
+
+/**
+ * A condition on the JSON value at a path of the key or value. A key or value that is not a JSON
+ * object or array has nothing at any path: it equals and contains nothing, so `notContains` holds.
+ */
+function jsonPredicate(
+  part: 'key' | 'value',
+  operator: string,
+  path: string,
+  operandBytes: Buffer,
+  documents: JsonDocuments,
+): RecordPredicate {
+  const steps = parseJsonPath(path);
+  const operand = jsonOperand(operandBytes.toString('utf8'));
+  const found = (record: DecodedRecord) => valueAtPath(documents.of(record, part), steps);
+  switch (operator) {
+    case 'equals':
+      return (record) => jsonEquals(found(record), operand);
+    case 'contains':
+      return (record) => jsonContains(found(record), operand);
+    default:
+      return (record) => !jsonContains(found(record), operand);
+  }
+}
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+
+/**
+ * Parses a record's key or value as JSON at most once however many JSON filters ask about it: the
+ * filters of one scan run one after another on the same record, so remembering the last record is
+ * enough. Bytes whose first non-blank byte opens no object or array are not parsed at all, since
+ * a path always names a member or an element.
+ */
+class JsonDocuments {
+  #record: DecodedRecord | undefined;
+  #key: unknown;
+  #value: unknown;
+  #parsed = { key: false, value: false };
+
+  of(record: DecodedRecord, part: 'key' | 'value'): unknown {
+    if (record !== this.#record) {
+      this.#record = record;
+      this.#parsed = { key: false, value: false };
+    }
+    if (!this.#parsed[part]) {
+      this.#parsed[part] = true;
+      const document = parseDocument(record[part]);
+      if (part === 'key') this.#key = document;
+      else this.#value = document;
+    }
+    return part === 'key' ? this.#key : this.#value;
+  }
+}
+
+const utf8 = new TextDecoder();
+
+function parseDocument(bytes: Uint8Array | null): unknown {
+  if (bytes === null) return undefined;
+  let first = 0;
+  while (
+    first < bytes.length &&
+    (bytes[first] === 0x20 || bytes[first] === 0x0a || bytes[first] === 0x0d || bytes[first] === 0x09)
+  )
+    first++;
+  if (bytes[first] !== OPEN_BRACE && bytes[first] !== OPEN_BRACKET) return undefined;
+  try {
+    return JSON.parse(utf8.decode(bytes));
+  } catch {
+    return undefined;
+  }
 }

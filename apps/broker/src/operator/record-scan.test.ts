@@ -1,4 +1,4 @@
-import { ErrorCode, encodeRecordBatch, encodeTransactionMarkerBatch } from '@weir/protocol';
+import { ErrorCode, encodeRecordBatch, encodeTransactionMarkerBatch, type WeirError } from '@weir/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeBatch, temporaryDirectory } from '../../test/log-fixtures';
 import { type ReplicaFixture, startReplicas } from '../../test/replica-fixtures';
@@ -95,6 +95,60 @@ describe('RecordScan', () => {
     expect(filtered.records.map((record) => record.offset)).toEqual([0n, 1n]);
     expect(filtered.scannedRecords).toBe(3);
     expect(filtered.partitions[0]).toMatchObject({ nextOffset: 3, done: true });
+  });
+
+  it('matches JSON paths in values and keys, and never in records that are not JSON', async () => {
+    const values = [
+      { key: '{"tenant":"a"}', value: '{"user":{"id":42},"items":[{"sku":"x-1"}]}' },
+      { key: '{"tenant":"b"}', value: ' {"user":{"id":"42"},"items":[]}' },
+      { key: 'plain', value: '{"user":{"id":7},"items":[{"sku":"y-2"}]}' },
+      { key: 'plain', value: 'user.id = 42, not JSON' },
+      { key: 'plain', value: '{"user": broken' },
+    ];
+    await append(
+      encodeRecordBatch({
+        records: values.map((record, index) => ({
+          key: Buffer.from(record.key),
+          value: Buffer.from(record.value),
+          timestampMs: 1_700_000_000_000 + index,
+        })),
+      }),
+    );
+    const scan = scanWith({ nowMs: () => Date.now() });
+    const offsets = async (filters: ScanRequest['filters']) =>
+      (await scan.scanRecords(scanRequest({ filters }))).records.map((record) => Number(record.offset));
+    const json = (field: string, path: string, operator: string, value: string) => ({
+      field,
+      operator,
+      path,
+      value: Buffer.from(value),
+    });
+
+    expect(await offsets([json('valueJson', 'user.id', 'equals', '42')])).toEqual([0, 1]);
+    expect(await offsets([json('valueJson', 'items[0].sku', 'contains', '-')])).toEqual([0, 2]);
+    expect(await offsets([json('valueJson', 'items[0].sku', 'notContains', 'x')])).toEqual([1, 2, 3, 4]);
+    // Two JSON filters on one record are both checked (the parse is shared, not the answer).
+    expect(
+      await offsets([json('valueJson', 'user.id', 'equals', '42'), json('keyJson', 'tenant', 'equals', 'b')]),
+    ).toEqual([1]);
+
+    const refused = (filters: ScanRequest['filters']) =>
+      scan.scanRecords(scanRequest({ filters })).then(
+        () => undefined,
+        (error: WeirError) => [error.code, error.message],
+      );
+    expect(await refused([json('valueJson', 'user..id', 'equals', '1')])).toEqual([
+      ErrorCode.INVALID_REQUEST,
+      expect.stringContaining('filter path "user..id"'),
+    ]);
+    expect(await refused([{ field: 'valueJson', operator: 'equals', value: Buffer.from('1') }])).toEqual([
+      ErrorCode.INVALID_REQUEST,
+      expect.stringContaining('needs a path'),
+    ]);
+    expect(await refused([json('value', 'user.id', 'equals', '1')])).toEqual([
+      ErrorCode.INVALID_REQUEST,
+      expect.stringContaining('takes no path'),
+    ]);
   });
 
   it('stops at maxScanMs, checking the clock before each batch', async () => {

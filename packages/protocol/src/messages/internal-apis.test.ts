@@ -33,28 +33,54 @@ describe("Weir's internal APIs", () => {
     ]);
     for (const api of INTERNAL_APIS) {
       expect(api.apiKey).toBeGreaterThanOrEqual(WEIR_API_KEY_MIN);
-      const latest = api.name === 'WeirListUsers' || api.name === 'WeirVerifyCredentials' ? 1 : 0;
+      const latest = ['WeirListUsers', 'WeirVerifyCredentials', 'WeirScanRecords'].includes(api.name) ? 1 : 0;
       expect([api.versions.min, api.versions.max]).toEqual([0, latest]);
       expect(isFlexible(api, 0)).toBe(true);
       expect(apiByKey(api.apiKey)).toBe(api);
     }
   });
 
-  it('decode through the shared registry, as the broker decodes any request', () => {
+  it.each([
+    [0, [{ field: 'headerValue', operator: 'contains', value: Buffer.from('tr\u00e9s'), path: null }]],
+    [1, [{ field: 'valueJson', operator: 'equals', value: Buffer.from('42'), path: 'user["a.b"][0]' }]],
+  ])('decode through the shared registry, as the broker decodes any request (v%i)', (version, filters) => {
     const body = {
       topic: 'orders',
       partitions: [{ partitionIndex: 3, startOffset: 42n, endOffset: -1n }],
-      filters: [{ field: 'headerValue', operator: 'contains', value: Buffer.from('tr\u00e9s') }],
+      filters,
       maxMatchesPerPartition: 50,
       maxScanRecords: 100_000,
       maxScanMs: 2000,
       maxValueBytes: 4096,
     };
-    const frame = encodeRequestFrame(WeirScanRecords, 0, 9, 'gateway', body);
+    const frame = encodeRequestFrame(WeirScanRecords, version, 9, 'gateway', body);
     const decoded = decodeRequestFrame(frame.subarray(4), apiByKey);
     if (!decoded.ok) throw decoded.error;
-    expect(decoded.header).toEqual({ apiKey: 32004, apiVersion: 0, correlationId: 9, clientId: 'gateway' });
+    expect(decoded.header).toEqual({
+      apiKey: 32004,
+      apiVersion: version,
+      correlationId: 9,
+      clientId: 'gateway',
+    });
     expect(decoded.body).toEqual(body);
+  });
+
+  it('leave the JSON path out of version 0, where the broker has no path to read', () => {
+    const body = {
+      topic: 'orders',
+      partitions: [{ partitionIndex: 0, startOffset: 0n, endOffset: -1n }],
+      filters: [{ field: 'valueJson', operator: 'equals', value: Buffer.from('42'), path: 'user.id' }],
+      maxMatchesPerPartition: 1,
+      maxScanRecords: 1,
+      maxScanMs: 1,
+      maxValueBytes: 0,
+    };
+    const decoded = decodeRequestFrame(
+      encodeRequestFrame(WeirScanRecords, 0, 1, 'g', body).subarray(4),
+      apiByKey,
+    );
+    if (!decoded.ok) throw decoded.error;
+    expect((decoded.body as typeof body).filters[0]).toMatchObject({ field: 'valueJson', path: null });
   });
 
   it('carry null keys, values and header values of scanned records through a response', () => {

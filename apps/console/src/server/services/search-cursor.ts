@@ -1,4 +1,5 @@
-import type { RecordFilter, RecordFilterField, RecordFilterOperator } from '@weir/protocol';
+import type { RecordFilter } from '@weir/protocol';
+import { formatFilterText, parseFilterText } from '../api/schemas/record-filter-syntax';
 
 /*
  * The text forms of message-search parameters that travel in URLs: cursors ("0:120,1:98") and
@@ -27,18 +28,11 @@ export function decodeCursor(text: string): Cursor {
   return new Map([...cursor].sort(([left], [right]) => left - right));
 }
 
-/** Parses `<field>:<operator>:<value>`; the value may itself contain colons. */
+/** Parses `<field>:<operator>:<value>` (see record-filter-syntax.ts); the value may contain colons. */
 export function parseRecordFilter(text: string): RecordFilter {
-  const first = text.indexOf(':');
-  const second = text.indexOf(':', first + 1);
-  if (first < 0 || second < 0) throw new RangeError(`filter "${text}" is not <field>:<operator>:<value>`);
-  return {
-    field: text.slice(0, first) as RecordFilterField,
-    operator: text.slice(first + 1, second) as RecordFilterOperator,
-    value: text.slice(second + 1),
-  };
+  return parseFilterText(text);
 }
 
 export function formatRecordFilter(filter: RecordFilter): string {
-  return `${filter.field}:${filter.operator}:${filter.value}`;
+  return formatFilterText(filter);
 }

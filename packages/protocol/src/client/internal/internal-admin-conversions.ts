@@ -108,6 +108,7 @@ export function scanBody(request: ScanRecordsRequest): RequestOf<typeof WeirScan
       field: filter.field,
       operator: filter.operator,
       value: Buffer.from(filter.value, 'utf8'),
+      path: filter.path ?? null,
     })),
     maxMatchesPerPartition: request.maxMatchesPerPartition,
     maxScanRecords: request.maxScanRecords,

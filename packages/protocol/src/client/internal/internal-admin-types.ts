@@ -147,17 +147,25 @@ export interface GroupLagSummary {
 }
 
 /** Which part of a record a filter looks at. */
-export type RecordFilterField = 'key' | 'value' | 'headerKey' | 'headerValue';
+export type RecordFilterField = 'key' | 'value' | 'headerKey' | 'headerValue' | 'keyJson' | 'valueJson';
 export type RecordFilterOperator = 'contains' | 'notContains' | 'equals';
 
 /**
  * One condition on a record, compared as UTF-8 bytes, case-sensitively. Header conditions hold
  * when any header matches (`notContains`: when none does). Filters of one scan are ANDed.
+ *
+ * `keyJson` and `valueJson` look at the JSON value at `path` in the key or value (`user.id`,
+ * `items[0].sku`, `["a.b"]`): `equals` holds when that value equals the operand read as JSON, or
+ * is a string equal to the operand's text; `contains` looks for the text in the value (compact
+ * JSON for non-strings). A key or value that is not JSON, or has nothing at the path, equals and
+ * contains nothing.
  */
 export interface RecordFilter {
   readonly field: RecordFilterField;
   readonly operator: RecordFilterOperator;
   readonly value: string;
+  /** The JSON path, for `keyJson` and `valueJson` only. */
+  readonly path?: string;
 }
 
 /**

@@ -6,14 +6,14 @@ import { defineHandler } from '../../handler';
 const RULES = API_ACL_RULES.WeirScanRecords;
 
 /**
- * WeirScanRecords v0: one bounded step of a record scan. Offsets cross the service boundary as
+ * WeirScanRecords v0–1: one bounded step of a record scan. Offsets cross the service boundary as
  * numbers (the log's offsets are safe integers); bad bounds and unknown topics or partitions are
  * top-level errors, a partition whose log fails carries its code on its progress row. Needs READ
  * on the topic.
  */
 export const weirScanRecordsHandler = defineHandler({
   api: WeirScanRecords,
-  versions: { min: 0, max: 0 },
+  versions: { min: 0, max: 1 },
   async handle(request, context, services) {
     if (!context.access.allows(RULES.topic, request.topic)) {
       return {

@@ -1,6 +1,7 @@
 import { COMPRESSION_TYPES, TIMESTAMP_TYPES } from '@weir/protocol/names';
 import { z } from 'zod';
 import { asOfMsSchema, decimalSchema, partitionSchema, topicNameSchema } from './common';
+import { FILTER_TEXT_HINT, FILTER_TEXT_PATTERN } from './record-filter-syntax';
 
 /*
  * Message browsing. Every parameter is URL-friendly (strings, numbers, repeated values) so the UI
@@ -16,14 +17,11 @@ export const startModeSchema = z
   .enum(['beginning', 'end', 'offset', 'timestamp', 'newest'])
   .meta({ description: 'Where reading starts when no cursor is given.' });
 
-/** `<field>:<operator>:<value>`, e.g. `value:contains:timeout` or `headerKey:equals:trace-id`. */
-export const recordFilterSchema = z
-  .string()
-  .max(1100)
-  .regex(
-    /^(key|value|headerKey|headerValue):(contains|notContains|equals):/,
-    'a filter is "<key|value|headerKey|headerValue>:<contains|notContains|equals>:<text>"',
-  );
+/**
+ * `<field>:<operator>:<value>`, e.g. `value:contains:timeout`, `headerKey:equals:trace-id`, or a
+ * JSON path such as `value.user.id:equals:42` (record-filter-syntax.ts).
+ */
+export const recordFilterSchema = z.string().max(1700).regex(FILTER_TEXT_PATTERN, FILTER_TEXT_HINT);
 
 /** Per-partition next offsets: `partition:offset` pairs separated by commas. */
 export const cursorSchema = z

@@ -3,7 +3,7 @@ import { field, struct } from '../../../schema/struct';
 import { array, bool, bytes, int8, int16, int32, int64, string } from '../../../schema/types';
 
 /**
- * WeirScanRecords (key 32004, Weir only), version 0: one bounded step of a broker-side scan of a
+ * WeirScanRecords (key 32004, Weir only), versions 0–1: one bounded step of a broker-side scan of a
  * topic's records with filters on keys, values and headers. The broker stops at whichever limit
  * comes first (matches per partition, records examined, wall time) and says where each partition
  * continues, so a console can stream progress by calling again.
@@ -14,11 +14,15 @@ import { array, bool, bytes, int8, int16, int32, int64, string } from '../../../
  * any requested partition that does not exist fails the whole request with
  * UNKNOWN_TOPIC_OR_PARTITION; a partition whose log fails while it is read carries the error on its
  * own progress row.
+ *
+ * Version 1 adds the JSON fields "keyJson" and "valueJson", whose filters carry a `path` into the
+ * key or value (`user.id`, `items[0].sku`). A version 0 broker refuses those field names as
+ * unknown, so a filter is never silently widened to the whole value by a broker that lacks them.
  */
 export const WeirScanRecords = defineApi({
   apiKey: 32004,
   name: 'WeirScanRecords',
-  versions: '0',
+  versions: '0-1',
   flexibleVersions: '0+',
   request: {
     topic: field(string),
@@ -37,6 +41,7 @@ export const WeirScanRecords = defineApi({
           field: field(string),
           operator: field(string),
           value: field(bytes),
+          path: field(string, { versions: '1+', nullable: '1+', default: null }),
         }),
       ),
     ),

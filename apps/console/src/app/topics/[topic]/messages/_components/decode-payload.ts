@@ -4,7 +4,8 @@
  */
 
 import { showBidiControls } from '@weir/ui';
-export type DecodeMode = 'text' | 'json' | 'hex';
+/** `auto` shows JSON objects and arrays pretty-printed and anything else as text (or hex). */
+export type DecodeMode = 'auto' | 'text' | 'json' | 'hex';
 
 export type PayloadLike = { base64: string; text: string | null; sizeBytes: number; truncated: boolean };
 
@@ -41,6 +42,7 @@ export function decodePayload(payload: PayloadLike, mode: DecodeMode): Decoded {
     return { text: hexDump(base64ToBytes(payload.base64)), note: 'Not valid UTF-8; shown as hex.' };
   }
   if (mode === 'text') return { text: payload.text };
+  if (mode === 'auto') return detectJson(payload.text) ?? { text: payload.text };
   try {
     return { text: JSON.stringify(JSON.parse(payload.text), null, 2) };
   } catch {
@@ -50,6 +52,20 @@ export function decodePayload(payload: PayloadLike, mode: DecodeMode): Decoded {
         ? 'Cut at the size limit, so it cannot be parsed as JSON.'
         : 'Not JSON; shown as text.',
     };
+  }
+}
+
+/**
+ * The text pretty-printed when it is a JSON object or array, else undefined. Scalars stay text: a
+ * bare number or a quoted word is more often a plain value than a JSON document.
+ */
+export function detectJson(text: string): Decoded | undefined {
+  const start = text.trimStart()[0];
+  if (start !== '{' && start !== '[') return undefined;
+  try {
+    return { text: JSON.stringify(JSON.parse(text), null, 2), note: 'JSON detected; pretty-printed.' };
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,29 +1,50 @@
 'use client';
 
 import { Button, Input, Select } from '@weir/ui';
+import {
+  type FilterFieldName,
+  type FilterOperatorName,
+  formatFilterText,
+  parseFilterText,
+} from '../../../../../server/api/schemas/record-filter-syntax';
 
-export type FilterDraft = { field: string; operator: string; value: string };
+/** A filter row being edited; `path` is used by the JSON fields only. */
+export type FilterDraft = { field: string; operator: string; value: string; path: string };
 
 const fieldOptions = [
   { value: 'key', label: 'Key' },
   { value: 'value', label: 'Value' },
+  { value: 'valueJson', label: 'Value JSON path' },
+  { value: 'keyJson', label: 'Key JSON path' },
   { value: 'headerKey', label: 'Header key' },
   { value: 'headerValue', label: 'Header value' },
 ];
+
+const isJsonField = (field: string) => field === 'keyJson' || field === 'valueJson';
 const operatorOptions = [
   { value: 'contains', label: 'contains' },
   { value: 'notContains', label: 'does not contain' },
   { value: 'equals', label: 'equals' },
 ];
 
-/** `field:operator:value`, the gateway's filter syntax; the value may itself contain colons. */
+/** `field:operator:value`, the gateway's filter syntax (record-filter-syntax.ts). */
 export function parseFilter(text: string): FilterDraft {
-  const [field = 'value', operator = 'contains', ...rest] = text.split(':');
-  return { field, operator, value: rest.join(':') };
+  try {
+    const parts = parseFilterText(text);
+    return { field: parts.field, operator: parts.operator, value: parts.value, path: parts.path ?? '' };
+  } catch {
+    // A hand-edited URL: keep the text so the user sees it, and the server names what is wrong.
+    return { field: 'value', operator: 'contains', value: text, path: '' };
+  }
 }
 
 export function formatFilter(filter: FilterDraft): string {
-  return `${filter.field}:${filter.operator}:${filter.value}`;
+  return formatFilterText({
+    field: filter.field as FilterFieldName,
+    operator: filter.operator as FilterOperatorName,
+    value: filter.value,
+    ...(isJsonField(filter.field) ? { path: filter.path } : {}),
+  });
 }
 
 type FilterEditorProps = { filters: readonly FilterDraft[]; onChange: (filters: FilterDraft[]) => void };
@@ -49,6 +70,15 @@ export function FilterEditor({ filters, onChange }: FilterEditorProps) {
             value={filter.field}
             onChange={(event) => update(index, { field: event.target.value })}
           />
+          {isJsonField(filter.field) ? (
+            <Input
+              aria-label={`Filter ${index + 1} path`}
+              className="w-40 font-mono"
+              placeholder="user.id"
+              value={filter.path}
+              onChange={(event) => update(index, { path: event.target.value })}
+            />
+          ) : null}
           <Select
             aria-label={`Filter ${index + 1} operator`}
             options={operatorOptions}
@@ -76,7 +106,7 @@ export function FilterEditor({ filters, onChange }: FilterEditorProps) {
           <Button
             size="sm"
             variant="ghost"
-            onClick={() => onChange([...filters, { field: 'key', operator: 'equals', value: '' }])}
+            onClick={() => onChange([...filters, { field: 'key', operator: 'equals', value: '', path: '' }])}
           >
             + Add filter
           </Button>

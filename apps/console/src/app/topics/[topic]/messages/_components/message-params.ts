@@ -10,7 +10,7 @@ import type { TailInput } from '../../../../../server/api/schemas/message-tail';
 import type { SearchInput } from '../../../../../server/api/schemas/messages';
 
 export const startModes = ['beginning', 'end', 'offset', 'timestamp', 'newest'] as const;
-export const decodeModes = ['text', 'json', 'hex'] as const;
+export const decodeModes = ['auto', 'text', 'json', 'hex'] as const;
 
 /**
  * Every piece of the message browser's state lives in the URL, so a search, a page of it, the
@@ -31,7 +31,7 @@ export const messageParams = {
   cursor: parseAsString.withDefault(''),
   /** The cursors of the earlier pages, oldest first, for an exact Previous. */
   prev: parseAsNativeArrayOf(parseAsString),
-  decode: parseAsStringLiteral(decodeModes).withDefault('text'),
+  decode: parseAsStringLiteral(decodeModes).withDefault('auto'),
   /** The expanded record, `partition:offset`. */
   open: parseAsString.withDefault(''),
   /** Hide control records (transaction markers) from the results; shown by default. */

@@ -70,7 +70,7 @@ export function RecordViewer({ topic, record, mode, onModeChange }: RecordViewer
             onChange={(event) => onModeChange(event.target.value as DecodeMode)}
             options={decodeModes.map((value) => ({
               value,
-              label: value === 'json' ? 'JSON' : value === 'hex' ? 'Hex' : 'Text',
+              label: value === 'json' ? 'JSON' : value === 'hex' ? 'Hex' : value === 'auto' ? 'Auto' : 'Text',
             }))}
           />
           <CopyButton label="Copy as JSON" text={() => recordAsJson(topic, shown)} />

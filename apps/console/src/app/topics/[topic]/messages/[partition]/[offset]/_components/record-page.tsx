@@ -15,7 +15,7 @@ type RecordPageProps = { topic: string; partition: number; offset: string };
 /** One record read directly by its coordinates, with the same viewer as the browser. */
 export function RecordPage({ topic, partition, offset }: RecordPageProps) {
   const trpc = useTRPC();
-  const [decode, setDecode] = useQueryState('decode', parseAsStringLiteral(decodeModes).withDefault('text'));
+  const [decode, setDecode] = useQueryState('decode', parseAsStringLiteral(decodeModes).withDefault('auto'));
   const query = useQuery(trpc.messages.get.queryOptions({ topic, partition, offset, maxValueBytes: 16_384 }));
   const base = `/topics/${encodeURIComponent(topic)}`;
   return (
