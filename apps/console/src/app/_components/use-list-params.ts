@@ -20,7 +20,9 @@ export function useListParams<Parsers extends UseQueryStatesKeysMap, Key extends
   parsers: Parsers,
   { sortKeys, isDescending }: UseListParamsOptions<Key, Values<Parsers>>,
 ) {
-  const [params, setParams] = useQueryStates(parsers);
+  // Each sort, page or search change is a new history entry, so Back returns to the previous
+  // state of the list instead of leaving the console (issue #21 item 13).
+  const [params, setParams] = useQueryStates(parsers, { history: 'push' });
   // The parsers come from listParams(), so the shared keys are there; TypeScript cannot see it
   // through the generic map.
   const list = params as unknown as ListState<Key>;

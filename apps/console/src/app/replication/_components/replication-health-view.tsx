@@ -95,7 +95,11 @@ const columns: readonly DataTableColumn<PartitionReplicationRow>[] = [
     header: 'Since',
     cell: (row) => {
       const atMs = since(row);
-      return atMs === null ? <span className="text-zinc-400">unknown</span> : <Timestamp epochMs={atMs} />;
+      return atMs === null ? (
+        <span className="text-zinc-500 dark:text-zinc-400">unknown</span>
+      ) : (
+        <Timestamp epochMs={atMs} />
+      );
     },
   },
   {

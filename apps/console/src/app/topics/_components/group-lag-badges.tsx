@@ -8,7 +8,7 @@ const visibleGroupCount = 3;
 
 /** Group badges with their lag: amber while a group is behind, green once it has caught up. */
 export function GroupLagBadges({ groups }: { groups: readonly GroupLag[] }) {
-  if (groups.length === 0) return <span className="text-zinc-400 dark:text-zinc-600">—</span>;
+  if (groups.length === 0) return <span className="text-zinc-500 dark:text-zinc-400">—</span>;
   const hidden = groups.length - visibleGroupCount;
   return (
     <span className="inline-flex flex-wrap gap-1">

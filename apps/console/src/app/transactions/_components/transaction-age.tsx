@@ -8,7 +8,7 @@ import { formatDuration } from './format-duration';
  */
 export function TransactionAge({ row }: { row: Pick<TransactionRow, 'ageMs' | 'timeoutMs' | 'hanging'> }) {
   if (row.ageMs === null) {
-    return <span className="text-zinc-400 dark:text-zinc-500">not open</span>;
+    return <span className="text-zinc-500 dark:text-zinc-400">not open</span>;
   }
   return (
     <span className="inline-flex items-center gap-1.5 whitespace-nowrap tabular-nums">

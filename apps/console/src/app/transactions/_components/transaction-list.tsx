@@ -59,7 +59,7 @@ const columns: readonly DataTableColumn<TransactionRow>[] = [
     id: 'topics',
     header: 'Topics',
     className: 'max-w-64 truncate',
-    cell: (row) => row.topics.join(', ') || <span className="text-zinc-400">—</span>,
+    cell: (row) => row.topics.join(', ') || <span className="text-zinc-500 dark:text-zinc-400">—</span>,
   },
   { id: 'age', header: 'Age / timeout', sortable: true, cell: (row) => <TransactionAge row={row} /> },
 ];

@@ -28,7 +28,7 @@ const columns: readonly DataTableColumn<PartitionLag>[] = [
     align: 'right',
     cell: (row) =>
       row.committedOffset === null ? (
-        <span className="text-zinc-400">none</span>
+        <span className="text-zinc-500 dark:text-zinc-400">none</span>
       ) : (
         <Count value={row.committedOffset} />
       ),
@@ -39,7 +39,7 @@ const columns: readonly DataTableColumn<PartitionLag>[] = [
     align: 'right',
     cell: (row) =>
       row.logEndOffset === null ? (
-        <span className="text-zinc-400">—</span>
+        <span className="text-zinc-500 dark:text-zinc-400">—</span>
       ) : (
         <Count value={row.logEndOffset} />
       ),
@@ -50,7 +50,7 @@ const columns: readonly DataTableColumn<PartitionLag>[] = [
     align: 'right',
     cell: (row) =>
       row.lastStableOffset === null ? (
-        <span className="text-zinc-400">—</span>
+        <span className="text-zinc-500 dark:text-zinc-400">—</span>
       ) : (
         <Count value={row.lastStableOffset} />
       ),
@@ -60,7 +60,7 @@ const columns: readonly DataTableColumn<PartitionLag>[] = [
     id: 'member',
     header: 'Member',
     className: 'max-w-64 truncate font-mono text-xs',
-    cell: (row) => row.memberId ?? <span className="text-zinc-400">unassigned</span>,
+    cell: (row) => row.memberId ?? <span className="text-zinc-500 dark:text-zinc-400">unassigned</span>,
   },
 ];
 

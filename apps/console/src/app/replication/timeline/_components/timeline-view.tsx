@@ -84,7 +84,7 @@ const columns: readonly DataTableColumn<ClusterEventView>[] = [
     // The reason wraps (the table's cells do not); the whole sentence is its hover title.
     cell: (event) => (
       <span className="block w-52 whitespace-normal text-xs" title={event.description}>
-        {event.reason ?? <span className="text-zinc-400">not recorded</span>}
+        {event.reason ?? <span className="text-zinc-500 dark:text-zinc-400">not recorded</span>}
       </span>
     ),
   },

@@ -7,7 +7,7 @@ const offsetColumn = (id: keyof PartitionDetail, header: string): DataTableColum
   align: 'right',
   cell: (partition) =>
     partition[id] === null ? (
-      <span className="text-zinc-400">—</span>
+      <span className="text-zinc-500 dark:text-zinc-400">—</span>
     ) : (
       <Count value={String(partition[id])} />
     ),
@@ -51,7 +51,7 @@ const columns: readonly DataTableColumn<PartitionDetail>[] = [
     align: 'right',
     cell: (p) =>
       p.stableGap === null ? (
-        <span className="text-zinc-400">—</span>
+        <span className="text-zinc-500 dark:text-zinc-400">—</span>
       ) : p.stableGap === '0' ? (
         <Count value={p.stableGap} />
       ) : (

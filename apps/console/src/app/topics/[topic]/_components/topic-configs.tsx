@@ -50,7 +50,7 @@ export function TopicConfigs({ topic, permission }: TopicConfigsProps) {
         className: 'max-w-md truncate',
         cell: (entry) =>
           entry.isSensitive ? (
-            <span className="text-zinc-400">hidden</span>
+            <span className="text-zinc-500 dark:text-zinc-400">hidden</span>
           ) : (
             <code className="font-mono text-xs" title={entry.value ?? 'null'}>
               {entry.value ?? 'null'}

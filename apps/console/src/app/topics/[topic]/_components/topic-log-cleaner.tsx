@@ -7,7 +7,7 @@ import { useTRPC } from '../../../../trpc/react';
 import { QueryAsOf } from '../../../_components/query-as-of';
 import { QueryState } from '../../../_components/query-state';
 
-const none = <span className="text-zinc-400 dark:text-zinc-500">—</span>;
+const none = <span className="text-zinc-500 dark:text-zinc-400">—</span>;
 
 function percent(ratio: number): string {
   return `${(ratio * 100).toFixed(1)} %`;
@@ -79,7 +79,7 @@ const columns: readonly DataTableColumn<LogCleanerReplica>[] = [
     header: 'Last cleaned',
     cell: (row) =>
       row.lastCleanedAtMs === null ? (
-        <span className="text-zinc-400 dark:text-zinc-500">not since start</span>
+        <span className="text-zinc-500 dark:text-zinc-400">not since start</span>
       ) : (
         <Timestamp epochMs={row.lastCleanedAtMs} />
       ),

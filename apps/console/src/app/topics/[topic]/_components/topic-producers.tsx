@@ -19,7 +19,7 @@ type ProducerRow = PartitionRow['producers'][number] & {
   highWatermark: string;
 };
 
-const none = <span className="text-zinc-400 dark:text-zinc-500">—</span>;
+const none = <span className="text-zinc-500 dark:text-zinc-400">—</span>;
 
 const columns: readonly DataTableColumn<ProducerRow>[] = [
   { id: 'partition', header: 'Partition', align: 'right', cell: (row) => <Count value={row.partition} /> },
@@ -29,7 +29,7 @@ const columns: readonly DataTableColumn<ProducerRow>[] = [
     header: 'Transactional id',
     cell: (row) =>
       row.transactionalId === null ? (
-        <span className="text-zinc-400 dark:text-zinc-500">idempotent</span>
+        <span className="text-zinc-500 dark:text-zinc-400">idempotent</span>
       ) : (
         <Link
           href={`/transactions/${encodeURIComponent(row.transactionalId)}`}

@@ -22,7 +22,7 @@ import { TransactionAge } from '../../_components/transaction-age';
 import { TransactionStateBadge } from '../../_components/transaction-state-badge';
 import { AbortTransactionButton } from './abort-transaction-button';
 
-const unknown = <span className="text-zinc-400 dark:text-zinc-500">—</span>;
+const unknown = <span className="text-zinc-500 dark:text-zinc-400">—</span>;
 
 const offset = (value: string | null) => (value === null ? unknown : <Count value={value} />);
 

@@ -72,7 +72,12 @@ export function MessageTable({ rows, openKey, onOpen, running, emptyTitle }: Mes
       id: 'key',
       header: 'Key',
       className: 'max-w-48 truncate font-mono text-xs',
-      cell: (row) => (row.control ? <span className="text-zinc-400">—</span> : previewPayload(row.key, 60)),
+      cell: (row) =>
+        row.control ? (
+          <span className="text-zinc-500 dark:text-zinc-400">—</span>
+        ) : (
+          previewPayload(row.key, 60)
+        ),
     },
     {
       id: 'value',
