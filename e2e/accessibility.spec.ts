@@ -1,0 +1,108 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { seedTopic, startGroupMember } from './support/sdk';
+
+// axe-core on the console's main pages, in light and dark mode, against a real broker with a
+// topic, messages and a consumer group. Serious and critical violations fail the test (issue #21
+// item 14: colour contrast below WCAG AA and malformed description lists).
+
+const failingImpacts = new Set(['serious', 'critical']);
+
+type PageUnderTest = { name: string; path: string; ready: (page: Page) => Promise<void> };
+
+/** Every loading placeholder is gone, so axe sees the data rather than a spinner. */
+async function noLoadingState(page: Page): Promise<void> {
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+}
+
+test('the main pages have no serious or critical axe violations, light and dark', async ({ page }) => {
+  test.setTimeout(180_000);
+  const topic = `e2e-a11y-${Date.now()}`;
+  const groupId = `${topic}-group`;
+  await seedTopic(
+    topic,
+    2,
+    Array.from({ length: 6 }, (_, index) => ({
+      key: `key-${index}`,
+      value: JSON.stringify({ index }),
+      partition: index % 2,
+    })),
+  );
+  const member = await startGroupMember(groupId, topic);
+  await member.commitAt([0, 1].map((partition) => ({ partition, offset: 1n })));
+  await member.close();
+
+  const heading = (page: Page, name: string) =>
+    expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  const pages: PageUnderTest[] = [
+    {
+      name: 'overview',
+      path: '/',
+      ready: (p) => expect(p.getByRole('list', { name: 'Health reasons' })).toBeVisible(),
+    },
+    {
+      name: 'topics',
+      path: '/topics',
+      ready: (p) => expect(p.getByRole('table', { name: 'Topics' })).toContainText(topic),
+    },
+    {
+      name: 'topic',
+      path: `/topics/${topic}`,
+      ready: (p) => expect(p.getByRole('table', { name: 'Partitions' }).locator('tbody tr')).toHaveCount(2),
+    },
+    {
+      name: 'messages',
+      path: `/topics/${topic}/messages`,
+      ready: (p) => expect(p.getByRole('status', { name: 'Search status' })).toContainText('Done'),
+    },
+    {
+      name: 'groups',
+      path: '/groups',
+      ready: (p) => expect(p.getByRole('table', { name: 'Consumer groups' })).toContainText(groupId),
+    },
+    {
+      name: 'group',
+      path: `/groups/${groupId}`,
+      ready: (p) => expect(p.getByTestId('total-lag')).toHaveText('4'),
+    },
+    { name: 'transactions', path: '/transactions', ready: (p) => heading(p, 'Transactions') },
+    { name: 'acls', path: '/acls', ready: (p) => heading(p, 'ACLs') },
+    { name: 'users', path: '/users', ready: (p) => heading(p, 'Users') },
+    {
+      name: 'brokers',
+      path: '/brokers',
+      ready: (p) => expect(p.getByRole('table', { name: 'Brokers' })).toContainText('controller'),
+    },
+    {
+      name: 'replication',
+      path: '/replication',
+      ready: (p) => expect(p.getByText('The cluster is healthy')).toBeVisible(),
+    },
+  ];
+
+  const failures: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const entry of pages) {
+      await test.step(`${entry.name} (${colorScheme})`, async () => {
+        await page.goto(entry.path);
+        await expect(page.locator('html')).toHaveClass(
+          colorScheme === 'dark' ? /(^|\s)dark(\s|$)/ : /^(?!.*\bdark\b)/,
+        );
+        await entry.ready(page);
+        await noLoadingState(page);
+        const results = await new AxeBuilder({ page }).analyze();
+        for (const violation of results.violations) {
+          if (!failingImpacts.has(violation.impact ?? '')) continue;
+          const targets = violation.nodes
+            .map((node) => `${node.target.join(' ')} ${node.html.slice(0, 160)} ${node.failureSummary ?? ''}`)
+            .join(' | ');
+          failures.push(
+            `${entry.name} (${colorScheme}): ${violation.id} [${violation.impact}] at ${targets}`,
+          );
+        }
+      });
+    }
+  }
+  expect(failures, failures.join('\n')).toEqual([]);
+});
