@@ -1,14 +1,33 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { logIn } from './support/login-flows';
+import { LOGIN_USERS, loginConsoleUrl } from './support/login-users';
 import { seedTopic, startGroupMember } from './support/sdk';
 
 // axe-core on the console's main pages, in light and dark mode, against a real broker with a
 // topic, messages and a consumer group. Serious and critical violations fail the test (issue #21
 // item 14: colour contrast below WCAG AA and malformed description lists).
 
+// The console follows the browser's colour scheme until the user picks one with the toggle.
+const darkClass = /(^|\s)dark(\s|$)/;
+const notDarkClass = /^(?!.*\bdark\b)/;
+
 const failingImpacts = new Set(['serious', 'critical']);
 
 type PageUnderTest = { name: string; path: string; ready: (page: Page) => Promise<void> };
+
+/** axe-core's serious and critical violations on the page as shown, one line each with its targets. */
+async function seriousViolations(page: Page, where: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => failingImpacts.has(violation.impact ?? ''))
+    .map((violation) => {
+      const targets = violation.nodes
+        .map((node) => `${node.target.join(' ')} ${node.html.slice(0, 160)} ${node.failureSummary ?? ''}`)
+        .join(' | ');
+      return `${where}: ${violation.id} [${violation.impact}] at ${targets}`;
+    });
+}
 
 /** Every loading placeholder is gone, so axe sees the data rather than a spinner. */
 async function noLoadingState(page: Page): Promise<void> {
@@ -86,23 +105,31 @@ test('the main pages have no serious or critical axe violations, light and dark'
     for (const entry of pages) {
       await test.step(`${entry.name} (${colorScheme})`, async () => {
         await page.goto(entry.path);
-        await expect(page.locator('html')).toHaveClass(
-          colorScheme === 'dark' ? /(^|\s)dark(\s|$)/ : /^(?!.*\bdark\b)/,
-        );
+        await expect(page.locator('html')).toHaveClass(colorScheme === 'dark' ? darkClass : notDarkClass);
         await entry.ready(page);
         await noLoadingState(page);
-        const results = await new AxeBuilder({ page }).analyze();
-        for (const violation of results.violations) {
-          if (!failingImpacts.has(violation.impact ?? '')) continue;
-          const targets = violation.nodes
-            .map((node) => `${node.target.join(' ')} ${node.html.slice(0, 160)} ${node.failureSummary ?? ''}`)
-            .join(' | ');
-          failures.push(
-            `${entry.name} (${colorScheme}): ${violation.id} [${violation.impact}] at ${targets}`,
-          );
-        }
+        failures.push(...(await seriousViolations(page, `${entry.name} (${colorScheme})`)));
       });
     }
+  }
+  expect(failures, failures.join('\n')).toEqual([]);
+});
+
+// The effective-permissions view needs the login-mode console (serve-console.ts --login), where the
+// broker's ACLs decide: the reader's topics show allowed chips and grey "denied" chips.
+test('the effective permissions view has no serious or critical axe violations, light and dark', async ({
+  page,
+}) => {
+  await logIn(page, LOGIN_USERS.admin);
+  const failures: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.goto(`${loginConsoleUrl()}/acls/effective?principal=User:reader`);
+    await expect(page.locator('html')).toHaveClass(colorScheme === 'dark' ? darkClass : notDarkClass);
+    await expect(page.getByTestId('permission-summary')).toContainText('User:reader');
+    await expect(page.getByRole('button', { name: /: denied \(NO_MATCHING_ALLOW\)$/ }).first()).toBeVisible();
+    await noLoadingState(page);
+    failures.push(...(await seriousViolations(page, `effective permissions (${colorScheme})`)));
   }
   expect(failures, failures.join('\n')).toEqual([]);
 });
