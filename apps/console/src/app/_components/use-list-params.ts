@@ -3,6 +3,7 @@
 import type { SortDirection } from '@weir/ui';
 import { type Nullable, type UseQueryStatesKeysMap, useQueryStates, type Values } from 'nuqs';
 import type { ListState } from './list-params';
+import type { SearchHistory } from './list-search';
 
 type UseListParamsOptions<Key extends string, State> = {
   /** The sort keys the server accepts; a header asking for another column is ignored. */
@@ -32,8 +33,12 @@ export function useListParams<Parsers extends UseQueryStatesKeysMap, Key extends
   return {
     params,
     setParams,
-    /** Sets filters (the search, a state, …) and returns to the first page. */
-    filter: (values: Partial<Nullable<Values<Parsers>>>) => void setParams({ ...values, page: 0 }),
+    /**
+     * Sets filters (the search, a state, …) and returns to the first page; `history` 'replace'
+     * is for the keystrokes after the first of one search (see `ListSearch`).
+     */
+    filter: (values: Partial<Nullable<Values<Parsers>>>, history: SearchHistory = 'push') =>
+      void setParams({ ...values, page: 0 }, { history }),
     /** The `DataTable` sort props. */
     sort: {
       sort: { column: list.sort, direction },
