@@ -22,10 +22,12 @@ async function seriousViolations(page: Page, where: string): Promise<string[]> {
   return results.violations
     .filter((violation) => failingImpacts.has(violation.impact ?? ''))
     .map((violation) => {
+      // The first few elements are enough to find the rule's cause; the count says how many more.
       const targets = violation.nodes
+        .slice(0, 5)
         .map((node) => `${node.target.join(' ')} ${node.html.slice(0, 160)} ${node.failureSummary ?? ''}`)
         .join(' | ');
-      return `${where}: ${violation.id} [${violation.impact}] at ${targets}`;
+      return `${where}: ${violation.id} [${violation.impact}] on ${violation.nodes.length} elements: ${targets}`;
     });
 }
 
