@@ -2,11 +2,8 @@
 
 import type { SortDirection } from '@weir/ui';
 import { type Nullable, type UseQueryStatesKeysMap, useQueryStates, type Values } from 'nuqs';
-import { useRef } from 'react';
 import type { ListState } from './list-params';
-
-/** Filter changes closer together than this are one edit (typing), kept as one history entry. */
-const FILTER_BURST_MS = 1000;
+import type { SearchHistory } from './list-search';
 
 type UseListParamsOptions<Key extends string, State> = {
   /** The sort keys the server accepts; a header asking for another column is ignored. */
@@ -27,7 +24,6 @@ export function useListParams<Parsers extends UseQueryStatesKeysMap, Key extends
   // Each sort, page or search change is a new history entry, so Back returns to the previous
   // state of the list instead of leaving the console (issue #21 item 13).
   const [params, setParams] = useQueryStates(parsers, { history: 'push' });
-  const lastFilterMs = useRef(0);
   // The parsers come from listParams(), so the shared keys are there; TypeScript cannot see it
   // through the generic map.
   const list = params as unknown as ListState<Key>;
@@ -38,16 +34,11 @@ export function useListParams<Parsers extends UseQueryStatesKeysMap, Key extends
     params,
     setParams,
     /**
-     * Sets filters (the search, a state, …) and returns to the first page. The search box calls
-     * this on every keystroke, so a change within FILTER_BURST_MS of the previous one replaces
-     * its history entry: typing "orders" is one step back, not six.
+     * Sets filters (the search, a state, …) and returns to the first page; `history` 'replace'
+     * is for the keystrokes after the first of one search (see `ListSearch`).
      */
-    filter: (values: Partial<Nullable<Values<Parsers>>>) => {
-      const nowMs = Date.now();
-      const inBurst = nowMs - lastFilterMs.current < FILTER_BURST_MS;
-      lastFilterMs.current = nowMs;
-      void setParams({ ...values, page: 0 }, inBurst ? { history: 'replace' } : {});
-    },
+    filter: (values: Partial<Nullable<Values<Parsers>>>, history: SearchHistory = 'push') =>
+      void setParams({ ...values, page: 0 }, { history }),
     /** The `DataTable` sort props. */
     sort: {
       sort: { column: list.sort, direction },

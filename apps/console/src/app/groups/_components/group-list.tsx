@@ -79,7 +79,11 @@ export function GroupList() {
   return (
     <>
       <Toolbar label="Group filters">
-        <ListSearch label="Search groups" value={params.q} onSearch={(q) => filter({ q })} />
+        <ListSearch
+          label="Search groups"
+          value={params.q}
+          onSearch={(q, history) => filter({ q }, history)}
+        />
         <Select
           aria-label="State"
           value={params.state}

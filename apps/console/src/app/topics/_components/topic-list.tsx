@@ -25,7 +25,11 @@ export function TopicList() {
   return (
     <>
       <Toolbar label="Topic filters">
-        <ListSearch label="Search topics" value={params.q} onSearch={(q) => filter({ q })} />
+        <ListSearch
+          label="Search topics"
+          value={params.q}
+          onSearch={(q, history) => filter({ q }, history)}
+        />
         <Checkbox
           label="Show internal topics"
           checked={params.internal}

@@ -87,7 +87,11 @@ export function TransactionList() {
   return (
     <>
       <Toolbar label="Transaction filters">
-        <ListSearch label="Search transactional ids" value={params.q} onSearch={(q) => filter({ q })} />
+        <ListSearch
+          label="Search transactional ids"
+          value={params.q}
+          onSearch={(q, history) => filter({ q }, history)}
+        />
         <Select
           aria-label="Show"
           value={params.show}

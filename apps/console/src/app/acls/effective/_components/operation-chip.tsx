@@ -3,14 +3,17 @@ import type { OperationVerdictView } from '../../../../server/api/schemas/effect
 import { describeAcl } from '../../_components/acl-text';
 import { REASON_TEXT } from './permission-filters';
 
-/** Allowed is green; denied by a DENY ACL red (someone chose it); denied for want of an ALLOW grey. */
+/**
+ * Allowed is green; denied by a DENY ACL red (someone chose it); denied for want of an ALLOW grey.
+ * The grey chip's text is zinc-600: zinc-500 on zinc-100 is 4.39:1, below WCAG AA's 4.5:1.
+ */
 const TONE_CLASS_NAMES = {
   allowed:
     'bg-emerald-50 text-emerald-800 ring-emerald-200 dark:bg-emerald-500/10 dark:text-emerald-300 dark:ring-emerald-500/30',
   denied:
     'bg-rose-50 text-rose-800 ring-rose-200 dark:bg-rose-500/10 dark:text-rose-300 dark:ring-rose-500/30',
   notAllowed:
-    'bg-zinc-100 text-zinc-500 ring-zinc-200 dark:bg-zinc-800 dark:text-zinc-400 dark:ring-zinc-700',
+    'bg-zinc-100 text-zinc-600 ring-zinc-200 dark:bg-zinc-800 dark:text-zinc-400 dark:ring-zinc-700',
 } as const;
 
 type OperationChipProps = {

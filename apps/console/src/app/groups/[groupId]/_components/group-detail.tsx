@@ -39,33 +39,36 @@ export function GroupDetail({ groupId }: { groupId: string }) {
       <QueryState query={query} errorTitle={`Could not read group ${groupId}`}>
         {(group) => (
           <>
-            <dl className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
-              <div className="flex items-baseline gap-1.5">
-                <dt className="text-zinc-500 dark:text-zinc-400">State</dt>
-                <dd>
-                  <GroupStateBadge state={group.state} />
-                </dd>
-              </div>
-              <div className="flex items-baseline gap-1.5">
-                <dt className="text-zinc-500 dark:text-zinc-400">Members</dt>
-                <dd className="font-medium">
-                  <Count value={group.memberCount} />
-                </dd>
-              </div>
-              <div className="flex items-baseline gap-1.5">
-                <dt className="text-zinc-500 dark:text-zinc-400">Total lag</dt>
-                <dd className="font-medium" data-testid="total-lag">
-                  <Count value={group.totalLag} />
-                </dd>
-              </div>
-              <div className="flex items-baseline gap-1.5">
-                <dt className="text-zinc-500 dark:text-zinc-400">Protocol</dt>
-                <dd className="font-medium">{group.protocol || '—'}</dd>
-              </div>
+            <div className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
+              <dl className="flex flex-wrap items-center gap-x-6 gap-y-2">
+                <div className="flex items-baseline gap-1.5">
+                  <dt className="text-zinc-500 dark:text-zinc-400">State</dt>
+                  <dd>
+                    <GroupStateBadge state={group.state} />
+                  </dd>
+                </div>
+                <div className="flex items-baseline gap-1.5">
+                  <dt className="text-zinc-500 dark:text-zinc-400">Members</dt>
+                  <dd className="font-medium">
+                    <Count value={group.memberCount} />
+                  </dd>
+                </div>
+                <div className="flex items-baseline gap-1.5">
+                  <dt className="text-zinc-500 dark:text-zinc-400">Total lag</dt>
+                  <dd className="font-medium" data-testid="total-lag">
+                    <Count value={group.totalLag} />
+                  </dd>
+                </div>
+                <div className="flex items-baseline gap-1.5">
+                  <dt className="text-zinc-500 dark:text-zinc-400">Protocol</dt>
+                  <dd className="font-medium">{group.protocol || '—'}</dd>
+                </div>
+              </dl>
+              {/* Only dt/dd groups may sit inside the dl, so the as-of time follows it. */}
               <div className="ml-auto">
                 <QueryAsOf query={query} />
               </div>
-            </dl>
+            </div>
             <GroupPartitionLag partitions={group.partitions} />
             <GroupMembers members={group.members} />
             <ResetOffsetsPanel group={group} />

@@ -77,26 +77,29 @@ export function TopicDetail({ topic }: { topic: string }) {
       <QueryState query={query} errorTitle={`Could not read topic ${topic}`}>
         {(detail) => (
           <>
-            <dl className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
-              <Fact label="Partitions" value={<Count value={detail.partitionCount} />} />
-              <Fact label="Replication factor" value={<Count value={detail.replicationFactor} />} />
-              <Fact label="Size" value={<ByteSize bytes={detail.sizeBytes} />} />
-              <Fact label="Messages" value={<Count value={detail.messageCount} />} />
-              <Fact
-                label="Consumer groups"
-                value={
-                  <span className="inline-flex flex-wrap items-center gap-1.5">
-                    <GroupLagBadges groups={detail.groups} />
-                    {detail.groups.length > 0 ? <TransactionAwareNote /> : null}
-                  </span>
-                }
-              />
+            <div className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
+              <dl className="flex flex-wrap items-center gap-x-6 gap-y-2">
+                <Fact label="Partitions" value={<Count value={detail.partitionCount} />} />
+                <Fact label="Replication factor" value={<Count value={detail.replicationFactor} />} />
+                <Fact label="Size" value={<ByteSize bytes={detail.sizeBytes} />} />
+                <Fact label="Messages" value={<Count value={detail.messageCount} />} />
+                <Fact
+                  label="Consumer groups"
+                  value={
+                    <span className="inline-flex flex-wrap items-center gap-1.5">
+                      <GroupLagBadges groups={detail.groups} />
+                      {detail.groups.length > 0 ? <TransactionAwareNote /> : null}
+                    </span>
+                  }
+                />
+                <Fact label="Replication" value={<ReplicationCounts topic={topic} />} />
+              </dl>
+              {/* Only dt/dd groups may sit inside the dl, so the badge and the as-of time follow it. */}
               {detail.internal ? <Badge>internal</Badge> : null}
-              <Fact label="Replication" value={<ReplicationCounts topic={topic} />} />
               <div className="ml-auto">
                 <QueryAsOf query={query} />
               </div>
-            </dl>
+            </div>
             <Tabs
               label="Topic sections"
               selected={tab}
