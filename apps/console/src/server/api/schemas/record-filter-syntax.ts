@@ -1,3 +1,5 @@
+import type { RecordFilter, RecordFilterField, RecordFilterOperator } from '@weir/protocol';
+
 /*
  * The text form of a message-search filter, as it travels in URLs and REST query parameters:
  * `<field>:<operator>:<operand>`, e.g. `value:contains:timeout`, `headerKey:equals:trace-id`. A
@@ -7,16 +9,10 @@
  * by the server and the browser so both read a URL the same way.
  */
 
-export type FilterFieldName = 'key' | 'value' | 'headerKey' | 'headerValue' | 'keyJson' | 'valueJson';
-export type FilterOperatorName = 'contains' | 'notContains' | 'equals';
-
-export interface FilterParts {
-  readonly field: FilterFieldName;
-  readonly operator: FilterOperatorName;
-  readonly value: string;
-  /** For `keyJson` and `valueJson`: the path into the key or value. */
-  readonly path?: string;
-}
+export type FilterFieldName = RecordFilterField;
+export type FilterOperatorName = RecordFilterOperator;
+/** A filter's parts, as the broker's scan takes them. */
+export type FilterParts = RecordFilter;
 
 /** What the schema checks before parsing: a known field (or a JSON path on key or value) and operator. */
 export const FILTER_TEXT_PATTERN =
