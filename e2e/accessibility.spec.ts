@@ -36,73 +36,75 @@ async function noLoadingState(page: Page): Promise<void> {
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 }
 
-test('the main pages have no serious or critical axe violations, light and dark', async ({ page }) => {
-  test.setTimeout(180_000);
-  const topic = `e2e-a11y-${Date.now()}`;
-  const groupId = `${topic}-group`;
-  await seedTopic(
-    topic,
-    2,
-    Array.from({ length: 6 }, (_, index) => ({
-      key: `key-${index}`,
-      value: JSON.stringify({ index }),
-      partition: index % 2,
-    })),
-  );
-  const member = await startGroupMember(groupId, topic);
-  await member.commitAt([0, 1].map((partition) => ({ partition, offset: 1n })));
-  await member.close();
+// One test per colour scheme: each visits eleven pages and runs axe on each, which takes more than
+// a minute on a loaded two-core machine, so the schemes run in parallel with their own time limit.
+for (const colorScheme of ['light', 'dark'] as const)
+  test(`the main pages have no serious or critical axe violations, ${colorScheme}`, async ({ page }) => {
+    test.setTimeout(240_000);
+    const topic = `e2e-a11y-${colorScheme}-${Date.now()}`;
+    const groupId = `${topic}-group`;
+    await seedTopic(
+      topic,
+      2,
+      Array.from({ length: 6 }, (_, index) => ({
+        key: `key-${index}`,
+        value: JSON.stringify({ index }),
+        partition: index % 2,
+      })),
+    );
+    const member = await startGroupMember(groupId, topic);
+    await member.commitAt([0, 1].map((partition) => ({ partition, offset: 1n })));
+    await member.close();
 
-  const heading = (page: Page, name: string) =>
-    expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
-  const pages: PageUnderTest[] = [
-    {
-      name: 'overview',
-      path: '/',
-      ready: (p) => expect(p.getByRole('list', { name: 'Health reasons' })).toBeVisible(),
-    },
-    {
-      name: 'topics',
-      path: '/topics',
-      ready: (p) => expect(p.getByRole('table', { name: 'Topics' })).toContainText(topic),
-    },
-    {
-      name: 'topic',
-      path: `/topics/${topic}`,
-      ready: (p) => expect(p.getByRole('table', { name: 'Partitions' }).locator('tbody tr')).toHaveCount(2),
-    },
-    {
-      name: 'messages',
-      path: `/topics/${topic}/messages`,
-      ready: (p) => expect(p.getByRole('status', { name: 'Search status' })).toContainText('Done'),
-    },
-    {
-      name: 'groups',
-      path: '/groups',
-      ready: (p) => expect(p.getByRole('table', { name: 'Consumer groups' })).toContainText(groupId),
-    },
-    {
-      name: 'group',
-      path: `/groups/${groupId}`,
-      ready: (p) => expect(p.getByTestId('total-lag')).toHaveText('4'),
-    },
-    { name: 'transactions', path: '/transactions', ready: (p) => heading(p, 'Transactions') },
-    { name: 'acls', path: '/acls', ready: (p) => heading(p, 'ACLs') },
-    { name: 'users', path: '/users', ready: (p) => heading(p, 'Users') },
-    {
-      name: 'brokers',
-      path: '/brokers',
-      ready: (p) => expect(p.getByRole('table', { name: 'Brokers' })).toContainText('controller'),
-    },
-    {
-      name: 'replication',
-      path: '/replication',
-      ready: (p) => expect(p.getByText('The cluster is healthy')).toBeVisible(),
-    },
-  ];
+    const heading = (page: Page, name: string) =>
+      expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    const pages: PageUnderTest[] = [
+      {
+        name: 'overview',
+        path: '/',
+        ready: (p) => expect(p.getByRole('list', { name: 'Health reasons' })).toBeVisible(),
+      },
+      {
+        name: 'topics',
+        path: '/topics',
+        ready: (p) => expect(p.getByRole('table', { name: 'Topics' })).toContainText(topic),
+      },
+      {
+        name: 'topic',
+        path: `/topics/${topic}`,
+        ready: (p) => expect(p.getByRole('table', { name: 'Partitions' }).locator('tbody tr')).toHaveCount(2),
+      },
+      {
+        name: 'messages',
+        path: `/topics/${topic}/messages`,
+        ready: (p) => expect(p.getByRole('status', { name: 'Search status' })).toContainText('Done'),
+      },
+      {
+        name: 'groups',
+        path: '/groups',
+        ready: (p) => expect(p.getByRole('table', { name: 'Consumer groups' })).toContainText(groupId),
+      },
+      {
+        name: 'group',
+        path: `/groups/${groupId}`,
+        ready: (p) => expect(p.getByTestId('total-lag')).toHaveText('4'),
+      },
+      { name: 'transactions', path: '/transactions', ready: (p) => heading(p, 'Transactions') },
+      { name: 'acls', path: '/acls', ready: (p) => heading(p, 'ACLs') },
+      { name: 'users', path: '/users', ready: (p) => heading(p, 'Users') },
+      {
+        name: 'brokers',
+        path: '/brokers',
+        ready: (p) => expect(p.getByRole('table', { name: 'Brokers' })).toContainText('controller'),
+      },
+      {
+        name: 'replication',
+        path: '/replication',
+        ready: (p) => expect(p.getByText('The cluster is healthy')).toBeVisible(),
+      },
+    ];
 
-  const failures: string[] = [];
-  for (const colorScheme of ['light', 'dark'] as const) {
+    const failures: string[] = [];
     await page.emulateMedia({ colorScheme });
     for (const entry of pages) {
       await test.step(`${entry.name} (${colorScheme})`, async () => {
@@ -113,9 +115,8 @@ test('the main pages have no serious or critical axe violations, light and dark'
         failures.push(...(await seriousViolations(page, `${entry.name} (${colorScheme})`)));
       });
     }
-  }
-  expect(failures, failures.join('\n')).toEqual([]);
-});
+    expect(failures, failures.join('\n')).toEqual([]);
+  });
 
 // The effective-permissions view needs the login-mode console (serve-console.ts --login), where the
 // broker's ACLs decide: the reader's topics show allowed chips and grey "denied" chips.
