@@ -54,6 +54,13 @@ describe('JSON-path filters', () => {
     expect(await offsetsFor(['value.user.id:notContains:4'])).toEqual(['2', '3']);
   });
 
+  it('answer the REST example in the README, unencoded as curl sends it', async () => {
+    const response = await rest(`/topics/${TOPIC}/messages?filters=value.user.id:equals:42`);
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as { rows: { offset: string }[] };
+    expect(page.rows.map((row) => row.offset)).toEqual(['0', '1']);
+  });
+
   it('work over REST with the same text form', async () => {
     const response = await rest(
       `/topics/${TOPIC}/messages?filters=${encodeURIComponent('value.user.name:equals:ada')}&pageSize=10`,

@@ -162,24 +162,21 @@ const OPEN_BRACKET = 0x5b;
  */
 class JsonDocuments {
   #record: DecodedRecord | undefined;
-  #key: unknown;
-  #value: unknown;
-  #parsed = { key: false, value: false };
+  #documents: Record<'key' | 'value', unknown> = { key: NOT_PARSED, value: NOT_PARSED };
 
   of(record: DecodedRecord, part: 'key' | 'value'): unknown {
     if (record !== this.#record) {
       this.#record = record;
-      this.#parsed = { key: false, value: false };
+      this.#documents.key = NOT_PARSED;
+      this.#documents.value = NOT_PARSED;
     }
-    if (!this.#parsed[part]) {
-      this.#parsed[part] = true;
-      const document = parseDocument(record[part]);
-      if (part === 'key') this.#key = document;
-      else this.#value = document;
-    }
-    return part === 'key' ? this.#key : this.#value;
+    if (this.#documents[part] === NOT_PARSED) this.#documents[part] = parseDocument(record[part]);
+    return this.#documents[part];
   }
 }
+
+/** Marks a part not parsed yet; `undefined` already means "parsed, and not JSON". */
+const NOT_PARSED = Symbol('not parsed');
 
 const utf8 = new TextDecoder();
 

@@ -9,11 +9,6 @@ import type { RecordFilter, RecordFilterField, RecordFilterOperator } from '@wei
  * by the server and the browser so both read a URL the same way.
  */
 
-export type FilterFieldName = RecordFilterField;
-export type FilterOperatorName = RecordFilterOperator;
-/** A filter's parts, as the broker's scan takes them. */
-export type FilterParts = RecordFilter;
-
 /** What the schema checks before parsing: a known field (or a JSON path on key or value) and operator. */
 export const FILTER_TEXT_PATTERN =
   /^(?:key|value|headerKey|headerValue|(?:key|value)(?:\.|\[).+?):(?:contains|notContains|equals):/s;
@@ -35,21 +30,21 @@ function fieldEnd(text: string): number {
 }
 
 /** Parses the text form; a shape the pattern would refuse throws a RangeError saying so. */
-export function parseFilterText(text: string): FilterParts {
+export function parseFilterText(text: string): RecordFilter {
   const first = fieldEnd(text);
   const second = first < 0 ? -1 : text.indexOf(':', first + 1);
   if (first < 0 || second < 0) throw new RangeError(`filter "${text}" is not <field>:<operator>:<value>`);
   const fieldText = text.slice(0, first);
-  const operator = text.slice(first + 1, second) as FilterOperatorName;
+  const operator = text.slice(first + 1, second) as RecordFilterOperator;
   const value = text.slice(second + 1);
   const json = /^(key|value)(\.|\[)/.exec(fieldText);
-  if (json === null) return { field: fieldText as FilterFieldName, operator, value };
+  if (json === null) return { field: fieldText as RecordFilterField, operator, value };
   // `value.user.id` → path `user.id`; `value[0].id` and `value["a.b"]` keep their bracket.
   const path = fieldText.slice(json[1]!.length + (json[2] === '.' ? 1 : 0));
   return { field: json[1] === 'key' ? 'keyJson' : 'valueJson', operator, value, path };
 }
 
-export function formatFilterText(filter: FilterParts): string {
+export function formatFilterText(filter: RecordFilter): string {
   const fieldText =
     filter.field === 'keyJson' || filter.field === 'valueJson'
       ? `${filter.field === 'keyJson' ? 'key' : 'value'}${filter.path?.startsWith('[') ? '' : '.'}${filter.path ?? ''}`

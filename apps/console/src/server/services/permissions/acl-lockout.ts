@@ -1,5 +1,7 @@
+import { ACL_WILDCARD_PRINCIPAL } from '@weir/protocol/names';
 import type { AclBindingView, AclOperationView } from '../../api/schemas/acls';
 import type { EffectivePermissionsView } from '../../api/schemas/effective-permissions';
+import { allowGrants, matchesResource } from './acl-policy';
 
 /*
  * Who loses access when ACLs are created on a resource that has none. The broker's authorizer
@@ -16,24 +18,10 @@ export interface LockoutEntry {
   readonly operations: AclOperationView[];
 }
 
-/** Operations Kafka lets another imply (READ, WRITE, DELETE and ALTER imply DESCRIBE). */
-const IMPLIED_BY: Partial<Record<string, readonly string[]>> = {
-  DESCRIBE: ['READ', 'WRITE', 'DELETE', 'ALTER', 'ALL'],
-  DESCRIBE_CONFIGS: ['ALTER_CONFIGS', 'ALL'],
-};
-
-function covers(binding: AclBindingView, resourceType: string, resourceName: string): boolean {
-  if (binding.resourceType !== resourceType) return false;
-  if (binding.resourceName === '*' && binding.patternType === 'LITERAL') return true;
-  return binding.patternType === 'PREFIXED'
-    ? resourceName.startsWith(binding.resourceName)
-    : resourceName === binding.resourceName;
-}
-
-function grants(binding: AclBindingView, principal: string, operation: string): boolean {
-  if (binding.permission !== 'ALLOW') return false;
-  if (binding.principal !== principal && binding.principal !== 'User:*') return false;
-  return binding.operation === operation || (IMPLIED_BY[operation] ?? []).includes(binding.operation);
+/** Whether the new ACL gives `principal` the operation (wildcard principal included). */
+function grants(binding: AclBindingView, principal: string, operation: AclOperationView): boolean {
+  if (binding.principal !== principal && binding.principal !== ACL_WILDCARD_PRINCIPAL) return false;
+  return allowGrants(binding, operation);
 }
 
 /**
@@ -50,12 +38,17 @@ export function lockoutOf(
     if (view.superUser) continue;
     for (const resource of view.resources) {
       const touching = created.filter((binding) =>
-        covers(binding, resource.resourceType, resource.resourceName),
+        matchesResource(binding, resource.resourceType, resource.resourceName),
       );
       if (touching.length === 0) continue;
       const lost = resource.operations
         .filter((verdict) => verdict.allowed && verdict.reason === 'NO_ACL_FOUND')
-        .filter((verdict) => !touching.some((binding) => grants(binding, view.principal, verdict.operation)))
+        .filter(
+          (verdict) =>
+            !touching.some((binding) =>
+              grants(binding, view.principal, verdict.operation as AclOperationView),
+            ),
+        )
         .map((verdict) => verdict.operation as AclOperationView);
       if (lost.length > 0) {
         entries.push({

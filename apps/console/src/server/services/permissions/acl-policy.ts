@@ -29,7 +29,8 @@ const IMPLIED_BY: Partial<Record<AclOperation, readonly AclOperation[]>> = {
   DESCRIBE_CONFIGS: ['DESCRIBE_CONFIGS', 'ALTER_CONFIGS'],
 };
 
-function matchesResource(acl: AclBinding, type: AclResourceType, name: string): boolean {
+/** Whether the ACL applies to the resource: LITERAL of its name or `*`, PREFIXED of a prefix of it. */
+export function matchesResource(acl: AclBinding, type: AclResourceType, name: string): boolean {
   if (acl.resourceType !== type) return false;
   if (acl.patternType === 'LITERAL') return acl.resourceName === name || acl.resourceName === ACL_WILDCARD;
   return acl.patternType === 'PREFIXED' && name.startsWith(acl.resourceName);
@@ -48,6 +49,12 @@ function appliesTo(acl: AclBinding, principal: string): boolean {
 
 const covers = (granted: AclOperation, wanted: AclOperation) => granted === wanted || granted === 'ALL';
 
+/** Whether the ACL is an ALLOW that grants `operation`: the same one, ALL, or one implying it. */
+export function allowGrants(acl: AclBinding, operation: AclOperation): boolean {
+  const allowing = IMPLIED_BY[operation] ?? [operation];
+  return acl.permission === 'ALLOW' && allowing.some((wanted) => covers(acl.operation, wanted));
+}
+
 /** Whether the principal may do `operation` on the resource, by Kafka's rules. */
 export function aclAllows(
   view: AclPolicyView,
@@ -60,10 +67,7 @@ export function aclAllows(
   if (matching.length === 0) return view.allowEveryoneIfNoAclFound;
   const applicable = matching.filter((acl) => appliesTo(acl, view.principal));
   if (applicable.some((acl) => acl.permission === 'DENY' && covers(acl.operation, operation))) return false;
-  const allowing = IMPLIED_BY[operation] ?? [operation];
-  return applicable.some(
-    (acl) => acl.permission === 'ALLOW' && allowing.some((wanted) => covers(acl.operation, wanted)),
-  );
+  return applicable.some((acl) => allowGrants(acl, operation));
 }
 
 const TYPE_WORD: Record<AclResourceType, string> = {

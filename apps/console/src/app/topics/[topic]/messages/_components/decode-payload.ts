@@ -43,15 +43,22 @@ export function decodePayload(payload: PayloadLike, mode: DecodeMode): Decoded {
   }
   if (mode === 'text') return { text: payload.text };
   if (mode === 'auto') return detectJson(payload.text) ?? { text: payload.text };
+  const pretty = prettyJson(payload.text);
+  if (pretty !== undefined) return { text: pretty };
+  return {
+    text: payload.text,
+    note: payload.truncated
+      ? 'Cut at the size limit, so it cannot be parsed as JSON.'
+      : 'Not JSON; shown as text.',
+  };
+}
+
+/** The text indented as JSON, or undefined when it is not JSON. */
+function prettyJson(text: string): string | undefined {
   try {
-    return { text: JSON.stringify(JSON.parse(payload.text), null, 2) };
+    return JSON.stringify(JSON.parse(text), null, 2);
   } catch {
-    return {
-      text: payload.text,
-      note: payload.truncated
-        ? 'Cut at the size limit, so it cannot be parsed as JSON.'
-        : 'Not JSON; shown as text.',
-    };
+    return undefined;
   }
 }
 
@@ -62,11 +69,8 @@ export function decodePayload(payload: PayloadLike, mode: DecodeMode): Decoded {
 export function detectJson(text: string): Decoded | undefined {
   const start = text.trimStart()[0];
   if (start !== '{' && start !== '[') return undefined;
-  try {
-    return { text: JSON.stringify(JSON.parse(text), null, 2), note: 'JSON detected; pretty-printed.' };
-  } catch {
-    return undefined;
-  }
+  const pretty = prettyJson(text);
+  return pretty === undefined ? undefined : { text: pretty, note: 'JSON detected; pretty-printed.' };
 }
 
 /** A one-line preview for table cells. */

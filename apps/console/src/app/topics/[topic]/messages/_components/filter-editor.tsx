@@ -1,12 +1,8 @@
 'use client';
 
+import type { RecordFilterField, RecordFilterOperator } from '@weir/protocol';
 import { Button, Input, Select } from '@weir/ui';
-import {
-  type FilterFieldName,
-  type FilterOperatorName,
-  formatFilterText,
-  parseFilterText,
-} from '../../../../../server/api/schemas/record-filter-syntax';
+import { formatFilterText, parseFilterText } from '../../../../../server/api/schemas/record-filter-syntax';
 
 /** A filter row being edited; `path` is used by the JSON fields only. */
 export type FilterDraft = { field: string; operator: string; value: string; path: string };
@@ -40,8 +36,8 @@ export function parseFilter(text: string): FilterDraft {
 
 export function formatFilter(filter: FilterDraft): string {
   return formatFilterText({
-    field: filter.field as FilterFieldName,
-    operator: filter.operator as FilterOperatorName,
+    field: filter.field as RecordFilterField,
+    operator: filter.operator as RecordFilterOperator,
     value: filter.value,
     ...(isJsonField(filter.field) ? { path: filter.path } : {}),
   });
