@@ -497,7 +497,11 @@ export class Broker {
       acls,
       operator: this.#operator,
       clusterEvents: this.#store,
-      history: new HistoryView(() => this.#history?.store ?? emptyHistory, systemClock),
+      history: new HistoryView(
+        () => this.#history?.store ?? emptyHistory,
+        systemClock,
+        historyConfig.enabled ? historyConfig.sampleIntervalMs : -1,
+      ),
       reassignments: new PartitionReassigner({
         view: this.#view,
         store: this.#store,

@@ -89,7 +89,8 @@ describe('HistorySampler', () => {
     await first.start();
     produceAndConsume(first);
     await first.stop();
-    const view = (running: HistorySampler) => new HistoryView(() => running.store, { nowMs: () => nowMs });
+    const view = (running: HistorySampler) =>
+      new HistoryView(() => running.store, { nowMs: () => nowMs }, 1000);
     const before = view(first).groupLagHistory(['billing'], nowMs - 9_000, true)[0]!;
     // Partition 0 falls behind by 40 a second; partition 1 keeps up.
     expect(before.totalLag).toEqual([40, 80, 120, 160, 200, 240, 280, 320, 360, 400]);

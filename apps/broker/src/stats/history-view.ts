@@ -40,6 +40,8 @@ export class HistoryView {
   constructor(
     private readonly store: () => HistoryStore,
     private readonly clock: { nowMs(): number },
+    /** How often the broker samples; -1 when the history is off. */
+    readonly sampleIntervalMs: number,
   ) {}
 
   groupLagHistory(groupIds: readonly string[], sinceMs: number, withPartitions: boolean): GroupLagHistory[] {
