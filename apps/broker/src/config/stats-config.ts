@@ -4,8 +4,8 @@ import { z } from 'zod';
  * The broker's own history of consumer lag and topic throughput (docs/architecture.md §9,
  * stats/history-store.ts): how often it samples, how often the store is written to the data
  * directory, and how many series it keeps at most. The tiers follow from the sampling interval
- * (stats/history-tiers.ts): one sample per slot for the last 360 samples (an hour at the default
- * 10 s), and one-minute slots for 24 hours.
+ * (stats/history-tiers.ts): every sample of the last hour (360 slots at the default 10 s), and
+ * one-minute slots for 24 hours.
  */
 export const statsConfigSchema = z
   .strictObject({

@@ -4,23 +4,23 @@ export interface HistoryTier {
   readonly slots: number;
 }
 
-/** Samples the fine tier keeps: an hour at the default interval of 10 s. */
-export const FINE_TIER_SLOTS = 360;
+/** How far back the fine tier reaches: every sample of the last hour (360 at the default 10 s). */
+export const FINE_SPAN_MS = 60 * 60 * 1000;
 /** The coarse tier's resolution, unless sampling is slower than that. */
 export const COARSE_RESOLUTION_MS = 60_000;
 /** How far back the coarse tier reaches: the "at least 24 h" (#21 item 2). */
 export const COARSE_SPAN_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The tiers for a sampling interval: every sample for the last {@link FINE_TIER_SLOTS} samples,
- * and one-minute buckets for 24 hours. A test's short interval shrinks the fine tier's span
- * (200 ms × 360 = 72 s) but never the coarse one's, so the store's size depends on the series
- * count alone.
+ * The tiers for a sampling interval: every sample of the last hour, and one-minute buckets for 24
+ * hours. The coarse tier's size is fixed; the fine tier's follows the interval (360 slots at the
+ * default 10 s; a test's 200 ms keeps 18,000), so the bytes per series are fixed by the
+ * configuration and the store's size by the series count.
  */
 export function historyTiers(sampleIntervalMs: number): HistoryTier[] {
   const coarseMs = Math.max(COARSE_RESOLUTION_MS, sampleIntervalMs);
   return [
-    { resolutionMs: sampleIntervalMs, slots: FINE_TIER_SLOTS },
+    { resolutionMs: sampleIntervalMs, slots: Math.ceil(FINE_SPAN_MS / sampleIntervalMs) },
     { resolutionMs: coarseMs, slots: Math.ceil(COARSE_SPAN_MS / coarseMs) },
   ];
 }
