@@ -150,4 +150,26 @@ describe('the lists’ sparklines (tRPC)', () => {
     const throughput = await gateway.caller.topics.throughputTrends({ topics: [TOPIC] });
     expect(throughput.trends[TOPIC]!.some((rate) => rate !== null && rate > 0)).toBe(true);
   });
+
+  it('keep the peak once the group caught up, from every sample of the last hour', async () => {
+    await member.commit([
+      { topic: TOPIC, partition: 0, offset: 6n },
+      { topic: TOPIC, partition: 1, offset: 6n },
+    ]);
+    await until(async () => {
+      const history = await gateway.caller.groups.lagHistory({
+        groupId: GROUP,
+        since: '15m',
+        partitions: false,
+      });
+      return newest(history.totalLag) === 0;
+    }, 'a sample without lag');
+    // The last hour is the fine tier's: every sample of it, the 9s before the commit included.
+    const hour = await gateway.caller.groups.lagHistory({ groupId: GROUP, since: '1h', partitions: false });
+    expect(hour.resolutionMs).toBe(200);
+    expect(hour.totalLag).toContain(9);
+    const lag = await gateway.caller.groups.lagTrends({ groupIds: [GROUP] });
+    const sampled = lag.trends[GROUP]!.filter((value) => value !== null);
+    expect(Math.max(...sampled)).toBe(9);
+  });
 });

@@ -38,6 +38,16 @@ describe('HistoryStore', () => {
     expect(coarse.values).toEqual([Number.NaN, 9, 19, 29]);
   });
 
+  it('reads an hour from the fine tier even when asked a little more than it holds', () => {
+    const store = new HistoryStore(TIERS, 10);
+    sampleEverySecond(store, 100_000, 5, (atMs) => [gauge('lag', atMs / 1000)]);
+    const nowMs = 104_000;
+    // The fine tier holds 5 s; 5.5 s back is short of one coarse bucket (10 s): still the fine one.
+    expect(store.window(nowMs - 5_500, nowMs).resolutionMs).toBe(1000);
+    expect(store.read('lag', store.window(nowMs - 5_500, nowMs)).values).toEqual([100, 101, 102, 103, 104]);
+    expect(store.window(nowMs - 15_001, nowMs).resolutionMs).toBe(10_000);
+  });
+
   it('adds counts up per bucket and reads them per second of the time sampled', () => {
     const store = new HistoryStore(TIERS, 10);
     // 50 records per second for 20 s, then 10 per second.
@@ -50,7 +60,7 @@ describe('HistoryStore', () => {
   it('reads a coarse bucket still being filled by the time it has covered so far', () => {
     const store = new HistoryStore(TIERS, 10);
     sampleEverySecond(store, 300_000, 3, () => [count('consumed', 30)]);
-    const window = store.window(290_000, 302_000);
+    const window = store.window(290_000, 306_000);
     expect(window.resolutionMs).toBe(10_000);
     expect(store.read('consumed', window).values).toEqual([Number.NaN, 30]);
   });

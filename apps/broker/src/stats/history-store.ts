@@ -136,10 +136,15 @@ export class HistoryStore {
 
   /**
    * The buckets to read for `sinceMs`..`nowMs`: the finest tier reaching back to `sinceMs`, else
-   * the coarsest, cut to what it holds.
+   * the coarsest, cut to what it holds. A tier counts as reaching back when it falls short by less
+   * than one bucket of the next tier, which could not show more of that gap: so "the last hour"
+   * asked a few milliseconds before the broker reads it still gets the hour's fine tier.
    */
   window(sinceMs: number, nowMs: number): HistoryWindow {
-    let tierIndex = this.#tiers.findIndex(({ tier }) => nowMs - sinceMs <= tier.resolutionMs * tier.slots);
+    let tierIndex = this.#tiers.findIndex(({ tier }, index) => {
+      const next = this.#tiers[index + 1];
+      return nowMs - sinceMs <= tier.resolutionMs * tier.slots + (next?.tier.resolutionMs ?? 0);
+    });
     if (tierIndex < 0) tierIndex = this.#tiers.length - 1;
     const { tier } = this.#tiers[tierIndex]!;
     const endBucket = Math.floor(nowMs / tier.resolutionMs);
