@@ -66,7 +66,14 @@ export class HistorySampler {
   async start(): Promise<void> {
     await this.load();
     this.#started = true;
-    this.#sampleTimer = setInterval(() => this.sample(), this.deps.sampleIntervalMs);
+    this.#sampleTimer = setInterval(() => {
+      // A sampling that fails is a gap in the history, never a reason for the broker to stop.
+      try {
+        this.sample();
+      } catch (error) {
+        this.deps.logger.warn({ err: error }, 'sampling lag and throughput failed');
+      }
+    }, this.deps.sampleIntervalMs);
     this.#sampleTimer.unref();
     this.#persistTimer = setInterval(() => {
       this.persist().catch((error: unknown) =>
