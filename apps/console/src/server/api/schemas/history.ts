@@ -80,13 +80,13 @@ export const throughputHistorySchema = z.object({
   bytesOutPerSecond: seriesSchema,
 });
 
-/** The most rows one trends call asks about: a list page's worth. */
-export const MAX_TREND_ROWS = 200;
+/** The most rows one trends call asks about: the largest list page (pageLimitSchema), the brokers' limit too. */
+export const MAX_TREND_ROWS = 1000;
 
 export const lagTrendsInputSchema = z.object({ groupIds: z.array(groupIdSchema).max(MAX_TREND_ROWS) });
 export const throughputTrendsInputSchema = z.object({ topics: z.array(topicNameSchema).max(MAX_TREND_ROWS) });
 
-/** A list's sparklines: the last hour, at most {@link TREND_POINTS} points per row. */
+/** A list's sparklines: the last hour, at most 60 points per row (services/history.ts). */
 export const trendsSchema = z.object({
   asOfMs: asOfMsSchema,
   startMs: z.number().int(),
