@@ -60,10 +60,14 @@ async function startSecureBroker(): Promise<RunningBroker> {
 
 async function main(): Promise<void> {
   // The log cleaner looks again 500 ms after finding nothing due (not 15 s), so a compacted topic
-  // a spec fills is cleaned while its page is open.
+  // a spec fills is cleaned while its page is open; the lag and throughput history samples every
+  // 500 ms (not 10 s), so lag-history.spec.ts sees real samples within a second.
   const running = loginMode
     ? await startSecureBroker()
-    : await startBroker({ log: { cleaner: { backoffMs: 500 } } });
+    : await startBroker({
+        log: { cleaner: { backoffMs: 500 } },
+        stats: { history: { sampleIntervalMs: 500 } },
+      });
   if (!loginMode) {
     const info: ClusterInfo = {
       bootstrap: running.bootstrap,

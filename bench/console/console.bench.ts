@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from '@playwright/test';
+import { Admin, Client } from '@weir/protocol';
 import { killLiveChildren, type ServiceChild, startServiceChild } from '../broker/run-child';
 import { type Column, formatCount, formatTable } from '../harness/table';
 import { launchBrowser } from './browser';
@@ -14,6 +15,7 @@ import {
   settledBuildId,
   startConsole,
 } from './console-server';
+import { chartGroupId, lagChartRows, lagStorageRows, writeChartHistory } from './lag-history';
 import { browserRows, messageSearchRows, progress, type Row, topicListRows } from './rows';
 import { seedRecords, seedTopics, topicName } from './seed';
 import { MESSAGE_PARTITIONS, MESSAGE_TOPIC, RECORD_COUNT, TOPIC_COUNT, VALUE_BYTES } from './workload';
@@ -24,7 +26,9 @@ import { MESSAGE_PARTITIONS, MESSAGE_TOPIC, RECORD_COUNT, TOPIC_COUNT, VALUE_BYT
  * topic of 1,000,000 records of about 100 B; the production console build (`next start`) talks to
  * its internal listener; Debian's Chromium loads the pages. Measured: the topic list (gateway page
  * time, first render in the browser, keystroke to filtered rows) and the streamed message search
- * over SSE (time to first rows, scan rate, cancel latency, seen from the broker's side). Needs
+ * over SSE (time to first rows, scan rate, cancel latency, seen from the broker's side), and the
+ * lag history (the store's bytes per 1,000 group partitions per day, and the group page's chart
+ * of 24 hours of samples, written into the data directory before the broker starts). Needs
  * `npm run build -w @weir/console` (built here when .next/BUILD_ID is missing, before the clock).
  */
 
@@ -65,6 +69,9 @@ async function main(): Promise<void> {
   let consoleServer: ConsoleServer | undefined;
   let browser: Browser | undefined;
   try {
+    // The broker reads its lag history at start: a day of samples of the chart's group on the
+    // message topic's partitions, as its own sampler would have written them.
+    await writeChartHistory(directory, MESSAGE_TOPIC, MESSAGE_PARTITIONS);
     broker = await startServiceChild(
       'probed-broker',
       { dataDir: directory, flushMs: 1000 },
@@ -85,6 +92,14 @@ async function main(): Promise<void> {
       VALUE_BYTES,
     );
 
+    // The chart's group must exist for its page: it commits the start of every partition.
+    const groupClient = new Client({ bootstrapServers: [bootstrap] });
+    try {
+      await new Admin(groupClient).resetOffsets(chartGroupId(), 'earliest', { topics: [MESSAGE_TOPIC] });
+    } finally {
+      await groupClient.close();
+    }
+
     // Seeding takes a minute or more, long enough for someone to rebuild the console meanwhile.
     const buildId = await settledBuildId(BUILD_WAIT_MS);
     if (buildId === undefined)
@@ -103,6 +118,8 @@ async function main(): Promise<void> {
       ...(await browserRows(browser, consoleServer.url)),
       ...(await topicListRows(consoleServer.url)),
       ...(await messageSearchRows(consoleServer.url, broker.value.probePort)),
+      ...lagStorageRows(),
+      ...(await lagChartRows(browser, consoleServer.url, MESSAGE_PARTITIONS)),
     ];
 
     const [endLoad] = os.loadavg();

@@ -12,6 +12,7 @@ import type { ClientQuotas } from './quotas/client-quotas';
 import type { ReplicaManager } from './replica/replica-manager';
 import type { AclManager } from './security/acl/acl-manager';
 import type { UserManager } from './security/users/user-manager';
+import type { HistoryView } from './stats/history-view';
 import type { TopicDescriptions } from './topics/topic-descriptions';
 import type { TopicManager } from './topics/topic-manager';
 import type { TransactionMarkerWriter } from './txn/transaction-contracts';
@@ -58,4 +59,6 @@ export interface BrokerServices {
   operator: OperatorViews;
   /** The replication timeline (WeirListClusterEvents), read from the metadata store. */
   clusterEvents: Pick<MetadataStore, 'listClusterEvents'>;
+  /** Consumer lag and topic throughput over time, sampled here (stats/history-sampler.ts). */
+  history: HistoryView;
 }

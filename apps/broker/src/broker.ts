@@ -60,6 +60,11 @@ import { AuthenticationsInProgress } from './server/auth/authentications-in-prog
 import type { SaslAuthHooks } from './server/auth/sasl-connection-auth';
 import { BROKER_PRINCIPAL, INTERNAL_PRINCIPAL } from './server/auth/weir-token-mechanism';
 import { HeldRequestBytes } from './server/held-request-bytes';
+import { HistorySampler } from './stats/history-sampler';
+import { HistoryStore } from './stats/history-store';
+import { historyTiers } from './stats/history-tiers';
+import { HistoryView } from './stats/history-view';
+import { TopicTraffic } from './stats/topic-traffic';
 import { TrafficRates } from './stats/traffic-rates';
 import { logConfigFor } from './topics/topic-configs';
 import { TopicDescriptions } from './topics/topic-descriptions';
@@ -134,6 +139,10 @@ export class Broker {
   readonly services: BrokerServices;
   /** The last minute's traffic, for the overview the internal listener serves. */
   readonly #traffic = new TrafficRates(systemClock);
+  /** Client traffic per topic since the history's last sampling. */
+  readonly #topicTraffic = new TopicTraffic();
+  /** Lag and throughput over time; undefined when `stats.history.enabled` is off. */
+  readonly #history: HistorySampler | undefined;
   readonly #heldRequestBytes = new HeldRequestBytes();
   readonly #warnings: WarningLimiter;
   /** This start's registration: a new session id every time the process starts. */
@@ -251,11 +260,13 @@ export class Broker {
           deps.metrics.bytesInTotal.inc({ topic }, bytes);
           deps.metrics.recordsInTotal.inc({ topic }, records);
           this.#traffic.produced(bytes, records);
+          this.#topicTraffic.produced(topic, bytes, records);
         },
         bytesOut: (topic, bytes, records) => {
           deps.metrics.bytesOutTotal.inc({ topic }, bytes);
           deps.metrics.recordsOutTotal.inc({ topic }, records);
           this.#traffic.fetched(bytes, records);
+          this.#topicTraffic.fetched(topic, bytes, records);
         },
       },
       logger: deps.logger.child({ component: 'replica' }),
@@ -434,6 +445,31 @@ export class Broker {
         connectionCount: () => openConnectionCount(this.#listeners),
       },
     });
+    const historyConfig = config.stats.history;
+    const tiers = historyTiers(historyConfig.sampleIntervalMs);
+    this.#history = historyConfig.enabled
+      ? new HistorySampler({
+          io,
+          dataDirectory,
+          tiers,
+          maxSeries: historyConfig.maxSeries,
+          sampleIntervalMs: historyConfig.sampleIntervalMs,
+          persistIntervalMs: historyConfig.persistIntervalMs,
+          groups: () => (this.#groupCoordinator.loadState().loaded ? this.#groupCoordinator.snapshots() : []),
+          offsetsOf: (topic, partition) => this.#replicas.offsets(topic, partition),
+          ledTopics: () =>
+            new Set(
+              this.#replicas
+                .localReplicas()
+                .filter(({ state }) => state.role === 'leader')
+                .map(({ topic }) => topic),
+            ),
+          traffic: this.#topicTraffic,
+          clock: systemClock,
+          logger: deps.logger.child({ component: 'stats-history' }),
+        })
+      : undefined;
+    const emptyHistory = new HistoryStore(tiers, 1);
     this.services = {
       cluster: this.#view,
       elections: this.#elections,
@@ -461,6 +497,11 @@ export class Broker {
       acls,
       operator: this.#operator,
       clusterEvents: this.#store,
+      history: new HistoryView(
+        () => this.#history?.store ?? emptyHistory,
+        systemClock,
+        historyConfig.enabled ? historyConfig.sampleIntervalMs : -1,
+      ),
       reassignments: new PartitionReassigner({
         view: this.#view,
         store: this.#store,
@@ -608,6 +649,8 @@ export class Broker {
       { ...transactionTopic, ...this.#transactionCoordinator.readiness() },
       'transaction coordinator loaded',
     );
+    // Sampling starts once the groups are loaded, so the first lag sampled is a whole one.
+    await this.#history?.start();
     logger.info(
       {
         clusterId: this.#view.clusterId,
@@ -654,6 +697,12 @@ export class Broker {
       this.#listeners.internal?.stop(this.config.shutdownTimeoutMs / 2),
     ]);
     this.#interBroker.stopping();
+    // The last samples are kept: a failed write loses at most this stop's share of the history.
+    await this.#history
+      ?.stop()
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ err: error }, 'writing the lag and throughput history at stop failed'),
+      );
     this.#controller?.stop();
     this.#eventKeeper?.stop();
     this.#unfollowSession?.();

@@ -9,3 +9,8 @@ export { brokerConfigSchema } from './config/broker-config';
 export type { BrokerMetrics } from './http/metrics';
 export { createBrokerMetrics } from './http/metrics';
 export { createLogger } from './logger';
+export { groupConsumedKey, groupLagKey, groupProducedKey, partitionLagKey } from './stats/history-keys';
+export { HISTORY_FILE } from './stats/history-sampler';
+export type { HistorySample } from './stats/history-store';
+export { HistoryStore } from './stats/history-store';
+export { bytesPerSeries, historyTiers } from './stats/history-tiers';

@@ -1,3 +1,4 @@
+import type { BrokerConfigInput } from '@weir/broker';
 import { InternalAdmin } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import pino from 'pino';
@@ -16,10 +17,12 @@ export interface GatewayFixture {
   dispose(): Promise<void>;
 }
 
-export async function startGateway(): Promise<GatewayFixture> {
+/** `overrides` add broker settings (such as a short history sampling interval) to the fixture's. */
+export async function startGateway(overrides: BrokerConfigInput = {}): Promise<GatewayFixture> {
   const broker = await startBroker({
     topics: { autoCreateEnable: false },
     groups: { initialRebalanceDelayMs: 50, minSessionTimeoutMs: 1000, offsetsTopicPartitions: 2 },
+    ...overrides,
   });
   const clients = createBrokerClients({
     bootstrap: [broker.internalBootstrap],

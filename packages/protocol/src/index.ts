@@ -46,9 +46,11 @@ export { WeirDeleteUser } from './messages/apis/internal/weir-delete-user';
 export { WeirDescribeBroker } from './messages/apis/internal/weir-describe-broker';
 export { WeirDescribeEffectivePermissions } from './messages/apis/internal/weir-describe-effective-permissions';
 export { WeirDescribeGroupLags } from './messages/apis/internal/weir-describe-group-lags';
+export { WeirDescribeLagHistory } from './messages/apis/internal/weir-describe-lag-history';
 export { WeirDescribeLogCleaner } from './messages/apis/internal/weir-describe-log-cleaner';
 export { WeirDescribePartitions } from './messages/apis/internal/weir-describe-partitions';
 export { WeirDescribeReplication } from './messages/apis/internal/weir-describe-replication';
+export { WeirDescribeThroughputHistory } from './messages/apis/internal/weir-describe-throughput-history';
 export { WeirListClusterEvents } from './messages/apis/internal/weir-list-cluster-events';
 export { WeirListTopicSummaries } from './messages/apis/internal/weir-list-topic-summaries';
 export { WeirListUsers } from './messages/apis/internal/weir-list-users';
@@ -286,6 +288,12 @@ export {
   type PermissionReason,
   type ResourcePermissions,
 } from './client/internal/effective-permission-types';
+export type {
+  GroupLagHistory,
+  HistoryAnswer,
+  HistoryValues,
+  TopicThroughputHistory,
+} from './client/internal/history-types';
 export { InternalAdmin } from './client/internal/internal-admin';
 export type {
   BrokerHealthCheck,
@@ -312,6 +320,8 @@ export type {
   TopicSortKey,
   TopicSummary,
 } from './client/internal/internal-admin-types';
+export type { LagTrend, TimeToZeroEstimate } from './client/internal/lag-estimate';
+export { ESTIMATE_BUCKETS, estimateTimeToZero } from './client/internal/lag-estimate';
 export type {
   LogCleanerNextClean,
   LogCleanerOutcome,

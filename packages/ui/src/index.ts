@@ -37,6 +37,7 @@ export { Panel } from './panel';
 export { ProgressBar } from './progress-bar';
 export { Select, type SelectOption } from './select';
 export { SideNav } from './side-nav';
+export { Sparkline } from './sparkline';
 export { StatusBadge, type StatusTone } from './status-badge';
 export { type TabItem, Tabs } from './tabs';
 export { TextArea } from './text-area';

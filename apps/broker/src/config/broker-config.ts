@@ -5,6 +5,7 @@ import {
   listenerTlsSchema,
 } from './listener-tls-schema';
 import { principalList } from './principal-list';
+import { statsConfigSchema } from './stats-config';
 
 /**
  * The broker's configuration, validated with zod. Every size and duration carries its unit in its
@@ -463,6 +464,8 @@ export const brokerConfigSchema = z.strictObject({
       maxConcurrentAuthenticationsPerUser: z.number().int().min(1).default(64),
     })
     .prefault({}),
+  /** Lag and throughput history (stats-config.ts). */
+  stats: statsConfigSchema,
   /** How long a graceful shutdown may take before the process exits anyway. */
   shutdownTimeoutMs: z.number().int().min(1).default(30_000),
 });

@@ -34,9 +34,11 @@ import { weirDeleteUserHandler } from './handlers/internal/weir-delete-user';
 import { weirDescribeBrokerHandler } from './handlers/internal/weir-describe-broker';
 import { weirDescribeEffectivePermissionsHandler } from './handlers/internal/weir-describe-effective-permissions';
 import { weirDescribeGroupLagsHandler } from './handlers/internal/weir-describe-group-lags';
+import { weirDescribeLagHistoryHandler } from './handlers/internal/weir-describe-lag-history';
 import { weirDescribeLogCleanerHandler } from './handlers/internal/weir-describe-log-cleaner';
 import { weirDescribePartitionsHandler } from './handlers/internal/weir-describe-partitions';
 import { weirDescribeReplicationHandler } from './handlers/internal/weir-describe-replication';
+import { weirDescribeThroughputHistoryHandler } from './handlers/internal/weir-describe-throughput-history';
 import { weirListClusterEventsHandler } from './handlers/internal/weir-list-cluster-events';
 import { weirListTopicSummariesHandler } from './handlers/internal/weir-list-topic-summaries';
 import { weirListUsersHandler } from './handlers/internal/weir-list-users';
@@ -146,6 +148,8 @@ export const API_TABLE: readonly ApiTableRow[] = [
   { handler: alterPartitionReassignmentsHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribeBrokerHandler, servedOn: INTERNAL_ONLY },
   { handler: weirListClusterEventsHandler, servedOn: INTERNAL_ONLY },
+  { handler: weirDescribeLagHistoryHandler, servedOn: INTERNAL_ONLY },
+  { handler: weirDescribeThroughputHistoryHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribeReplicationHandler, servedOn: INTERNAL_ONLY },
   { handler: weirListTopicSummariesHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribePartitionsHandler, servedOn: INTERNAL_ONLY },

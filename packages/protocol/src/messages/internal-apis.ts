@@ -5,9 +5,11 @@ import { WeirDeleteUser } from './apis/internal/weir-delete-user';
 import { WeirDescribeBroker } from './apis/internal/weir-describe-broker';
 import { WeirDescribeEffectivePermissions } from './apis/internal/weir-describe-effective-permissions';
 import { WeirDescribeGroupLags } from './apis/internal/weir-describe-group-lags';
+import { WeirDescribeLagHistory } from './apis/internal/weir-describe-lag-history';
 import { WeirDescribeLogCleaner } from './apis/internal/weir-describe-log-cleaner';
 import { WeirDescribePartitions } from './apis/internal/weir-describe-partitions';
 import { WeirDescribeReplication } from './apis/internal/weir-describe-replication';
+import { WeirDescribeThroughputHistory } from './apis/internal/weir-describe-throughput-history';
 import { WeirListClusterEvents } from './apis/internal/weir-list-cluster-events';
 import { WeirListTopicSummaries } from './apis/internal/weir-list-topic-summaries';
 import { WeirListUsers } from './apis/internal/weir-list-users';
@@ -41,6 +43,8 @@ export const INTERNAL_APIS: readonly ApiSchema[] = [
   WeirListClusterEvents,
   WeirDescribeReplication,
   WeirDescribeLogCleaner,
+  WeirDescribeLagHistory,
+  WeirDescribeThroughputHistory,
 ];
 
 for (const api of INTERNAL_APIS) {

@@ -155,6 +155,8 @@ export const API_ACL_RULES = {
   WeirDescribePartitions: { topic: topic('DESCRIBE') },
   WeirDescribeLogCleaner: { topic: topic('DESCRIBE') },
   WeirDescribeGroupLags: { group: group('DESCRIBE') },
+  WeirDescribeLagHistory: { group: group('DESCRIBE') },
+  WeirDescribeThroughputHistory: { topic: topic('DESCRIBE') },
   WeirScanRecords: { topic: topic('READ') },
   WeirAbortTransaction: { transactionalId: transactionalId('WRITE'), cluster: cluster('ALTER') },
   WeirListUsers: { cluster: cluster('DESCRIBE') },

@@ -20,6 +20,7 @@ import {
 } from '@weir/protocol';
 import { asKafkaError } from '../api/error-shapes';
 import type { BrokerReachability } from './broker-reachability';
+import { mergeLagHistories, mergeThroughputHistories } from './routed-history';
 
 /** What the routed admin talks through: the cluster-wide client and one client per broker. */
 export interface ClusterRouting {
@@ -77,6 +78,23 @@ export class RoutedInternalAdmin implements InternalAdminApi {
   /** Any broker answers: the timeline is read from the cluster's metadata store, not a broker's memory. */
   listClusterEvents(query: ClusterEventQuery) {
     return this.#routing.any.listClusterEvents(query);
+  }
+
+  /** Every live broker answers for the groups it coordinated; their histories are merged (routed-history.ts). */
+  async describeLagHistory(
+    groupIds: readonly string[],
+    options: { sinceMs: number; includePartitions?: boolean },
+  ) {
+    return mergeLagHistories(
+      await this.#everyLiveBroker((internal) => internal.describeLagHistory(groupIds, options)),
+    );
+  }
+
+  /** Every live broker answers for the partitions it leads; their histories are summed (routed-history.ts). */
+  async describeThroughputHistory(topics: readonly string[], options: { sinceMs: number }) {
+    return mergeThroughputHistories(
+      await this.#everyLiveBroker((internal) => internal.describeThroughputHistory(topics, options)),
+    );
   }
 
   /** Any broker answers, for the partitions it leads; the ISR page asks each broker itself. */
@@ -421,6 +439,29 @@ export class RoutedInternalAdmin implements InternalAdminApi {
       });
     }
     return reachable;
+  }
+
+  /**
+   * `call` on every live broker (straight to the one broker when standalone); the brokers that
+   * did not answer are left out, and when none answered, the first failure is thrown.
+   */
+  async #everyLiveBroker<T>(call: (internal: InternalAdminApi) => Promise<T>): Promise<T[]> {
+    const brokers = await this.#liveBrokers();
+    if (brokers === undefined) return [await call(this.#routing.any)];
+    const answers: T[] = [];
+    let failure: unknown;
+    await Promise.all(
+      brokers.map(async (nodeId) => {
+        try {
+          answers.push(await this.#onNode(nodeId, ({ internal }) => call(internal)));
+        } catch (error) {
+          if (!unanswered(error)) throw error;
+          failure ??= error;
+        }
+      }),
+    );
+    if (answers.length === 0) throw failure;
+    return answers;
   }
 
   /** Runs `call` on one broker, noting whether it answered. */

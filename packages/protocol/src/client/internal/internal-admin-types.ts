@@ -1,4 +1,5 @@
 import type { ClusterEvent, ClusterEventQuery } from './cluster-event-types';
+import type { GroupLagHistory, HistoryAnswer, TopicThroughputHistory } from './history-types';
 import type { LogCleanerPartitionState } from './log-cleaner-types';
 import type { PartitionMove, PartitionMoveResult, PartitionReassignment } from './reassignment-types';
 import type { LedPartitionReplication } from './replication-types';
@@ -275,6 +276,19 @@ export interface InternalAdminApi {
   abortTransaction(transactionalId: string, reason: string): Promise<void>;
   /** The replication timeline, newest first (WeirListClusterEvents). */
   listClusterEvents(query: ClusterEventQuery): Promise<ClusterEvent[]>;
+  /**
+   * The named groups' lag over time since `sinceMs` (WeirDescribeLagHistory), each partition's
+   * too with `includePartitions`; a group denied DESCRIBE fails the call with an AdminItemsError.
+   */
+  describeLagHistory(
+    groupIds: readonly string[],
+    options: { sinceMs: number; includePartitions?: boolean },
+  ): Promise<HistoryAnswer<GroupLagHistory>>;
+  /** The named topics' client traffic over time since `sinceMs` (WeirDescribeThroughputHistory). */
+  describeThroughputHistory(
+    topics: readonly string[],
+    options: { sinceMs: number },
+  ): Promise<HistoryAnswer<TopicThroughputHistory>>;
   /**
    * The partitions the broker this admin talks to leads, with its followers' lag
    * (WeirDescribeReplication); only these topics when given.

@@ -7,9 +7,11 @@ import { WeirDeleteUser } from '../../messages/apis/internal/weir-delete-user';
 import { WeirDescribeBroker } from '../../messages/apis/internal/weir-describe-broker';
 import { WeirDescribeEffectivePermissions } from '../../messages/apis/internal/weir-describe-effective-permissions';
 import { WeirDescribeGroupLags } from '../../messages/apis/internal/weir-describe-group-lags';
+import { WeirDescribeLagHistory } from '../../messages/apis/internal/weir-describe-lag-history';
 import { WeirDescribeLogCleaner } from '../../messages/apis/internal/weir-describe-log-cleaner';
 import { WeirDescribePartitions } from '../../messages/apis/internal/weir-describe-partitions';
 import { WeirDescribeReplication } from '../../messages/apis/internal/weir-describe-replication';
+import { WeirDescribeThroughputHistory } from '../../messages/apis/internal/weir-describe-throughput-history';
 import { WeirListClusterEvents } from '../../messages/apis/internal/weir-list-cluster-events';
 import { WeirListTopicSummaries } from '../../messages/apis/internal/weir-list-topic-summaries';
 import { WeirListUsers } from '../../messages/apis/internal/weir-list-users';
@@ -25,6 +27,8 @@ import type { Client } from '../client';
 import type { ClusterEvent, ClusterEventKind, ClusterEventQuery } from './cluster-event-types';
 import { effectivePermissionsFrom } from './effective-permission-conversions';
 import type { EffectivePermissions, EffectivePermissionsApi } from './effective-permission-types';
+import type { GroupLagHistory, HistoryAnswer, TopicThroughputHistory } from './history-types';
+import { historyValues } from './history-values';
 import {
   groupLagFrom,
   overviewFrom,
@@ -97,6 +101,76 @@ export class InternalAdmin implements InternalAdminApi, UserAdminApi, EffectiveP
       'Listing cluster events.',
     );
     return response.events.map(clusterEventFrom);
+  }
+
+  async describeLagHistory(
+    groupIds: readonly string[],
+    options: { sinceMs: number; includePartitions?: boolean },
+  ): Promise<HistoryAnswer<GroupLagHistory>> {
+    const response = await this.#call(
+      WeirDescribeLagHistory,
+      {
+        groupIds: [...groupIds],
+        sinceMs: BigInt(Math.floor(options.sinceMs)),
+        includePartitions: options.includePartitions ?? false,
+      },
+      'Describing lag history.',
+    );
+    throwRowFailures(
+      'Describing lag history',
+      response.groups.map((row) => ({
+        item: `Group "${row.groupId}"`,
+        errorCode: row.errorCode,
+        errorMessage: null,
+      })),
+    );
+    return {
+      sampleIntervalMs: response.sampleIntervalMs,
+      rows: response.groups.map((row) => ({
+        groupId: row.groupId,
+        resolutionMs: row.resolutionMs,
+        startMs: Number(row.startMs),
+        totalLag: historyValues(row.totalLag),
+        consumedPerSecond: historyValues(row.consumedPerSecond),
+        producedPerSecond: historyValues(row.producedPerSecond),
+        partitions: row.partitions.map((partition) => ({
+          topic: partition.topic,
+          partition: partition.partition,
+          lag: historyValues(partition.lag),
+        })),
+      })),
+    };
+  }
+
+  async describeThroughputHistory(
+    topics: readonly string[],
+    options: { sinceMs: number },
+  ): Promise<HistoryAnswer<TopicThroughputHistory>> {
+    const response = await this.#call(
+      WeirDescribeThroughputHistory,
+      { topics: [...topics], sinceMs: BigInt(Math.floor(options.sinceMs)) },
+      'Describing throughput history.',
+    );
+    throwRowFailures(
+      'Describing throughput history',
+      response.topics.map((row) => ({
+        item: `Topic "${row.topic}"`,
+        errorCode: row.errorCode,
+        errorMessage: null,
+      })),
+    );
+    return {
+      sampleIntervalMs: response.sampleIntervalMs,
+      rows: response.topics.map((row) => ({
+        topic: row.topic,
+        resolutionMs: row.resolutionMs,
+        startMs: Number(row.startMs),
+        recordsInPerSecond: historyValues(row.recordsInPerSecond),
+        recordsOutPerSecond: historyValues(row.recordsOutPerSecond),
+        bytesInPerSecond: historyValues(row.bytesInPerSecond),
+        bytesOutPerSecond: historyValues(row.bytesOutPerSecond),
+      })),
+    };
   }
 
   async describeReplication(topics?: readonly string[]): Promise<LedPartitionReplication[]> {

@@ -14,17 +14,21 @@ import {
   Toolbar,
 } from '@weir/ui';
 import Link from 'next/link';
+import { useMemo } from 'react';
 import type { GroupRow } from '../../../server/api/schemas/groups';
 import { useTRPC } from '../../../trpc/react';
 import { ListPanel } from '../../_components/list-panel';
 import { ListSearch } from '../../_components/list-search';
 import { RowLink } from '../../_components/row-link';
 import { TransactionAwareNote } from '../../_components/transaction-aware-note';
+import { TrendSparkline } from '../../_components/trend-sparkline';
 import { useListParams } from '../../_components/use-list-params';
 import { groupListInput, groupListParams, groupSortKeys } from './group-list-params';
 import { GroupStateBadge } from './group-state-badge';
 
-const columns: readonly DataTableColumn<GroupRow>[] = [
+type LagTrends = Readonly<Record<string, readonly (number | null)[]>> | undefined;
+
+const columnsWith = (trends: LagTrends): readonly DataTableColumn<GroupRow>[] => [
   {
     id: 'name',
     header: 'Group',
@@ -63,6 +67,13 @@ const columns: readonly DataTableColumn<GroupRow>[] = [
     sortable: true,
     cell: (group) => <Count value={group.totalLag} />,
   },
+  {
+    id: 'lagTrend',
+    header: 'Lag, last hour',
+    cell: (group) => (
+      <TrendSparkline values={trends?.[group.groupId]} what="Lag over the last hour" format={formatCount} />
+    ),
+  },
 ];
 
 /** The group list; the state counts above it filter by state when clicked. */
@@ -75,6 +86,15 @@ export function GroupList() {
     refetchInterval: 10_000,
   });
   const states = Object.entries(query.data?.stateCounts ?? {});
+  // The page's groups only: the broker samples every group, the list shows a page of them.
+  const groupIds = useMemo(() => query.data?.groups.map((group) => group.groupId) ?? [], [query.data]);
+  const trends = useQuery({
+    ...trpc.groups.lagTrends.queryOptions({ groupIds }),
+    enabled: groupIds.length > 0,
+    placeholderData: keepPreviousData,
+    refetchInterval: 10_000,
+  });
+  const columns = useMemo(() => columnsWith(trends.data?.trends), [trends.data]);
 
   return (
     <>

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Checkbox, ListPager, Select, Toolbar } from '@weir/ui';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTRPC } from '../../../trpc/react';
 import { ListPanel } from '../../_components/list-panel';
 import { ListSearch } from '../../_components/list-search';
@@ -20,6 +20,13 @@ export function TopicList() {
     ...trpc.topics.list.queryOptions(topicListInput(params)),
     // Keeps the current page on screen while the next one loads, so the table does not flash.
     placeholderData: keepPreviousData,
+  });
+  const names = useMemo(() => query.data?.topics.map((topic) => topic.name) ?? [], [query.data]);
+  const trends = useQuery({
+    ...trpc.topics.throughputTrends.queryOptions({ topics: names }),
+    enabled: names.length > 0,
+    placeholderData: keepPreviousData,
+    refetchInterval: 10_000,
   });
 
   return (
@@ -50,7 +57,7 @@ export function TopicList() {
       <ListPanel title="Topic list" query={query} errorTitle="Could not read the topic list">
         {(list) => (
           <>
-            <TopicTable topics={list.topics} {...sort} search={params.q} />
+            <TopicTable topics={list.topics} {...sort} search={params.q} trends={trends.data?.trends} />
             <ListPager label="Topic pages" emptySummary="No topics" total={list.totalCount} {...paging} />
           </>
         )}

@@ -7,8 +7,11 @@ import {
   EmptyState,
   type SortDirection,
 } from '@weir/ui';
+import { useMemo } from 'react';
 import type { TopicSummary } from '../../../server/api/schemas/topics';
+import { formatPerSecond } from '../../_components/format-rate';
 import { RowLink } from '../../_components/row-link';
+import { TrendSparkline } from '../../_components/trend-sparkline';
 import { GroupLagBadges } from './group-lag-badges';
 
 type TopicTableProps = {
@@ -16,9 +19,11 @@ type TopicTableProps = {
   sort: { column: string; direction: SortDirection };
   onSortChange: (column: string, direction: SortDirection) => void;
   search: string;
+  /** Records produced per second over the last hour, by topic; undefined while being read. */
+  trends?: Readonly<Record<string, readonly (number | null)[]>> | undefined;
 };
 
-const columns: readonly DataTableColumn<TopicSummary>[] = [
+const columnsWith = (trends: TopicTableProps['trends']): readonly DataTableColumn<TopicSummary>[] => [
   {
     id: 'name',
     header: 'Name',
@@ -57,11 +62,19 @@ const columns: readonly DataTableColumn<TopicSummary>[] = [
     sortable: true,
     cell: (t) => <Count value={t.messageCount} />,
   },
+  {
+    id: 'produceTrend',
+    header: 'Produced, last hour',
+    cell: (t) => (
+      <TrendSparkline values={trends?.[t.name]} what="Records produced per second" format={formatPerSecond} />
+    ),
+  },
   { id: 'groups', header: 'Consumer groups (lag)', cell: (t) => <GroupLagBadges groups={t.groups} /> },
 ];
 
 /** One row per topic, with the groups that read it and how far behind each is. */
-export function TopicTable({ topics, sort, onSortChange, search }: TopicTableProps) {
+export function TopicTable({ topics, sort, onSortChange, search, trends }: TopicTableProps) {
+  const columns = useMemo(() => columnsWith(trends), [trends]);
   return (
     <DataTable
       label="Topics"

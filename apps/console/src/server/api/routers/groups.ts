@@ -1,4 +1,5 @@
 import { deleteGroup, describeGroup, listGroups, resetGroupOffsets } from '../../services/groups';
+import { readLagHistory, readLagTrends } from '../../services/history';
 import { rest } from '../rest-meta';
 import {
   deleteGroupResultSchema,
@@ -9,8 +10,14 @@ import {
   resetOffsetsInputSchema,
   resetOffsetsResultSchema,
 } from '../schemas/groups';
+import {
+  lagHistoryInputSchema,
+  lagHistorySchema,
+  lagTrendsInputSchema,
+  trendsSchema,
+} from '../schemas/history';
 import type { Transport } from '../transport';
-import { createTRPCRouter, restProcedure } from '../trpc';
+import { createTRPCRouter, publicProcedure, restProcedure } from '../trpc';
 
 const TAG = 'groups';
 
@@ -40,6 +47,31 @@ export function groupsRouter(transport: Transport) {
           await ctx.services.aclPolicy?.(),
         );
       }),
+
+    lagHistory: restProcedure(
+      transport,
+      rest(
+        TAG,
+        'GET',
+        '/groups/{groupId}/lag-history',
+        'Lag over time, in total and per partition, with the consume and produce rates and the time to zero',
+        'The lag the brokers sampled (last stable offset − committed offset), one value per bucket of `resolutionMs` from ' +
+          '`startMs` (null: no sample); `since` (15m, 1h, 6h, 24h; 1h by default) picks how far back. `timeToZero` is ' +
+          'total lag / (consume rate − produce rate) over the last six buckets while the group gains, else `not-catching-up`. ' +
+          '`partitions=false` leaves the per-partition series out.',
+      ),
+      lagHistoryInputSchema,
+    )
+      .output(lagHistorySchema)
+      .query(({ ctx, input }) => readLagHistory(ctx.services.broker.internal(), input, ctx.services.now)),
+
+    /** The groups list's sparklines (total lag, last hour); the console's own. */
+    lagTrends: publicProcedure
+      .input(lagTrendsInputSchema)
+      .output(trendsSchema)
+      .query(({ ctx, input }) =>
+        readLagTrends(ctx.services.broker.internal(), input.groupIds, ctx.services.now),
+      ),
 
     resetOffsets: restProcedure(
       transport,

@@ -1,3 +1,4 @@
+import { readThroughputHistory, readThroughputTrends } from '../../services/history';
 import { describeTopicLogCleaner } from '../../services/log-cleaner';
 import { alterTopicConfigs, describeTopicConfigs } from '../../services/topic-configs';
 import {
@@ -11,6 +12,12 @@ import {
 } from '../../services/topics';
 import { rest } from '../rest-meta';
 import { emptyInputSchema } from '../schemas/common';
+import {
+  throughputHistoryInputSchema,
+  throughputHistorySchema,
+  throughputTrendsInputSchema,
+  trendsSchema,
+} from '../schemas/history';
 import { topicLogCleanerSchema } from '../schemas/log-cleaner';
 import {
   addPartitionsInputSchema,
@@ -30,7 +37,7 @@ import {
   topicRefInputSchema,
 } from '../schemas/topics';
 import type { Transport } from '../transport';
-import { createTRPCRouter, restProcedure } from '../trpc';
+import { createTRPCRouter, publicProcedure, restProcedure } from '../trpc';
 
 const TAG = 'topics';
 
@@ -168,5 +175,31 @@ export function topicsRouter(transport: Transport) {
         const partitions = await deleteRecords(ctx.services.broker.admin(), input);
         return { asOfMs: ctx.services.now(), topic: input.topic, partitions };
       }),
+
+    throughputHistory: restProcedure(
+      transport,
+      rest(
+        TAG,
+        'GET',
+        '/topics/{topic}/throughput-history',
+        'Records and bytes produced and consumed per second over time',
+        'Client traffic the brokers sampled (replication not counted), per second, one value per bucket of `resolutionMs` ' +
+          'from `startMs` (null: no sample). `since` (15m, 1h, 6h, 24h; 1h by default) picks how far back; the last hour ' +
+          'comes at the sampling interval (10 s by default), longer ranges in one-minute buckets.',
+      ),
+      throughputHistoryInputSchema,
+    )
+      .output(throughputHistorySchema)
+      .query(({ ctx, input }) =>
+        readThroughputHistory(ctx.services.broker.internal(), input, ctx.services.now),
+      ),
+
+    /** The topics list's sparklines (records produced per second, last hour); the console's own. */
+    throughputTrends: publicProcedure
+      .input(throughputTrendsInputSchema)
+      .output(trendsSchema)
+      .query(({ ctx, input }) =>
+        readThroughputTrends(ctx.services.broker.internal(), input.topics, ctx.services.now),
+      ),
   });
 }

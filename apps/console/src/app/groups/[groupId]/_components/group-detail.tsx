@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Count, PageHeader, showBidiControls } from '@weir/ui';
 import Link from 'next/link';
+import { Suspense } from 'react';
 import { useTRPC } from '../../../../trpc/react';
 import { QueryAsOf } from '../../../_components/query-as-of';
 import { QueryState } from '../../../_components/query-state';
@@ -10,6 +11,7 @@ import { GroupStateBadge } from '../../_components/group-state-badge';
 import { DeleteGroupButton } from './delete-group-button';
 import { GroupMembers } from './group-members';
 import { GroupPartitionLag } from './group-partition-lag';
+import { LagHistoryPanel } from './lag-history-panel';
 import { ResetOffsetsPanel } from './reset-offsets-panel';
 
 /** Re-read every few seconds: lag is the number operators watch move. */
@@ -69,6 +71,10 @@ export function GroupDetail({ groupId }: { groupId: string }) {
                 <QueryAsOf query={query} />
               </div>
             </div>
+            {/* useQueryStates (nuqs) needs a Suspense boundary above it. */}
+            <Suspense fallback={null}>
+              <LagHistoryPanel groupId={groupId} />
+            </Suspense>
             <GroupPartitionLag partitions={group.partitions} />
             <GroupMembers members={group.members} />
             <ResetOffsetsPanel group={group} />

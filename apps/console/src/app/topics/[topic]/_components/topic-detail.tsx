@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge, ByteSize, Count, PageHeader, Tabs } from '@weir/ui';
 import Link from 'next/link';
 import { parseAsStringLiteral, useQueryState } from 'nuqs';
+import { Suspense } from 'react';
 import { useTRPC } from '../../../../trpc/react';
 import { ActionGates } from '../../../_components/action-gate';
 import { QueryAsOf } from '../../../_components/query-as-of';
@@ -13,6 +14,7 @@ import { ReplicationCounts } from '../../../replication/_components/replication-
 import { GroupLagBadges } from '../../_components/group-lag-badges';
 import { DeleteTopicButton } from './delete-topic-button';
 import { PartitionTable } from './partition-table';
+import { ThroughputHistoryPanel } from './throughput-history-panel';
 import { TopicConfigs } from './topic-configs';
 import { TopicLogCleaner } from './topic-log-cleaner';
 import { TopicMaintenance } from './topic-maintenance';
@@ -100,6 +102,10 @@ export function TopicDetail({ topic }: { topic: string }) {
                 <QueryAsOf query={query} />
               </div>
             </div>
+            {/* useQueryStates (nuqs) needs a Suspense boundary above it. */}
+            <Suspense fallback={null}>
+              <ThroughputHistoryPanel topic={topic} />
+            </Suspense>
             <Tabs
               label="Topic sections"
               selected={tab}
