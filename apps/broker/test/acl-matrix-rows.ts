@@ -60,6 +60,7 @@ import {
   WeirVerifyCredentials,
   WeirVerifyTransactionMembership,
   WriteTxnMarkers,
+  ZERO_UUID,
 } from '@weir/protocol';
 import { batch, cluster, grant } from './acl-fixtures';
 
@@ -217,7 +218,7 @@ export const ROWS: Row[] = [
     label: 'Metadata (named topic)',
     grants: [grant('TOPIC', 'data', 'DESCRIBE')],
     request: {
-      topics: [{ name: 'data' }],
+      topics: [{ topicId: ZERO_UUID, name: 'data' }],
       allowAutoTopicCreation: false,
       includeClusterAuthorizedOperations: false,
       includeTopicAuthorizedOperations: false,
@@ -243,7 +244,7 @@ export const ROWS: Row[] = [
     label: 'Metadata (auto-create)',
     grants: [grant('TOPIC', 'auto-', 'DESCRIBE', 'PREFIXED'), grant('TOPIC', 'auto-', 'CREATE', 'PREFIXED')],
     request: {
-      topics: [{ name: 'auto-created' }],
+      topics: [{ topicId: ZERO_UUID, name: 'auto-created' }],
       allowAutoTopicCreation: true,
       includeClusterAuthorizedOperations: false,
       includeTopicAuthorizedOperations: false,
