@@ -175,8 +175,10 @@ describe('ApiVersions', { timeout: 30_000 }, () => {
     // Batches carry real leader epochs, so librdkafka ≥ 2.1 validates positions with
     // OffsetForLeaderEpoch: it is served at its non-flexible versions (docs/kafka-compat.md §6.5).
     expect(byKey.get(23)).toEqual({ apiKey: 23, minVersion: 0, maxVersion: 3 });
+    // The consumer group protocol (KIP-848), defined only in flexible versions.
+    expect(byKey.get(68)).toEqual({ apiKey: 68, minVersion: 0, maxVersion: 0 }); // ConsumerGroupHeartbeat
+    expect(byKey.get(69)).toEqual({ apiKey: 69, minVersion: 0, maxVersion: 0 }); // ConsumerGroupDescribe
     // Never advertise what is not implemented: kafka-javascript uses these on sight (docs/kafka-compat.md §1.3).
-    expect(byKey.has(68)).toBe(false); // ConsumerGroupHeartbeat
     expect(byKey.has(71)).toBe(false); // GetTelemetrySubscriptions
 
     // librdkafka < 2.11.1 probes single versions (docs/kafka-compat.md §1.2): each must lie in its range,
