@@ -40,6 +40,15 @@ const failures = [];
 const tally = { passed: 0, failed: 0, skipped: 0 };
 
 if (!step('system packages', 'bash', ['scripts/ensure-system-deps.sh'])) failures.push('system packages');
+// The KIP-848 client test's @platformatic/kafka and the Node 22 it needs live in a package of their
+// own: inside the workspaces, that Node would come first on every npm script's PATH.
+const platformaticDir = 'apps/broker/test/clients/platformatic';
+if (
+  !existsSync(join(root, platformaticDir, 'node_modules/@platformatic/kafka/package.json')) &&
+  !step('test clients', 'npm', ['ci', '--prefix', platformaticDir, '--no-audit', '--no-fund'])
+) {
+  failures.push('test clients');
+}
 if (!step('lint and format', 'npx', ['biome', 'ci', '.'])) failures.push('lint');
 if (!step('type-check', 'npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only']))
   failures.push('type-check');

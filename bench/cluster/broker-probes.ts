@@ -1,4 +1,4 @@
-import { Connection, Metadata } from '@weir/protocol';
+import { Connection, Metadata, ZERO_UUID } from '@weir/protocol';
 import type { ClusterBroker } from '../../apps/broker/test/cluster/broker-cluster';
 
 /** A probe that does not answer within this is a failed probe (the broker is down or paused). */
@@ -32,7 +32,7 @@ export class BrokerProbes {
   async metadata(broker: ClusterBroker, topics: readonly string[]) {
     const connection = await this.#connectionTo(broker);
     return connection.send(Metadata, {
-      topics: topics.map((name) => ({ name })),
+      topics: topics.map((name) => ({ topicId: ZERO_UUID, name })),
       allowAutoTopicCreation: false,
       includeClusterAuthorizedOperations: false,
       includeTopicAuthorizedOperations: false,

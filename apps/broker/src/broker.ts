@@ -350,12 +350,18 @@ export class Broker {
         offsetsRetentionCheckIntervalMs: config.groups.offsetsRetentionCheckIntervalMs,
         // offset.metadata.max.bytes
         maxOffsetMetadataBytes: 4096,
+        consumerHeartbeatIntervalMs: config.groups.consumerHeartbeatIntervalMs,
+        consumerSessionTimeoutMs: config.groups.consumerSessionTimeoutMs,
       },
       store: this.#groupStore,
       source: this.#groupStore,
       scheduler: systemGroupScheduler,
       logger: deps.logger.child({ component: 'group-coordinator' }),
-      catalog: { hasPartition: (topic, partition) => this.#view.hasPartition(topic, partition) },
+      catalog: {
+        hasPartition: (topic, partition) => this.#view.hasPartition(topic, partition),
+        topic: (name) => this.#view.topic(name),
+        topicById: (topicId) => this.#view.topicById(topicId),
+      },
     });
     // The partition side of ending transactions; the transaction coordinator writes through it.
     const markerLogger = deps.logger.child({ component: 'transaction-markers' });

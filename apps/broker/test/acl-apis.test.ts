@@ -6,6 +6,7 @@ import {
   MATCH_ALL_ACLS,
   Metadata,
   WeirError,
+  ZERO_UUID,
 } from '@weir/protocol';
 import type { RunningBroker } from '@weir/test-broker';
 import {
@@ -194,7 +195,7 @@ describe('ACL APIs', () => {
     ]);
     const client = secure.clientAs('granted');
     const response = await client.send('any', Metadata, {
-      topics: [{ name: 'auto-one' }],
+      topics: [{ topicId: ZERO_UUID, name: 'auto-one' }],
       allowAutoTopicCreation: true,
       includeClusterAuthorizedOperations: false,
       includeTopicAuthorizedOperations: false,

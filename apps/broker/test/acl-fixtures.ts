@@ -279,6 +279,7 @@ export async function seedWorld(broker: Broker): Promise<void> {
       memberId: '',
       groupInstanceId: null,
       retentionTimeMs: -1,
+      apiVersion: 7,
       topics: [
         {
           name: 'data',

@@ -6,6 +6,8 @@ import {
   AlterConfigs,
   AlterPartitionReassignments,
   type ApiSchema,
+  ConsumerGroupDescribe,
+  ConsumerGroupHeartbeat,
   CreateAcls,
   CreatePartitions,
   CreateTopics,
@@ -62,6 +64,7 @@ import {
   WeirVerifyCredentials,
   WeirVerifyTransactionMembership,
   WriteTxnMarkers,
+  ZERO_UUID,
 } from '@weir/protocol';
 import { batch, cluster, grant } from './acl-fixtures';
 
@@ -219,7 +222,7 @@ export const ROWS: Row[] = [
     label: 'Metadata (named topic)',
     grants: [grant('TOPIC', 'data', 'DESCRIBE')],
     request: {
-      topics: [{ name: 'data' }],
+      topics: [{ topicId: ZERO_UUID, name: 'data' }],
       allowAutoTopicCreation: false,
       includeClusterAuthorizedOperations: false,
       includeTopicAuthorizedOperations: false,
@@ -245,7 +248,7 @@ export const ROWS: Row[] = [
     label: 'Metadata (auto-create)',
     grants: [grant('TOPIC', 'auto-', 'DESCRIBE', 'PREFIXED'), grant('TOPIC', 'auto-', 'CREATE', 'PREFIXED')],
     request: {
-      topics: [{ name: 'auto-created' }],
+      topics: [{ topicId: ZERO_UUID, name: 'auto-created' }],
       allowAutoTopicCreation: true,
       includeClusterAuthorizedOperations: false,
       includeTopicAuthorizedOperations: false,
@@ -453,6 +456,30 @@ export const ROWS: Row[] = [
     label: 'DescribeGroups',
     grants: [grant('GROUP', 'grp', 'DESCRIBE')],
     request: { groups: ['grp'], includeAuthorizedOperations: true },
+    expect: { denied: GROUP },
+  }),
+  row({
+    api: ConsumerGroupHeartbeat,
+    label: 'ConsumerGroupHeartbeat',
+    grants: [grant('GROUP', 'grp', 'READ')],
+    request: {
+      groupId: 'grp',
+      memberId: 'm',
+      memberEpoch: 3,
+      instanceId: null,
+      rackId: null,
+      rebalanceTimeoutMs: -1,
+      subscribedTopicNames: null,
+      serverAssignor: null,
+      topicPartitions: null,
+    },
+    expect: { denied: GROUP },
+  }),
+  row({
+    api: ConsumerGroupDescribe,
+    label: 'ConsumerGroupDescribe',
+    grants: [grant('GROUP', 'grp', 'DESCRIBE')],
+    request: { groupIds: ['grp'], includeAuthorizedOperations: true },
     expect: { denied: GROUP },
   }),
   row({

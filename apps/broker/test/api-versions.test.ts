@@ -9,6 +9,7 @@ import {
   isFlexible,
   Metadata,
   Reader,
+  ZERO_UUID,
 } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,7 +135,7 @@ describe('ApiVersions', { timeout: 30_000 }, () => {
     expect(answer.apiKeys).toEqual(servedByRegistry);
     // The connection goes on: the next request is a normal one.
     const metadata = await connection.request(Metadata, 4, {
-      topics: [{ name: 'kept' }],
+      topics: [{ topicId: ZERO_UUID, name: 'kept' }],
       allowAutoTopicCreation: false,
       includeClusterAuthorizedOperations: false,
       includeTopicAuthorizedOperations: false,
@@ -161,7 +162,8 @@ describe('ApiVersions', { timeout: 30_000 }, () => {
     expect(byKey.get(0)).toEqual({ apiKey: 0, minVersion: 0, maxVersion: 8 });
     expect(byKey.get(1)).toEqual({ apiKey: 1, minVersion: 0, maxVersion: 11 });
     expect(byKey.get(2)).toEqual({ apiKey: 2, minVersion: 0, maxVersion: 5 });
-    expect(byKey.get(3)).toEqual({ apiKey: 3, minVersion: 0, maxVersion: 8 });
+    // Metadata v10+ carries the topic ids consumer-protocol assignments name topics by.
+    expect(byKey.get(3)).toEqual({ apiKey: 3, minVersion: 0, maxVersion: 12 });
     expect(byKey.get(18)).toEqual({ apiKey: 18, minVersion: 0, maxVersion: 3 });
     expect(byKey.get(19)).toEqual({ apiKey: 19, minVersion: 0, maxVersion: 4 });
     expect(byKey.get(22)).toEqual({ apiKey: 22, minVersion: 0, maxVersion: 1 });
@@ -173,8 +175,10 @@ describe('ApiVersions', { timeout: 30_000 }, () => {
     // Batches carry real leader epochs, so librdkafka ≥ 2.1 validates positions with
     // OffsetForLeaderEpoch: it is served at its non-flexible versions (docs/kafka-compat.md §6.5).
     expect(byKey.get(23)).toEqual({ apiKey: 23, minVersion: 0, maxVersion: 3 });
+    // The consumer group protocol (KIP-848), defined only in flexible versions.
+    expect(byKey.get(68)).toEqual({ apiKey: 68, minVersion: 0, maxVersion: 0 }); // ConsumerGroupHeartbeat
+    expect(byKey.get(69)).toEqual({ apiKey: 69, minVersion: 0, maxVersion: 0 }); // ConsumerGroupDescribe
     // Never advertise what is not implemented: kafka-javascript uses these on sight (docs/kafka-compat.md §1.3).
-    expect(byKey.has(68)).toBe(false); // ConsumerGroupHeartbeat
     expect(byKey.has(71)).toBe(false); // GetTelemetrySubscriptions
 
     // librdkafka < 2.11.1 probes single versions (docs/kafka-compat.md §1.2): each must lie in its range,
@@ -214,11 +218,36 @@ describe('ApiVersions', { timeout: 30_000 }, () => {
     }
     const offsetCommit = byKey.get(8);
     if (offsetCommit) expect(offsetCommit.minVersion).toBeLessThanOrEqual(2);
-    // No advertised version may be flexible apart from ApiVersions v3 (kafkajs speaks none).
+    // Flexible versions are advertised only where a client needs them (the KIP-848 APIs, and the
+    // Metadata and OffsetCommit versions consumer-protocol members use), and only above what
+    // kafkajs 2.2.4 and librdkafka 2.0.2 speak: both take min(their max, ours), so what they pick
+    // stays the non-flexible version they picked before (their maxima: docs/kafka-compat.md §2).
+    const FLEXIBLE_ONLY = new Set([68, 69]);
+    const clientMaxima: Record<number, { kafkajs: number; librdkafka: number }> = {
+      3: { kafkajs: 6, librdkafka: 4 },
+      8: { kafkajs: 5, librdkafka: 7 },
+    };
     const flexible = apiKeys.filter(
-      (range) => range.apiKey !== ApiVersions.apiKey && isFlexible(apiByKey(range.apiKey)!, range.maxVersion),
+      (range) =>
+        range.apiKey !== ApiVersions.apiKey &&
+        !FLEXIBLE_ONLY.has(range.apiKey) &&
+        isFlexible(apiByKey(range.apiKey)!, range.maxVersion),
     );
-    expect(flexible).toEqual([]);
+    expect(flexible.map((range) => range.apiKey)).toEqual(
+      Object.keys(clientMaxima)
+        .map(Number)
+        .filter(
+          (apiKey) => byKey.has(apiKey) && isFlexible(apiByKey(apiKey)!, byKey.get(apiKey)!.maxVersion),
+        ),
+    );
+    for (const range of flexible) {
+      const maxima = clientMaxima[range.apiKey]!;
+      for (const [client, clientMax] of Object.entries(maxima)) {
+        const picked = Math.min(clientMax, range.maxVersion);
+        expect(picked, `${client} picks key ${range.apiKey} v${clientMax}`).toBe(clientMax);
+        expect(isFlexible(apiByKey(range.apiKey)!, picked), `${client} key ${range.apiKey}`).toBe(false);
+      }
+    }
   });
 
   it.each([0, 1, 2, 3])('answers v%i through the codec with the same list', async (version) => {

@@ -12,6 +12,7 @@ import {
   Metadata,
   Produce,
   type RequestOf,
+  ZERO_UUID,
 } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,7 +57,7 @@ function kafkaString(value: string): Buffer {
 
 function metadataBody(topics: string[] | null, allowAutoTopicCreation: boolean): RequestOf<typeof Metadata> {
   return {
-    topics: topics === null ? null : topics.map((name) => ({ name })),
+    topics: topics === null ? null : topics.map((name) => ({ topicId: ZERO_UUID, name })),
     allowAutoTopicCreation,
     includeClusterAuthorizedOperations: false,
     includeTopicAuthorizedOperations: false,
@@ -652,7 +653,7 @@ describe('Metadata and CreateTopics refuse bad topic names', { timeout: 30_000 }
     // Internal topics (__consumer_offsets, …) belong to the broker, not to these tests.
     return metadata.topics
       .filter((topic) => !topic.isInternal)
-      .map((topic) => topic.name)
+      .flatMap((topic) => (topic.name === null ? [] : [topic.name]))
       .sort();
   }
 

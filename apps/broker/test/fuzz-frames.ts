@@ -1,4 +1,4 @@
-import { ApiVersions, encodeRequestFrame, Fetch, Metadata, Produce } from '@weir/protocol';
+import { ApiVersions, encodeRequestFrame, Fetch, Metadata, Produce, ZERO_UUID } from '@weir/protocol';
 import { seededRandom } from './fixtures/seeded-random';
 import { apiVersionsBody } from './raw-request-bodies';
 import { batchOf, fetchBody, produceBody, rawRequestHeader } from './raw-socket';
@@ -48,7 +48,7 @@ function templates(topic: string): Buffer[] {
   for (let version = 1; version <= 6; version++) {
     add(() =>
       encodeRequestFrame(Metadata, version, version, 'fuzz', {
-        topics: [{ name: topic }],
+        topics: [{ topicId: ZERO_UUID, name: topic }],
         allowAutoTopicCreation: false,
         includeClusterAuthorizedOperations: false,
         includeTopicAuthorizedOperations: false,

@@ -1,7 +1,7 @@
 import { decodeConsumerAssignment, decodeConsumerSubscription } from '@weir/protocol';
 import { AssignerProtocol } from 'kafkajs';
 import type { Broker } from '../src/broker';
-import type { GroupCoordinatorConfig } from '../src/group/coordinator-context';
+import type { GroupCoordinatorConfig, PartitionCatalog } from '../src/group/coordinator-context';
 import { GroupCoordinator } from '../src/group/group-coordinator';
 import type { JoinRequest } from '../src/group/group-membership';
 import type { GroupScheduler } from '../src/group/group-scheduler';
@@ -146,6 +146,32 @@ export const TEST_GROUP_CONFIG: GroupCoordinatorConfig = {
   offsetsRetentionMs: 60 * 60_000,
   offsetsRetentionCheckIntervalMs: 60_000,
   maxOffsetMetadataBytes: 4096,
+  consumerHeartbeatIntervalMs: 500,
+  consumerSessionTimeoutMs: 10_000,
+};
+
+/** The topics of the coordinator tests: t0…t9, four partitions each, with fixed ids. */
+export const TEST_TOPIC_PARTITIONS = 4;
+
+export function testTopicId(name: string): string {
+  const index = Number(name.slice(1));
+  return `00000000-0000-4000-8000-${String(index + 1).padStart(12, '0')}`;
+}
+
+export const TEST_CATALOG: PartitionCatalog = {
+  hasPartition: (topic, partition) =>
+    /^t\d$/.test(topic) && partition >= 0 && partition < TEST_TOPIC_PARTITIONS,
+  topic: (name) =>
+    /^t\d$/.test(name)
+      ? { name, topicId: testTopicId(name), partitionCount: TEST_TOPIC_PARTITIONS }
+      : undefined,
+  topicById: (topicId) => {
+    const match = /^00000000-0000-4000-8000-(\d{12})$/.exec(topicId);
+    const index = match ? Number(match[1]) - 1 : -1;
+    return index >= 0 && index <= 9
+      ? { name: `t${index}`, topicId, partitionCount: TEST_TOPIC_PARTITIONS }
+      : undefined;
+  },
 };
 
 export interface CoordinatorFixture {
@@ -171,7 +197,7 @@ function testCoordinator(
       info: (_fields, message) => logs.push(message),
       warn: (_fields, message) => logs.push(message),
     },
-    catalog: { hasPartition: (topic, partition) => /^t\d$/.test(topic) && partition >= 0 && partition < 4 },
+    catalog: TEST_CATALOG,
     source,
   });
   return { coordinator, logs };
@@ -329,6 +355,7 @@ export function commitOne(coordinator: GroupCoordinator, groupId: string, offset
     memberId: '',
     groupInstanceId: null,
     retentionTimeMs: -1,
+    apiVersion: 7,
     topics: [
       {
         name: 't0',

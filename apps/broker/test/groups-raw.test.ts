@@ -78,7 +78,8 @@ describe('group APIs on the wire', () => {
       clientSoftwareVersion: '',
     });
     const range = (key: number) => apiKeys.find((entry) => entry.apiKey === key);
-    expect(range(8)).toMatchObject({ minVersion: 0, maxVersion: 7 });
+    // v8–9 are flexible, above what kafkajs (5) and librdkafka 2.0 (7) use; consumer-protocol members need v9.
+    expect(range(8)).toMatchObject({ minVersion: 0, maxVersion: 9 });
     expect(range(9)).toMatchObject({ minVersion: 0, maxVersion: 5 });
     expect(range(10)).toMatchObject({ minVersion: 0, maxVersion: 2 });
     expect(range(11)).toMatchObject({ minVersion: 0, maxVersion: 5 });
@@ -89,6 +90,8 @@ describe('group APIs on the wire', () => {
     expect(range(16)).toMatchObject({ minVersion: 0, maxVersion: 2 });
     expect(range(42)).toMatchObject({ minVersion: 0, maxVersion: 1 });
     expect(range(47)).toMatchObject({ minVersion: 0, maxVersion: 0 });
+    expect(range(68)).toMatchObject({ minVersion: 0, maxVersion: 0 });
+    expect(range(69)).toMatchObject({ minVersion: 0, maxVersion: 0 });
   });
 
   it('FindCoordinator names this broker for groups and transactional ids', async () => {

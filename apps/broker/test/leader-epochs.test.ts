@@ -8,6 +8,7 @@ import {
   Metadata,
   OffsetForLeaderEpoch,
   type RequestOf,
+  ZERO_UUID,
 } from '@weir/protocol';
 import {
   type RunningBroker,
@@ -145,7 +146,7 @@ afterAll(async () => {
 describe('leader epochs on the wire', { timeout: 30_000 }, () => {
   it('serves the leader epoch in Metadata v7 and v8, and v8 authorized operations when asked', async () => {
     await withConnection(async (connection) => {
-      const asked = { topics: [{ name: TOPIC }], allowAutoTopicCreation: false };
+      const asked = { topics: [{ topicId: ZERO_UUID, name: TOPIC }], allowAutoTopicCreation: false };
       const v7 = await connection.request(Metadata, 7, {
         ...asked,
         includeClusterAuthorizedOperations: false,

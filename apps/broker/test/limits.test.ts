@@ -1,4 +1,12 @@
-import { ApiVersions, CreateTopics, encodeRequestFrame, Fetch, Metadata, Produce } from '@weir/protocol';
+import {
+  ApiVersions,
+  CreateTopics,
+  encodeRequestFrame,
+  Fetch,
+  Metadata,
+  Produce,
+  ZERO_UUID,
+} from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiVersionsBody, createTopicsBody } from './raw-request-bodies';
@@ -184,7 +192,7 @@ describe('maxInFlightRequestsPerConnection', { timeout: 30_000 }, () => {
           : {
               api: 'metadata' as const,
               frame: connection.frame(Metadata, 6, {
-                topics: [{ name: 'ordered' }],
+                topics: [{ topicId: ZERO_UUID, name: 'ordered' }],
                 allowAutoTopicCreation: false,
                 includeClusterAuthorizedOperations: false,
                 includeTopicAuthorizedOperations: false,

@@ -19,6 +19,8 @@ export { AlterClientQuotas } from './messages/apis/alter-client-quotas';
 export { AlterConfigs } from './messages/apis/alter-configs';
 export { AlterPartitionReassignments } from './messages/apis/alter-partition-reassignments';
 export { ApiVersions } from './messages/apis/api-versions';
+export { ConsumerGroupDescribe } from './messages/apis/consumer-group-describe';
+export { ConsumerGroupHeartbeat } from './messages/apis/consumer-group-heartbeat';
 export { CreateAcls } from './messages/apis/create-acls';
 export { CreatePartitions } from './messages/apis/create-partitions';
 export { CreateTopics } from './messages/apis/create-topics';
@@ -157,6 +159,7 @@ export { decodeRecordBatch, encodeRecordBatch, writeRecordBatchHeader } from './
 export { RecordReader } from './records/record-reader';
 export type { ApiDefinition, ApiSchema, RequestOf, ResponseInputOf, ResponseOf } from './schema/api';
 export { defineApi, isFlexible, supportsVersion } from './schema/api';
+export { ZERO_UUID } from './schema/types';
 
 // The client SDK: transport, connection, client, producer, consumer, admin. This comment stands
 // apart so the import sorter keeps the block below as its own group at the end of the file.
@@ -434,6 +437,16 @@ export type { CommittedOffset, OffsetToCommit } from './client/group/group-offse
 export { rangeAssignor } from './client/group/range-assignor';
 export { roundRobinAssignor } from './client/group/round-robin-assignor';
 export { cooperativeStickyAssignor } from './client/group/sticky-assignor';
+export {
+  ConsumerGroupCurrentMemberAssignmentValue,
+  ConsumerGroupMemberMetadataValue,
+  ConsumerGroupMetadataValue,
+  ConsumerGroupPartitionMetadataValue,
+  ConsumerGroupTargetAssignmentMemberValue,
+  ConsumerGroupTargetAssignmentMetadataValue,
+  decodeConsumerGroupValue,
+  encodeConsumerGroupValue,
+} from './records/consumer-group-values';
 export type {
   ConsumerAssignment,
   ConsumerSubscription,

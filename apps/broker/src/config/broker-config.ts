@@ -395,10 +395,18 @@ export const brokerConfigSchema = z.strictObject({
       offsetsRetentionMinutes: z.number().int().min(1).default(10_080),
       /** offsets.retention.check.interval.ms */
       offsetsRetentionCheckIntervalMs: z.number().int().min(1).default(600_000),
+      /** group.consumer.heartbeat.interval.ms: how often consumer-protocol (KIP-848) members heartbeat. */
+      consumerHeartbeatIntervalMs: z.number().int().min(1).default(5000),
+      /** group.consumer.session.timeout.ms: a consumer-protocol member silent this long is fenced. */
+      consumerSessionTimeoutMs: z.number().int().min(1).default(45_000),
     })
     .refine((groups) => groups.minSessionTimeoutMs <= groups.maxSessionTimeoutMs, {
       message: 'minSessionTimeoutMs must not exceed maxSessionTimeoutMs',
       path: ['minSessionTimeoutMs'],
+    })
+    .refine((groups) => groups.consumerHeartbeatIntervalMs < groups.consumerSessionTimeoutMs, {
+      message: 'consumerHeartbeatIntervalMs must be less than consumerSessionTimeoutMs',
+      path: ['consumerHeartbeatIntervalMs'],
     })
     .prefault({}),
   transactions: z

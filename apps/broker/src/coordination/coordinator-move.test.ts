@@ -28,7 +28,11 @@ function coordinatorOver(store: MemoryGroupStore, scheduler: ManualScheduler): G
     source: store,
     scheduler,
     logger: { info() {}, warn() {} },
-    catalog: { hasPartition: (topic) => topic === 'ledger' },
+    catalog: {
+      hasPartition: (topic) => topic === 'ledger',
+      topic: () => undefined,
+      topicById: () => undefined,
+    },
   });
 }
 
@@ -39,6 +43,7 @@ function commit(offset: number): CommitRequest {
     memberId: '',
     groupInstanceId: null,
     retentionTimeMs: -1,
+    apiVersion: 7,
     topics: [
       {
         name: 'ledger',

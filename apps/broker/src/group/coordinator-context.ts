@@ -16,11 +16,29 @@ export interface GroupCoordinatorConfig {
   offsetsRetentionCheckIntervalMs: number;
   /** offset.metadata.max.bytes: longer commit metadata is refused with OFFSET_METADATA_TOO_LARGE. */
   maxOffsetMetadataBytes: number;
+  /** group.consumer.heartbeat.interval.ms: how often consumer-protocol members heartbeat. */
+  consumerHeartbeatIntervalMs: number;
+  /** group.consumer.session.timeout.ms: a consumer-protocol member silent this long is fenced. */
+  consumerSessionTimeoutMs: number;
 }
 
-/** Which topic-partitions exist, so commits of unknown ones are refused. */
+/** A topic as the coordinator needs it: consumer-protocol assignments name topics by id. */
+export interface CatalogTopic {
+  readonly name: string;
+  readonly topicId: string;
+  readonly partitionCount: number;
+}
+
+/**
+ * Which topics and partitions exist: commits of unknown ones are refused, and consumer-protocol
+ * groups assign the partitions of the topics their members subscribe to.
+ */
 export interface PartitionCatalog {
   hasPartition(topic: string, partition: number): boolean;
+  /** The topic of that name, or undefined when it does not exist. */
+  topic(name: string): CatalogTopic | undefined;
+  /** The topic with that id, or undefined when no topic has it. */
+  topicById(topicId: string): CatalogTopic | undefined;
 }
 
 /**

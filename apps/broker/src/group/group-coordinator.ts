@@ -1,6 +1,18 @@
 import { ErrorCode, WeirError } from '@weir/protocol';
 import { CoordinatorShards, type ShardLoadState } from '../coordination/coordinator-shards';
 import { partitionForKey } from '../coordination/partition-for-key';
+import type { ConsumerGroupState } from './consumer/consumer-group-state';
+import {
+  type DescribedConsumerGroup,
+  describeConsumerGroup,
+  describeMissingConsumerGroup,
+} from './consumer/consumer-group-views';
+import type {
+  ConsumerHeartbeatOutcome,
+  ConsumerHeartbeatRequest,
+} from './consumer/consumer-heartbeat-request';
+import { refusal } from './consumer/consumer-heartbeat-request';
+import { ConsumerGroupHeartbeats } from './consumer/consumer-heartbeats';
 import type {
   CoordinatorContext,
   CoordinatorLogger,
@@ -10,6 +22,7 @@ import type {
 } from './coordinator-context';
 import { groupWriteError } from './coordinator-context';
 import type { Group } from './group';
+import { CONSUMER_PROTOCOL_TYPE } from './group';
 import {
   GroupMembership,
   type HeartbeatRequest,
@@ -57,12 +70,14 @@ export interface GroupCoordinatorDeps {
  * holds one {@link GroupShard} per `__consumer_offsets` partition this broker leads
  * ({@link onBecomeLeader}, {@link onResign}) and gates every request on the shard of the group's
  * partition: COORDINATOR_LOAD_IN_PROGRESS while it replays, COORDINATOR_NOT_AVAILABLE when it
- * could not be read, NOT_COORDINATOR when this broker does not lead it. Membership is delegated to
- * {@link GroupMembership}, committed offsets to {@link GroupOffsets}.
+ * could not be read, NOT_COORDINATOR when this broker does not lead it. Classic membership is
+ * delegated to {@link GroupMembership}, consumer-protocol (KIP-848) membership to
+ * {@link ConsumerGroupHeartbeats}, committed offsets to {@link GroupOffsets}.
  */
 export class GroupCoordinator {
   readonly #shards: CoordinatorShards<GroupShard, GroupLoader>;
   readonly #membership: GroupMembership;
+  readonly #consumerHeartbeats: ConsumerGroupHeartbeats;
   readonly #offsets: GroupOffsets;
   readonly #retention: OffsetRetention;
   readonly #deps: GroupCoordinatorDeps;
@@ -92,11 +107,16 @@ export class GroupCoordinator {
       },
     };
     this.#membership = new GroupMembership(context);
+    this.#consumerHeartbeats = new ConsumerGroupHeartbeats(context, deps.config, (groupId) =>
+      this.#membership.rebalancer.createGroup(groupId),
+    );
+    this.#membership.consumerTombstones = (consumer) => this.#consumerHeartbeats.tombstones(consumer);
     this.#offsets = new GroupOffsets(context, this.#membership.rebalancer);
     this.#retention = new OffsetRetention({
       context,
       offsets: this.#offsets,
       activeShards: () => this.#shards.active(),
+      consumerTombstones: (consumer) => this.#consumerHeartbeats.tombstones(consumer),
     });
     this.#shards = new CoordinatorShards(
       OFFSETS_TOPIC,
@@ -105,6 +125,7 @@ export class GroupCoordinator {
         store: () => deps.store,
         scheduler: deps.scheduler,
         rebalancer: this.#membership.rebalancer,
+        armConsumerGroup: (group) => this.#consumerHeartbeats.armLoadedGroup(group),
         onReplayed: (shard, report) =>
           deps.logger.info(
             { partition: shard.partition, leaderEpoch: shard.leaderEpoch, ...report },
@@ -228,6 +249,24 @@ export class GroupCoordinator {
     return this.#membership.leave(groupId, members);
   }
 
+  /** ConsumerGroupHeartbeat: a consumer-protocol member joins, heartbeats or leaves. */
+  consumerGroupHeartbeat(request: ConsumerHeartbeatRequest): Promise<ConsumerHeartbeatOutcome> {
+    // An empty group id is the heartbeat's own INVALID_REQUEST (Kafka's check), not INVALID_GROUP_ID.
+    const gate = this.#gate(request.groupId, { emptyIdAllowed: true });
+    if (gate !== ErrorCode.NONE) return Promise.resolve(refusal(gate, null));
+    return this.#consumerHeartbeats.heartbeat(request);
+  }
+
+  /** ConsumerGroupDescribe: a consumer-protocol group, or GROUP_ID_NOT_FOUND for any other. */
+  consumerGroupDescribe(groupId: string): DescribedConsumerGroup {
+    const gate = this.#gate(groupId, { emptyIdAllowed: false });
+    if (gate !== ErrorCode.NONE) return describeMissingConsumerGroup(groupId, gate);
+    const consumer = this.#groupOf(groupId)?.consumer;
+    if (!consumer || consumer.state === 'Dead')
+      return describeMissingConsumerGroup(groupId, ErrorCode.GROUP_ID_NOT_FOUND);
+    return describeConsumerGroup(consumer, this.#deps.catalog);
+  }
+
   async commit(request: CommitRequest): Promise<TopicPartitionErrors> {
     const gate = this.#gate(request.groupId, { emptyIdAllowed: true });
     if (gate !== ErrorCode.NONE) return everyPartition(request.topics, gate);
@@ -287,13 +326,14 @@ export class GroupCoordinator {
   /** ListGroups: every live group of the loaded partitions; the error says if some are missing. */
   listGroups(): {
     errorCode: number;
-    groups: { groupId: string; protocolType: string; state: GroupState }[];
+    groups: { groupId: string; protocolType: string; state: GroupState | ConsumerGroupState }[];
   } {
     if (this.#stopped) return { errorCode: ErrorCode.NOT_COORDINATOR, groups: [] };
     const groups = this.#liveGroups().map((group) => ({
       groupId: group.groupId,
-      protocolType: group.protocolType ?? '',
-      state: group.state,
+      // Kafka lists a consumer-protocol group with the consumer protocol type.
+      protocolType: group.consumer ? CONSUMER_PROTOCOL_TYPE : (group.protocolType ?? ''),
+      state: group.shownState,
     }));
     const errorCode = this.loadState().loaded ? ErrorCode.NONE : ErrorCode.COORDINATOR_LOAD_IN_PROGRESS;
     return { errorCode, groups };
@@ -301,13 +341,15 @@ export class GroupCoordinator {
 
   /**
    * DescribeGroups. As in Kafka, an unknown group is reported as Dead without an error, and member
-   * metadata, assignments and the protocol are filled in only once the group is Stable.
+   * metadata, assignments and the protocol are filled in only once the group is Stable. A
+   * consumer-protocol group is not a classic group, which Kafka 3.9 reports as Dead too
+   * (ConsumerGroupDescribe describes it).
    */
   describeGroup(groupId: string): DescribedGroup {
     const gate = this.#gate(groupId, { emptyIdAllowed: true });
     if (gate !== ErrorCode.NONE) return { ...describeUnknown(groupId, ''), errorCode: gate };
     const group = this.#groupOf(groupId);
-    return group ? describeGroup(group) : describeUnknown(groupId, 'Dead');
+    return group && !group.consumer ? describeGroup(group) : describeUnknown(groupId, 'Dead');
   }
 
   /**
@@ -320,9 +362,11 @@ export class GroupCoordinator {
     const shard = this.#activeShardOf(groupId);
     const group = shard.groups.get(groupId);
     if (!group || group.is('Dead')) return ErrorCode.GROUP_ID_NOT_FOUND;
-    if (!group.is('Empty')) return ErrorCode.NON_EMPTY_GROUP;
+    if (!group.is('Empty') || (group.consumer && !group.consumer.isEmpty)) return ErrorCode.NON_EMPTY_GROUP;
+    const consumer = group.consumer;
     group.transitionTo('Dead', this.#deps.scheduler.nowMs());
     this.#membership.rebalancer.shutDownGroup(group, ErrorCode.COORDINATOR_NOT_AVAILABLE);
+    consumer?.markDead();
     shard.groups.delete(groupId);
     const records: CoordinatorRecord[] = [...group.allOffsets()].map(({ topic, partition }) => ({
       kind: 'offset',
@@ -331,7 +375,11 @@ export class GroupCoordinator {
       partition,
       value: null,
     }));
-    records.push({ kind: 'group', groupId, value: null });
+    records.push(
+      ...(consumer
+        ? this.#consumerHeartbeats.tombstones(consumer)
+        : [{ kind: 'group' as const, groupId, value: null }]),
+    );
     try {
       await this.#write(groupId, records, { durable: true });
       return ErrorCode.NONE;
@@ -344,11 +392,19 @@ export class GroupCoordinator {
   /** A plain-data copy of one group, for operator commands; undefined for an unknown group. */
   snapshot(groupId: string): GroupSnapshot | undefined {
     const group = this.#groupOf(groupId);
-    return group && snapshotOf(group);
+    return group && snapshotOf(group, this.#snapshotContext());
   }
 
   snapshots(): GroupSnapshot[] {
-    return this.#liveGroups().map(snapshotOf);
+    const context = this.#snapshotContext();
+    return this.#liveGroups().map((group) => snapshotOf(group, context));
+  }
+
+  #snapshotContext() {
+    return {
+      catalog: this.#deps.catalog,
+      consumerSessionTimeoutMs: this.#deps.config.consumerSessionTimeoutMs,
+    };
   }
 
   /** Every group of the active shards that is not Dead. */

@@ -75,7 +75,7 @@ describe('JoinGroup', () => {
       store,
       scheduler: new ManualScheduler(),
       logger: { info() {}, warn() {} },
-      catalog: { hasPartition: () => true },
+      catalog: { hasPartition: () => true, topic: () => undefined, topicById: () => undefined },
       source: store,
     });
     expect((await coordinator.join(joinRequest())).errorCode).toBe(ErrorCode.NOT_COORDINATOR);
@@ -96,7 +96,7 @@ describe('JoinGroup', () => {
       store,
       scheduler: new ManualScheduler(),
       logger: { info() {}, warn() {} },
-      catalog: { hasPartition: () => true },
+      catalog: { hasPartition: () => true, topic: () => undefined, topicById: () => undefined },
       source: {
         partitionCount: 2,
         replay: async (partition, leaderEpoch, onRecord) => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@weir/protocol';
+import type { ConsumerGroup } from './consumer/consumer-group';
 import { type CoordinatorContext, groupWriteError } from './coordinator-context';
 import type { Group } from './group';
 import { groupRecordOf } from './group-persistence';
@@ -12,6 +13,7 @@ import {
   type SyncOutcome,
   syncError,
 } from './member';
+import type { CoordinatorRecord } from './offsets-records';
 import { Rebalancer } from './rebalancer';
 
 export interface JoinRequest {
@@ -62,6 +64,8 @@ export interface LeaveOutcome {
  */
 export class GroupMembership {
   readonly rebalancer: Rebalancer;
+  /** The records that remove an empty consumer-protocol group, written when a classic member takes it over. */
+  consumerTombstones: (consumer: ConsumerGroup) => CoordinatorRecord[] = () => [];
 
   constructor(private readonly context: CoordinatorContext) {
     this.rebalancer = new Rebalancer(context);
@@ -89,6 +93,16 @@ export class GroupMembership {
   #join(group: Group, request: JoinRequest): Promise<JoinOutcome> {
     if (group.is('Dead'))
       return Promise.resolve(joinError(ErrorCode.COORDINATOR_NOT_AVAILABLE, request.memberId));
+    if (group.consumer) {
+      // A consumer-protocol group. Kafka 3.9 would take a classic member into a non-empty one
+      // (classicGroupJoinToConsumerGroup), which Weir does not: it answers as Kafka does for a
+      // member whose protocols the group cannot serve (INCONSISTENT_GROUP_PROTOCOL). An empty one
+      // becomes a classic group again, keeping its offsets (Kafka's maybeDeleteEmptyConsumerGroup).
+      if (!group.consumer.isEmpty) {
+        return Promise.resolve(joinError(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, request.memberId));
+      }
+      this.#dropEmptyConsumerGroup(group);
+    }
     if (!group.supportsProtocols(request.protocolType, request.protocols)) {
       return Promise.resolve(joinError(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, request.memberId));
     }
@@ -355,6 +369,20 @@ export class GroupMembership {
     if (!member) return ErrorCode.UNKNOWN_MEMBER_ID;
     this.rebalancer.removeMemberAndUpdateGroup(group, member, 'left the group');
     return ErrorCode.NONE;
+  }
+
+  /** Switches an empty consumer-protocol group to the classic protocol; its tombstones go in the background. */
+  #dropEmptyConsumerGroup(group: Group): void {
+    const consumer = group.consumer!;
+    const tombstones = this.consumerTombstones(consumer);
+    consumer.markDead();
+    group.consumer = undefined;
+    this.context.write(group.groupId, tombstones, { durable: false }).catch((error: unknown) => {
+      this.context.logger.warn(
+        { groupId: group.groupId, err: error },
+        'writing consumer group tombstones failed',
+      );
+    });
   }
 
   /** Writes the group's metadata in the background (a failure is logged; the next write fixes it). */

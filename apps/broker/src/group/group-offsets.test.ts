@@ -34,6 +34,7 @@ function commit(
     memberId: member.memberId,
     groupInstanceId: null,
     retentionTimeMs: -1,
+    apiVersion: 7,
     topics: [...byTopic].map(([name, partitions]) => ({
       name,
       partitions: partitions.map((partition) => ({
@@ -171,7 +172,15 @@ describe('OffsetCommit', () => {
 });
 
 function commitBase(groupId: string): CommitRequest {
-  return { groupId, generationId: -1, memberId: '', groupInstanceId: null, retentionTimeMs: -1, topics: [] };
+  return {
+    groupId,
+    generationId: -1,
+    memberId: '',
+    groupInstanceId: null,
+    retentionTimeMs: -1,
+    apiVersion: 7,
+    topics: [],
+  };
 }
 
 describe('OffsetFetch', () => {

@@ -1,4 +1,5 @@
 import { ErrorCode } from '@weir/protocol';
+import type { ConsumerGroup } from './consumer/consumer-group';
 import { type CoordinatorContext, groupWriteError } from './coordinator-context';
 import { CONSUMER_PROTOCOL_TYPE, type CommittedOffset, type Group, partitionKey } from './group';
 import { offsetRecordOf } from './group-persistence';
@@ -21,6 +22,8 @@ export interface CommitRequest {
   groupInstanceId: string | null;
   /** OffsetCommit v2–4's retention time; -1 for the broker's retention rules. */
   retentionTimeMs: number;
+  /** The OffsetCommit version: consumer-protocol members must commit with v9+ (Kafka's rule). */
+  apiVersion: number;
   topics: { name: string; partitions: CommitPartition[] }[];
 }
 
@@ -78,9 +81,10 @@ export class GroupOffsets {
     let group = groups.get(request.groupId);
     let groupError: number = ErrorCode.NONE;
     if (!group) {
-      // Unknown group: a simple commit creates it as a plain offset store; a member commit is stale.
+      // Unknown group: a simple commit creates it as a plain offset store; a member commit is
+      // stale, which v9+ (the consumer protocol's versions) says as GROUP_ID_NOT_FOUND, as Kafka does.
       if (request.generationId < 0) group = this.rebalancer.createGroup(request.groupId);
-      else groupError = ErrorCode.ILLEGAL_GENERATION;
+      else groupError = request.apiVersion >= 9 ? ErrorCode.GROUP_ID_NOT_FOUND : ErrorCode.ILLEGAL_GENERATION;
     } else {
       groupError = this.#memberCommitError(group, request);
     }
@@ -167,6 +171,7 @@ export class GroupOffsets {
   /** Kafka's checks, in Kafka's order: what a commit by this member and generation may do. */
   #memberCommitError(group: Group, request: CommitRequest): number {
     if (group.is('Dead')) return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    if (group.consumer) return consumerMemberCommitError(group.consumer, request);
     if (group.isStaticMemberFenced(request.memberId, request.groupInstanceId))
       return ErrorCode.FENCED_INSTANCE_ID;
     if (request.generationId < 0 && group.is('Empty')) return ErrorCode.NONE;
@@ -290,7 +295,7 @@ export class GroupOffsets {
   ): Promise<{ errorCode: number; topics: TopicPartitionErrors }> {
     const group = this.context.groups.get(groupId);
     if (!group || group.is('Dead')) return { errorCode: ErrorCode.GROUP_ID_NOT_FOUND, topics: [] };
-    const consumerGroup = group.protocolType === CONSUMER_PROTOCOL_TYPE;
+    const consumerGroup = group.protocolType === CONSUMER_PROTOCOL_TYPE || group.consumer !== undefined;
     if (!consumerGroup && !group.is('Empty')) return { errorCode: ErrorCode.NON_EMPTY_GROUP, topics: [] };
     const errors = new Map<string, number>();
     const changes: OffsetChange[] = [];
@@ -334,7 +339,11 @@ export class GroupOffsets {
       if (group.pendingOffsetWrites.has(partitionKey(topic, partition))) continue;
       let expired: boolean;
       if (committed.expireTimestampMs >= 0) expired = nowMs >= committed.expireTimestampMs;
-      else if (group.protocolType === null) expired = committed.commitTimestampMs + retentionMs <= nowMs;
+      else if (group.consumer) {
+        // Kafka's rule for consumer-protocol groups: an offset of a topic no member subscribes to
+        // expires that long after its commit.
+        expired = !group.consumer.isSubscribedTo(topic) && committed.commitTimestampMs + retentionMs <= nowMs;
+      } else if (group.protocolType === null) expired = committed.commitTimestampMs + retentionMs <= nowMs;
       else if (group.is('Empty')) expired = group.stateTimestampMs + retentionMs <= nowMs;
       else if (group.protocolType === CONSUMER_PROTOCOL_TYPE && group.subscribedTopics !== undefined) {
         expired = !group.subscribedTopics.has(topic) && committed.commitTimestampMs + retentionMs <= nowMs;
@@ -345,6 +354,22 @@ export class GroupOffsets {
     if (errorCode !== ErrorCode.NONE) return 0;
     return changes.length;
   }
+}
+
+/**
+ * Kafka's check of a commit to a consumer-protocol group (ConsumerGroup.validateOffsetCommit): a
+ * simple commit (epoch -1) only while the group has no members; a member's only with OffsetCommit
+ * v9+ and its current member epoch: a greater one is FENCED_MEMBER_EPOCH, a smaller one
+ * STALE_MEMBER_EPOCH (the member commits again after its next heartbeat).
+ */
+function consumerMemberCommitError(consumer: ConsumerGroup, request: CommitRequest): number {
+  if (request.generationId < 0 && consumer.isEmpty) return ErrorCode.NONE;
+  const member = consumer.members.get(request.memberId);
+  if (!member) return ErrorCode.UNKNOWN_MEMBER_ID;
+  if (request.apiVersion < 9) return ErrorCode.UNSUPPORTED_VERSION;
+  if (request.generationId > member.memberEpoch) return ErrorCode.FENCED_MEMBER_EPOCH;
+  if (request.generationId < member.memberEpoch) return ErrorCode.STALE_MEMBER_EPOCH;
+  return ErrorCode.NONE;
 }
 
 function fetched(partition: number, committed: CommittedOffset | undefined): FetchedOffset {

@@ -1,3 +1,4 @@
+import { ConsumerGroupLoad } from './consumer/consumer-group-loader';
 import { type CommittedOffset, Group, partitionKey } from './group';
 import { GroupMember } from './member';
 import type { CoordinatorRecord, GroupRecordValue, OffsetRecordValue } from './offsets-records';
@@ -44,6 +45,8 @@ export function offsetRecordOf(committed: CommittedOffset): OffsetRecordValue {
 
 interface LoadedGroup {
   metadata: GroupRecordValue | undefined;
+  /** The consumer-protocol (KIP-848) state, for a group of that protocol. */
+  consumer: ConsumerGroupLoad | undefined;
   offsets: Map<string, { topic: string; partition: number; value: OffsetRecordValue }>;
 }
 
@@ -55,23 +58,30 @@ export class GroupLoader {
   readonly #groups = new Map<string, LoadedGroup>();
 
   apply(record: CoordinatorRecord): void {
-    if (record.kind === 'group' && record.value === null) {
-      // DeleteGroups and expiry write the offsets' tombstones too; anything after this is new.
-      this.#groups.delete(record.groupId);
-      return;
-    }
     let loaded = this.#groups.get(record.groupId);
     if (!loaded) {
-      loaded = { metadata: undefined, offsets: new Map() };
+      loaded = { metadata: undefined, consumer: undefined, offsets: new Map() };
       this.#groups.set(record.groupId, loaded);
     }
-    if (record.kind === 'group') {
-      loaded.metadata = record.value ?? undefined;
-      return;
+    switch (record.kind) {
+      case 'group':
+        // A classic group's tombstone removes its metadata only: as in Kafka, committed offsets
+        // have tombstones of their own (DeleteGroups and expiry write them), and a group that
+        // switches to the consumer protocol keeps its offsets.
+        loaded.metadata = record.value ?? undefined;
+        return;
+      case 'offset': {
+        const key = partitionKey(record.topic, record.partition);
+        if (record.value === null) loaded.offsets.delete(key);
+        else
+          loaded.offsets.set(key, { topic: record.topic, partition: record.partition, value: record.value });
+        return;
+      }
+      default: {
+        loaded.consumer ??= new ConsumerGroupLoad();
+        if (!loaded.consumer.apply(record)) loaded.consumer = undefined;
+      }
     }
-    const key = partitionKey(record.topic, record.partition);
-    if (record.value === null) loaded.offsets.delete(key);
-    else loaded.offsets.set(key, { topic: record.topic, partition: record.partition, value: record.value });
   }
 
   /** The loaded state as records: each group's metadata, then its offsets. */
@@ -79,6 +89,7 @@ export class GroupLoader {
     const records: CoordinatorRecord[] = [];
     for (const [groupId, loaded] of this.#groups) {
       if (loaded.metadata !== undefined) records.push({ kind: 'group', groupId, value: loaded.metadata });
+      if (loaded.consumer !== undefined) records.push(...loaded.consumer.records(groupId));
       for (const { topic, partition, value } of loaded.offsets.values()) {
         records.push({ kind: 'offset', groupId, topic, partition, value });
       }
@@ -87,7 +98,8 @@ export class GroupLoader {
   }
 
   /**
-   * The groups, ready to serve. A group with members comes back Stable in its stored generation
+   * The groups, ready to serve. A consumer-protocol group comes back with its epochs, members and
+   * assignments (consumer/consumer-group-loader.ts). A classic group with members comes back Stable in its stored generation
    * (the members keep their assignments and only have to keep heartbeating); one without members
    * comes back Empty with the state time it was stored with, so offset expiry continues where it
    * was. A group whose metadata was deleted but that still has offsets is a plain offset store.
@@ -95,8 +107,10 @@ export class GroupLoader {
   build(nowMs: number): Group[] {
     const groups: Group[] = [];
     for (const [groupId, loaded] of this.#groups) {
-      const metadata = loaded.metadata;
-      if (!metadata && loaded.offsets.size === 0) continue;
+      const consumer = loaded.consumer?.build(groupId);
+      // A group is one protocol or the other; a switch writes the other's tombstone with its records.
+      const metadata = consumer ? undefined : loaded.metadata;
+      if (!metadata && !consumer && loaded.offsets.size === 0) continue;
       const hasMembers = (metadata?.members.length ?? 0) > 0;
       const group = new Group(
         groupId,
@@ -104,6 +118,7 @@ export class GroupLoader {
         hasMembers ? nowMs : (metadata?.stateTimestampMs ?? nowMs),
       );
       if (metadata) restoreMetadata(group, metadata);
+      if (consumer) group.consumer = consumer;
       for (const { topic, partition, value } of loaded.offsets.values()) {
         group.setCommittedOffset(topic, partition, {
           offset: value.offset,

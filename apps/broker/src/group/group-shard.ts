@@ -19,6 +19,8 @@ export interface GroupShardLifecycleDeps {
   store(): GroupStore;
   scheduler: GroupScheduler;
   rebalancer: Rebalancer;
+  /** Starts the session timers of a loaded consumer-protocol group's members. */
+  armConsumerGroup(group: Group): void;
   /** Told what each replay read, for the log. */
   onReplayed(shard: GroupShard, report: ReplayReport): void;
   /** Told when a replay's outdated records were rewritten in the current layout, for the log. */
@@ -55,12 +57,14 @@ export function groupShardLifecycle(deps: GroupShardLifecycleDeps): ShardLifecyc
       for (const group of loader.build(deps.scheduler.nowMs())) {
         shard.groups.set(group.groupId, group);
         for (const member of group.members.values()) deps.rebalancer.armSession(group, member);
+        deps.armConsumerGroup(group);
       }
     },
     drop(shard) {
       const nowMs = deps.scheduler.nowMs();
       for (const group of shard.groups.values()) {
         deps.rebalancer.shutDownGroup(group, ErrorCode.NOT_COORDINATOR);
+        group.consumer?.markDead();
         group.transitionTo('Dead', nowMs);
       }
       shard.groups.clear();

@@ -1,4 +1,9 @@
-import type { Group } from './group';
+import { encodeConsumerAssignment, encodeConsumerSubscription } from '@weir/protocol';
+import { preferredAssignor } from './consumer/assignor';
+import type { ConsumerGroup } from './consumer/consumer-group';
+import type { ConsumerGroupState } from './consumer/consumer-group-state';
+import type { PartitionCatalog } from './coordinator-context';
+import { CONSUMER_PROTOCOL_TYPE, type Group } from './group';
 import type { GroupState } from './group-state';
 import { EMPTY_BYTES } from './member';
 
@@ -10,7 +15,7 @@ import { EMPTY_BYTES } from './member';
 /** A group as operators see it: plain data, bytes as stored. */
 export interface GroupSnapshot {
   groupId: string;
-  state: GroupState;
+  state: GroupState | ConsumerGroupState;
   protocolType: string | null;
   protocolName: string | null;
   generationId: number;
@@ -75,7 +80,19 @@ export function describeUnknown(groupId: string, state: string): DescribedGroup 
   return { errorCode: 0, groupId, state, protocolType: '', protocolData: '', members: [] };
 }
 
-export function snapshotOf(group: Group): GroupSnapshot {
+/** What a snapshot of a consumer-protocol group needs besides the group. */
+export interface SnapshotContext {
+  catalog: PartitionCatalog;
+  consumerSessionTimeoutMs: number;
+}
+
+/**
+ * The snapshot of a group. A consumer-protocol group is shown in the same shape: the group epoch
+ * as the generation, the assignor as the protocol, and each member's subscription and current
+ * partitions in the consumer protocol's encoding, so operator tools (lag, owners) read both kinds.
+ */
+export function snapshotOf(group: Group, context: SnapshotContext): GroupSnapshot {
+  if (group.consumer) return consumerSnapshotOf(group, group.consumer, context);
   return {
     groupId: group.groupId,
     state: group.state,
@@ -96,6 +113,49 @@ export function snapshotOf(group: Group): GroupSnapshot {
           ? member.metadataFor(group.protocolName)
           : (member.protocols[0]?.metadata ?? EMPTY_BYTES),
       assignment: member.assignment,
+    })),
+    offsets: [...group.allOffsets()].map(({ topic, partition, committed }) => ({
+      topic,
+      partition,
+      offset: committed.offset,
+      leaderEpoch: committed.leaderEpoch,
+      metadata: committed.metadata,
+    })),
+  };
+}
+
+function consumerSnapshotOf(group: Group, consumer: ConsumerGroup, context: SnapshotContext): GroupSnapshot {
+  const byName = (assignment: ReadonlyMap<string, ReadonlySet<number>>) =>
+    [...assignment].flatMap(([topicId, partitions]) => {
+      const topic = context.catalog.topicById(topicId);
+      return topic ? [{ topic: topic.name, partitions: [...partitions].sort((a, b) => a - b) }] : [];
+    });
+  return {
+    groupId: group.groupId,
+    state: consumer.state,
+    protocolType: CONSUMER_PROTOCOL_TYPE,
+    protocolName: preferredAssignor(consumer.members.values()).name,
+    generationId: consumer.groupEpoch,
+    leaderId: null,
+    stateTimestampMs: group.stateTimestampMs,
+    members: [...consumer.members.values()].map((member) => ({
+      memberId: member.memberId,
+      groupInstanceId: member.instanceId,
+      clientId: member.clientId,
+      clientHost: member.clientHost,
+      sessionTimeoutMs: context.consumerSessionTimeoutMs,
+      rebalanceTimeoutMs: member.rebalanceTimeoutMs,
+      metadata: encodeConsumerSubscription({
+        version: 0,
+        topics: member.subscribedTopicNames,
+        userData: null,
+        ownedPartitions: [],
+      }),
+      assignment: encodeConsumerAssignment({
+        version: 0,
+        partitions: byName(member.assignedPartitions),
+        userData: null,
+      }),
     })),
     offsets: [...group.allOffsets()].map(({ topic, partition, committed }) => ({
       topic,

@@ -1,4 +1,6 @@
 import { decodeConsumerSubscription } from '@weir/protocol';
+import type { ConsumerGroup } from './consumer/consumer-group';
+import type { ConsumerGroupState } from './consumer/consumer-group-state';
 import { assertTransition, type GroupState } from './group-state';
 import type { GroupMember, MemberProtocol } from './member';
 
@@ -58,6 +60,12 @@ export class Group {
   subscribedTopics: ReadonlySet<string> | undefined = new Set();
   readonly offsets = new Map<string, Map<number, CommittedOffset>>();
   readonly pendingOffsetWrites = new Map<string, PendingOffsetWrite>();
+  /**
+   * Set while the group speaks the consumer protocol (KIP-848): its members, epochs and
+   * assignments live there, and the classic state above stays Empty without members. A group is
+   * one protocol or the other (docs/architecture.md §5); its committed offsets are here either way.
+   */
+  consumer: ConsumerGroup | undefined;
 
   constructor(groupId: string, initialState: GroupState, nowMs: number) {
     this.groupId = groupId;
@@ -81,6 +89,25 @@ export class Group {
 
   get isEmpty(): boolean {
     return this.members.size === 0;
+  }
+
+  /** Which protocol the group speaks. */
+  get groupProtocol(): 'classic' | 'consumer' {
+    return this.consumer === undefined ? 'classic' : 'consumer';
+  }
+
+  /** The state tools are shown: the consumer group's for a consumer-protocol group, else the classic one. */
+  get shownState(): GroupState | ConsumerGroupState {
+    return this.consumer?.state ?? this.#state;
+  }
+
+  /**
+   * Whether the group has no members of either protocol (and no member id handed out that is
+   * still to join): what DeleteGroups, offset expiry and the switch between protocols require.
+   */
+  get hasNoMembers(): boolean {
+    const classicEmpty = this.is('Empty') && this.members.size === 0 && this.pendingMembers.size === 0;
+    return classicEmpty && (this.consumer?.isEmpty ?? true);
   }
 
   add(member: GroupMember): void {
@@ -208,6 +235,7 @@ export class Group {
 
   /** Conservative: when the subscriptions cannot be read, every topic counts as subscribed. */
   isSubscribedTo(topic: string): boolean {
+    if (this.consumer) return this.consumer.isSubscribedTo(topic);
     return this.subscribedTopics === undefined || this.subscribedTopics.has(topic);
   }
 

@@ -1,13 +1,17 @@
 import { PeriodicRound } from '../coordination/periodic-round';
+import type { ConsumerGroup } from './consumer/consumer-group';
 import type { CoordinatorContext } from './coordinator-context';
 import type { GroupOffsets } from './group-offsets';
 import type { GroupShard } from './group-shard';
+import type { CoordinatorRecord } from './offsets-records';
 
 export interface OffsetRetentionDeps {
   context: CoordinatorContext;
   offsets: GroupOffsets;
   /** The shards whose groups are served now; only those expire. */
   activeShards(): readonly GroupShard[];
+  /** The tombstones of an expired consumer-protocol group. */
+  consumerTombstones(consumer: ConsumerGroup): CoordinatorRecord[];
 }
 
 /**
@@ -49,12 +53,17 @@ export class OffsetRetention {
         if (group.is('Dead')) continue;
         offsetsExpired += await offsets.expire(group);
         if (shard.state !== 'active') break;
-        if (group.is('Empty') && !group.hasOffsets && group.pendingMembers.size === 0) {
+        if (group.hasNoMembers && !group.hasOffsets) {
+          const consumer = group.consumer;
+          consumer?.markDead();
           group.transitionTo('Dead', context.scheduler.nowMs());
           shard.groups.delete(group.groupId);
           groupsRemoved += 1;
+          const tombstones = consumer
+            ? this.deps.consumerTombstones(consumer)
+            : [{ kind: 'group' as const, groupId: group.groupId, value: null }];
           context
-            .write(group.groupId, [{ kind: 'group', groupId: group.groupId, value: null }], {
+            .write(group.groupId, tombstones, {
               durable: false,
             })
             .catch((error: unknown) => {

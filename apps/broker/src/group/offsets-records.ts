@@ -1,4 +1,10 @@
 import { Reader, Writer } from '@weir/protocol';
+import {
+  type ConsumerGroupRecord,
+  decodeConsumerGroupRecord,
+  encodeConsumerGroupRecord,
+  isConsumerGroupKeyVersion,
+} from './consumer/consumer-records';
 
 /**
  * The records of `__consumer_offsets` in Kafka's own layout (its OffsetCommitKey/Value and
@@ -9,6 +15,7 @@ import { Reader, Writer } from '@weir/protocol';
  * Key: an int16 version first, which says what the record is:
  *   0 or 1, committed offset (Kafka writes 1): string group, string topic, int32 partition
  *   2, group metadata:                         string group
+ *   3–8, the consumer-protocol (KIP-848) group records: consumer/consumer-records.ts
  *
  * Value: null is a tombstone (the offset, or the whole group, was deleted); otherwise an int16
  * version first.
@@ -22,8 +29,8 @@ import { Reader, Writer } from '@weir/protocol';
  *     int32 rebalance timeout ms, int32 session timeout ms, bytes subscription, bytes assignment.
  *     v1 and v2 lack the instance id, v1 also the state timestamp.
  *
- * Value version 0 is read as the layout Weir wrote before it used Kafka's (docs/kafka-compat.md
- * §6.7): nothing else ever wrote version 0 into a Weir log, since Kafka's own version 0 values are
+ * For keys 0–2, value version 0 is read as the layout Weir wrote before it used Kafka's
+ * (docs/kafka-compat.md §6.7): nothing else ever wrote version 0 under those keys into a Weir log, since Kafka's own version 0 values are
  * older than any broker a Weir directory could come from. Such records are "outdated": a shard that
  * replays one rewrites its state in the current layout, and compaction removes the old records.
  *
@@ -70,7 +77,8 @@ export interface GroupRecordValue {
 
 export type CoordinatorRecord =
   | { kind: 'offset'; groupId: string; topic: string; partition: number; value: OffsetRecordValue | null }
-  | { kind: 'group'; groupId: string; value: GroupRecordValue | null };
+  | { kind: 'group'; groupId: string; value: GroupRecordValue | null }
+  | ConsumerGroupRecord;
 
 export function encodeCoordinatorRecord(record: CoordinatorRecord): { key: Buffer; value: Buffer | null } {
   const key = new Writer(64);
@@ -78,8 +86,11 @@ export function encodeCoordinatorRecord(record: CoordinatorRecord): { key: Buffe
     key.int16(OFFSET_KEY_VERSION).string(record.groupId).string(record.topic).int32(record.partition);
     return { key: copy(key), value: record.value === null ? null : encodeOffsetValue(record.value) };
   }
-  key.int16(GROUP_KEY_VERSION).string(record.groupId);
-  return { key: copy(key), value: record.value === null ? null : encodeGroupValue(record.value) };
+  if (record.kind === 'group') {
+    key.int16(GROUP_KEY_VERSION).string(record.groupId);
+    return { key: copy(key), value: record.value === null ? null : encodeGroupValue(record.value) };
+  }
+  return encodeConsumerGroupRecord(record);
 }
 
 function encodeOffsetValue(value: OffsetRecordValue): Buffer {
@@ -130,10 +141,12 @@ function encodeGroupValue(value: GroupRecordValue): Buffer {
 }
 
 /**
- * Whether a stored record is in the layout Weir wrote before Kafka's (a value of version 0; keys
- * never changed). Tombstones are the same in both.
+ * Whether a stored record is in the layout Weir wrote before Kafka's (an offset or group value of
+ * version 0; keys never changed). Tombstones are the same in both. The consumer-protocol records
+ * (keys 3–8) are Kafka's own at value version 0.
  */
-export function isOutdatedCoordinatorRecord(_key: Uint8Array, value: Uint8Array | null): boolean {
+export function isOutdatedCoordinatorRecord(key: Uint8Array, value: Uint8Array | null): boolean {
+  if (key.length < 2 || ((key[0]! << 8) | key[1]!) > GROUP_KEY_VERSION) return false;
   return value !== null && value.length >= 2 && ((value[0]! << 8) | value[1]!) === LEGACY_VALUE_VERSION;
 }
 
@@ -163,6 +176,7 @@ export function decodeCoordinatorRecord(
     const decoded = decodeGroupValue(value);
     return decoded && { kind: 'group', groupId, value: decoded };
   }
+  if (isConsumerGroupKeyVersion(keyVersion)) return decodeConsumerGroupRecord(keyVersion, reader, value);
   return undefined;
 }
 

@@ -35,6 +35,7 @@ export class ClusterView {
   readonly #assignments = new Map<string, PartitionAssignment[]>();
   /** The topic list as an array, rebuilt only after topics change (Metadata reads it per request). */
   #topicList: readonly TopicRecord[] | undefined;
+  #topicsById: ReadonlyMap<string, TopicRecord> | undefined;
   readonly #listeners = new Set<PlacementListener>();
 
   constructor(
@@ -56,6 +57,7 @@ export class ClusterView {
     for (const assignment of image.assignments)
       this.#setAssignment(assignment.topic, assignment.partition, assignment);
     this.#topicList = undefined;
+    this.#topicsById = undefined;
     return store.watch((changes, revision) => this.apply(changes, revision));
   }
 
@@ -71,6 +73,7 @@ export class ClusterView {
           if (change.topic === undefined) this.#topics.delete(change.name);
           else this.#topics.set(change.name, change.topic);
           this.#topicList = undefined;
+          this.#topicsById = undefined;
           break;
         case 'assignment':
           this.#setAssignment(change.topic, change.partition, change.assignment);
@@ -139,6 +142,12 @@ export class ClusterView {
 
   topic(name: string): TopicRecord | undefined {
     return this.#topics.get(name);
+  }
+
+  /** The topic with this id (Kafka's topic id), or undefined when no topic has it. */
+  topicById(topicId: string): TopicRecord | undefined {
+    this.#topicsById ??= new Map(this.topics().map((topic) => [topic.topicId, topic]));
+    return this.#topicsById.get(topicId);
   }
 
   /** Whether the partition exists (its topic does, and has that many partitions). */

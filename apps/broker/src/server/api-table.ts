@@ -4,6 +4,8 @@ import { addPartitionsToTxnHandler } from './handlers/add-partitions-to-txn';
 import { alterClientQuotasHandler, clientAlterClientQuotasHandler } from './handlers/alter-client-quotas';
 import { alterConfigsHandler } from './handlers/alter-configs';
 import { alterPartitionReassignmentsHandler } from './handlers/alter-partition-reassignments';
+import { consumerGroupDescribeHandler } from './handlers/consumer-group-describe';
+import { consumerGroupHeartbeatHandler } from './handlers/consumer-group-heartbeat';
 import { createAclsHandler } from './handlers/create-acls';
 import { createPartitionsHandler } from './handlers/create-partitions';
 import { createTopicsHandler } from './handlers/create-topics';
@@ -85,8 +87,8 @@ const KAFKA: readonly ServedOn[] = ['client', 'internal'];
 /**
  * The Weir-only APIs (keys 32000 and up), and Kafka's transaction inspection APIs
  * (DescribeTransactions, ListTransactions, DescribeProducers) and the partition reassignment APIs: Kafka defines these only in
- * flexible versions, and the client listener advertises no flexible version but ApiVersions v3
- * (docs/kafka-compat.md §0). The client listener never serves or advertises any of them.
+ * flexible versions, and the client listener advertises flexible versions only where a client
+ * needs them (docs/kafka-compat.md §3). The client listener never serves or advertises any of them.
  */
 const INTERNAL_ONLY: readonly ServedOn[] = ['internal'];
 
@@ -123,6 +125,10 @@ export const API_TABLE: readonly ApiTableRow[] = [
   { handler: describeGroupsHandler, servedOn: KAFKA },
   { handler: deleteGroupsHandler, servedOn: KAFKA },
   { handler: offsetDeleteHandler, servedOn: KAFKA },
+  // The consumer group protocol (KIP-848), flexible only: kafkajs and librdkafka 2.0 never send
+  // it, so advertising it changes nothing they negotiate (docs/kafka-compat.md §3).
+  { handler: consumerGroupHeartbeatHandler, servedOn: KAFKA },
+  { handler: consumerGroupDescribeHandler, servedOn: KAFKA },
   { handler: addPartitionsToTxnHandler, servedOn: KAFKA },
   { handler: addOffsetsToTxnHandler, servedOn: KAFKA },
   { handler: txnOffsetCommitHandler, servedOn: KAFKA },

@@ -88,6 +88,11 @@ export class TopicDescriptions {
     return descriptions;
   }
 
+  /** The name of the topic with this id, or undefined when no topic has it. */
+  nameOfTopicId(topicId: string): string | undefined {
+    return this.view.topicById(topicId)?.name;
+  }
+
   /** Lists topics, internal ones only when asked, as the console and CLI show them. */
   listTopics(options: { includeInternal: boolean }): TopicDescription[] {
     return this.view

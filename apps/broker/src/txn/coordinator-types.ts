@@ -32,7 +32,7 @@ export interface TransactionCoordinatorDeps {
   logger: CoordinatorLogger;
   markers: TransactionMarkerWriter;
   offsets: TransactionOffsetsSink;
-  catalog: PartitionCatalog;
+  catalog: Pick<PartitionCatalog, 'hasPartition'>;
   observer: TransactionObserver;
   /** A fresh producer id from the broker's allocator (the same one idempotent producers use). */
   allocateProducerId(): Promise<bigint>;
@@ -72,7 +72,7 @@ const MAX_OFFSET_METADATA_BYTES = 4096;
 export function stageOffsets(
   staged: Map<string, StagedOffset>,
   topics: StageOffsetsTopics,
-  catalog: PartitionCatalog,
+  catalog: Pick<PartitionCatalog, 'hasPartition'>,
 ): Map<string, number> {
   const errors = new Map<string, number>();
   for (const topic of topics) {

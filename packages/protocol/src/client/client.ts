@@ -2,6 +2,7 @@ import { ErrorCode } from '../errors/error-codes';
 import { errorForCode, WeirError } from '../errors/weir-error';
 import { Metadata } from '../messages/apis/metadata';
 import type { ApiSchema, RequestOf, ResponseOf } from '../schema/api';
+import { ZERO_UUID } from '../schema/types';
 import type { TlsOptions, TransportFactory } from '../transport/transport';
 import type { SaslOptions } from './auth/sasl-options';
 import { type BrokerAddress, formatBrokerAddress, parseBrokerAddress } from './broker-address';
@@ -360,7 +361,8 @@ export class Client {
     const request = (async () => {
       const connection = await this.anyConnection();
       const body = await connection.send(Metadata, {
-        topics: topics === null ? null : topics.map((name) => ({ name })),
+        // By name: the zero id is what Kafka's clients send for a topic not asked by id (v10+).
+        topics: topics === null ? null : topics.map((name) => ({ topicId: ZERO_UUID, name })),
         allowAutoTopicCreation,
         includeClusterAuthorizedOperations: false,
         includeTopicAuthorizedOperations: false,

@@ -60,21 +60,24 @@ export function snapshotFromResponse(body: ResponseOf<typeof Metadata>): Metadat
         rack: broker.rack,
       })),
     },
-    topics: body.topics.map((topic) => ({
-      name: topic.name,
-      isInternal: topic.isInternal,
-      errorCode: topic.errorCode,
-      partitions: topic.partitions
-        .map((partition) => ({
-          partition: partition.partitionIndex,
-          leaderId: partition.leaderId,
-          replicaNodes: partition.replicaNodes,
-          isrNodes: partition.isrNodes,
-          offlineReplicas: partition.offlineReplicas,
-          errorCode: partition.errorCode,
-        }))
-        .sort((left, right) => left.partition - right.partition),
-    })),
+    // Only a topic asked by id (which the SDK never does) can come back without a name.
+    topics: body.topics
+      .flatMap((topic) => (topic.name === null ? [] : [{ ...topic, name: topic.name }]))
+      .map((topic) => ({
+        name: topic.name,
+        isInternal: topic.isInternal,
+        errorCode: topic.errorCode,
+        partitions: topic.partitions
+          .map((partition) => ({
+            partition: partition.partitionIndex,
+            leaderId: partition.leaderId,
+            replicaNodes: partition.replicaNodes,
+            isrNodes: partition.isrNodes,
+            offlineReplicas: partition.offlineReplicas,
+            errorCode: partition.errorCode,
+          }))
+          .sort((left, right) => left.partition - right.partition),
+      })),
   };
 }
 

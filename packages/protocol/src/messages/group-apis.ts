@@ -1,4 +1,6 @@
 import type { ApiSchema } from '../schema/api';
+import { ConsumerGroupDescribe } from './apis/consumer-group-describe';
+import { ConsumerGroupHeartbeat } from './apis/consumer-group-heartbeat';
 import { DeleteGroups } from './apis/delete-groups';
 import { DescribeGroups } from './apis/describe-groups';
 import { FindCoordinator } from './apis/find-coordinator';
@@ -15,7 +17,7 @@ import { SaslAuthenticate } from './apis/sasl-authenticate';
 import { SaslHandshake } from './apis/sasl-handshake';
 import { SyncGroup } from './apis/sync-group';
 
-/** Consumer-group, offset, coordinator, ListOffsets and SASL APIs. */
+/** Consumer-group (classic and KIP-848), offset, coordinator, ListOffsets and SASL APIs. */
 export const GROUP_APIS: readonly ApiSchema[] = [
   ListOffsets,
   OffsetForLeaderEpoch,
@@ -32,4 +34,6 @@ export const GROUP_APIS: readonly ApiSchema[] = [
   SaslAuthenticate,
   DeleteGroups,
   OffsetDelete,
+  ConsumerGroupHeartbeat,
+  ConsumerGroupDescribe,
 ];

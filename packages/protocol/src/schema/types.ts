@@ -92,11 +92,14 @@ export const bool = scalar<boolean>(
   (r) => r.bool(),
   false,
 );
+/** Kafka's zero UUID: "no id" (a topic asked by name, an unset field). */
+export const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
+
 export const uuid = scalar<string>(
   'uuid',
   (w, v) => w.uuid(v),
   (r) => r.uuid(),
-  '00000000-0000-0000-0000-000000000000',
+  ZERO_UUID,
 );
 
 export const string: WireType<string> = {

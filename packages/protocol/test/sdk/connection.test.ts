@@ -223,7 +223,7 @@ describe('Connection against the broker', () => {
     await connection.ready();
     expect(connection.status.state).toBe('ready');
     expect(connection.versionFor(ApiVersions)).toBe(3);
-    expect(connection.versionFor(Metadata)).toBe(8);
+    expect(connection.versionFor(Metadata)).toBe(12);
     expect(connection.versionFor(Produce)).toBe(8);
     expect(connection.versionFor(Fetch)).toBe(11);
     connection.close();

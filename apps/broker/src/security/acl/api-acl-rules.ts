@@ -124,6 +124,9 @@ export const API_ACL_RULES = {
   /** DESCRIBE on the cluster lists every group; otherwise the groups the principal may describe. */
   ListGroups: { all: cluster('DESCRIBE'), group: group('DESCRIBE') },
   DescribeGroups: { group: group('DESCRIBE') },
+  // The consumer group protocol (KIP-848): Kafka 3.9 checks the group only.
+  ConsumerGroupHeartbeat: MEMBER,
+  ConsumerGroupDescribe: { group: group('DESCRIBE') },
   DeleteGroups: { group: group('DELETE') },
   OffsetDelete: { group: group('DELETE'), topic: topic('READ') },
 

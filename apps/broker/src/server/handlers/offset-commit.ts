@@ -5,7 +5,8 @@ import { defineHandler } from '../handler';
 const RULES = API_ACL_RULES.OffsetCommit;
 
 /**
- * OffsetCommit v0–7: a member's commit (checked against its generation) or a simple commit
+ * OffsetCommit v0–9: a member's commit (checked against its generation, or for a consumer-protocol
+ * member against its member epoch, which needs v9+) or a simple commit
  * (generation -1, no member id, and always so in v0) of an empty group. v1's commit timestamp is
  * not kept: the commit's time is when the coordinator stores it, as for every other version. Acknowledged once the offsets are durable.
  * Needs READ on the group (else every partition gets GROUP_AUTHORIZATION_FAILED) and on each
@@ -13,7 +14,7 @@ const RULES = API_ACL_RULES.OffsetCommit;
  */
 export const offsetCommitHandler = defineHandler({
   api: OffsetCommit,
-  versions: { min: 0, max: 7 },
+  versions: { min: 0, max: 9 },
   async handle(request, context, services) {
     const { access } = context;
     const refusedGroup = access.allows(RULES.group, request.groupId) ? undefined : RULES.group.denied;
@@ -30,6 +31,7 @@ export const offsetCommitHandler = defineHandler({
             memberId: request.memberId,
             groupInstanceId: request.groupInstanceId,
             retentionTimeMs: Number(request.retentionTimeMs),
+            apiVersion: context.header.apiVersion,
             topics: allowed.map((topic) => ({
               name: topic.name,
               partitions: topic.partitions.map((partition) => ({

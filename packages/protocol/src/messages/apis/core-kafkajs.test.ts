@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeWithKafkajs, encodeWithKafkajs, kafkajsRequest } from '../../../test/kafkajs-interop';
+import { ZERO_UUID } from '../../schema/types';
 import { decodeRequestFrame, encodeResponseFrame } from '../message-codec';
 import { apiByKey } from '../registry';
 import { ApiVersions } from './api-versions';
@@ -28,8 +29,12 @@ describe('kafkajs requests decode with our codec', () => {
       kafkajsRequest('metadata', version)({ topics: ['orders', 'payments'], allowAutoTopicCreation: false }),
     );
     const decoded = decodeOurs(frame);
+    // The topic id is not on the wire before v10: the zero id, its default.
     expect(decoded.body).toEqual({
-      topics: [{ name: 'orders' }, { name: 'payments' }],
+      topics: [
+        { topicId: ZERO_UUID, name: 'orders' },
+        { topicId: ZERO_UUID, name: 'payments' },
+      ],
       allowAutoTopicCreation: version < 4,
       // Not on the wire before v8: the defaults.
       includeClusterAuthorizedOperations: false,
@@ -128,6 +133,7 @@ describe('our responses decode with kafkajs', () => {
         {
           errorCode: 0,
           name: 'orders',
+          topicId: '00000000-0000-0000-0000-000000000000',
           isInternal: false,
           partitions: [
             {
