@@ -16,6 +16,11 @@ type MessageTableProps = {
   openKey: string;
   onOpen: (key: string) => void;
   running: boolean;
+  /**
+   * A record is open beside the table: the timestamp, header count and size, which the record
+   * shows, make room for it, and the key preview narrows.
+   */
+  compact?: boolean;
   /** Replaces the search's empty-state title (the live tail waits rather than searches). */
   emptyTitle?: string;
 };
@@ -57,13 +62,15 @@ export function RecordKindBadge({
   return null;
 }
 
+const COLUMNS_THE_RECORD_SHOWS = new Set(['timestamp', 'headers', 'size']);
+
 function recordSize(row: MessageRow): number {
   return (row.key?.sizeBytes ?? 0) + (row.value?.sizeBytes ?? 0);
 }
 
 /** The records found, newest search first; a row's button opens it in the viewer below. */
-export function MessageTable({ rows, openKey, onOpen, running, emptyTitle }: MessageTableProps) {
-  const columns: readonly DataTableColumn<MessageRow>[] = [
+export function MessageTable({ rows, openKey, onOpen, running, compact, emptyTitle }: MessageTableProps) {
+  const allColumns: readonly DataTableColumn<MessageRow>[] = [
     { id: 'partition', header: 'Partition', align: 'right', cell: (row) => <Count value={row.partition} /> },
     { id: 'offset', header: 'Offset', align: 'right', cell: (row) => <Count value={row.offset} /> },
     { id: 'timestamp', header: 'Timestamp', cell: (row) => <Timestamp epochMs={row.timestampMs} /> },
@@ -82,7 +89,9 @@ export function MessageTable({ rows, openKey, onOpen, running, emptyTitle }: Mes
     {
       id: 'value',
       header: 'Value',
-      className: 'max-w-xl truncate font-mono text-xs',
+      // Zero max width with full width: the value takes the room the other columns leave and is
+      // cut with an ellipsis, so the table never outgrows its card.
+      className: 'w-full max-w-0 truncate font-mono text-xs',
       cell: (row) =>
         row.control ? (
           <span className="font-sans text-zinc-500 italic dark:text-zinc-400">
@@ -116,6 +125,13 @@ export function MessageTable({ rows, openKey, onOpen, running, emptyTitle }: Mes
       },
     },
   ];
+  const columns = compact
+    ? allColumns
+        .filter((column) => !COLUMNS_THE_RECORD_SHOWS.has(column.id))
+        .map((column) =>
+          column.id === 'key' ? { ...column, className: 'max-w-32 truncate font-mono text-xs' } : column,
+        )
+    : allColumns;
   return (
     <DataTable
       label="Messages"

@@ -7,6 +7,7 @@ import { KeyPartitionNote } from './key-partition-note';
 import type { MessageParams } from './message-params';
 import { MessageTable, recordKey } from './message-table';
 import { RecordViewer } from './record-viewer';
+import { ResultsLayout } from './results-layout';
 import { SearchProgress } from './search-progress';
 import { useMessageSearch } from './use-message-search';
 
@@ -34,69 +35,82 @@ export function SearchRun({ topic, input, params, setParams }: SearchRunProps) {
     done !== undefined && (!done.done || done.budgetExhausted) && done.nextCursor !== done.cursor;
 
   return (
-    <>
-      <Panel
-        title="Results"
-        actions={
-          <span className="inline-flex flex-wrap items-center gap-3">
-            <Checkbox
-              label={`Hide control records${params.hidectl && controlCount > 0 ? ` (${controlCount} hidden)` : ''}`}
-              checked={params.hidectl}
-              onChange={(event) => setParams({ hidectl: event.target.checked })}
+    <ResultsLayout
+      recordKey={open ? params.open : ''}
+      results={
+        <Panel
+          title="Results"
+          actions={
+            <span className="inline-flex flex-wrap items-center gap-3">
+              <Checkbox
+                label={`Hide control records${params.hidectl && controlCount > 0 ? ` (${controlCount} hidden)` : ''}`}
+                checked={params.hidectl}
+                onChange={(event) => setParams({ hidectl: event.target.checked })}
+              />
+              <AsOfIndicator
+                asOfMs={search.asOfMs}
+                onRefresh={search.running ? undefined : () => setParams({ run: params.run + 1 })}
+              />
+            </span>
+          }
+        >
+          <div className="flex flex-col gap-3">
+            <SearchProgress
+              progress={search.progress}
+              running={search.running}
+              stopped={search.stopped}
+              rowCount={search.rows.length}
+              onStop={search.stop}
             />
-            <AsOfIndicator
-              asOfMs={search.asOfMs}
-              onRefresh={search.running ? undefined : () => setParams({ run: params.run + 1 })}
+            <KeyPartitionNote
+              keyPartition={search.keyPartition}
+              onSearchAll={() =>
+                setParams({ all: true, cursor: '', prev: [], open: '', run: params.run + 1 })
+              }
             />
-          </span>
-        }
-      >
-        <div className="flex flex-col gap-3">
-          <SearchProgress
-            progress={search.progress}
-            running={search.running}
-            stopped={search.stopped}
-            rowCount={search.rows.length}
-            onStop={search.stop}
-          />
-          <KeyPartitionNote
-            keyPartition={search.keyPartition}
-            onSearchAll={() => setParams({ all: true, cursor: '', prev: [], open: '', run: params.run + 1 })}
-          />
-          {search.error ? <ErrorState title="The search failed" message={search.error} /> : null}
-          <MessageTable
-            rows={rows}
-            openKey={params.open}
-            onOpen={(key) => setParams({ open: key })}
-            running={search.running}
-          />
-          <Pager
-            label="Message pages"
-            summary={`Page ${pageNumber}${done?.budgetExhausted ? ' · scan budget reached, Next continues' : ''}${done?.done ? ' · end of the selected partitions' : ''}`}
-            onPrevious={
-              params.prev.length > 0
-                ? () =>
-                    setParams({ cursor: params.prev.at(-1) ?? '', prev: params.prev.slice(0, -1), open: '' })
-                : undefined
-            }
-            onNext={
-              canGoNext && done
-                ? () => setParams({ cursor: done.nextCursor, prev: [...params.prev, done.cursor], open: '' })
-                : undefined
-            }
-          />
-        </div>
-      </Panel>
-      {open ? (
-        <Panel title="Record">
-          <RecordViewer
-            topic={topic}
-            record={open}
-            mode={params.decode}
-            onModeChange={(mode: DecodeMode) => setParams({ decode: mode })}
-          />
+            {search.error ? <ErrorState title="The search failed" message={search.error} /> : null}
+            <MessageTable
+              rows={rows}
+              openKey={params.open}
+              compact={open !== undefined}
+              onOpen={(key) => setParams({ open: key })}
+              running={search.running}
+            />
+            <Pager
+              label="Message pages"
+              summary={`Page ${pageNumber}${done?.budgetExhausted ? ' · scan budget reached, Next continues' : ''}${done?.done ? ' · end of the selected partitions' : ''}`}
+              onPrevious={
+                params.prev.length > 0
+                  ? () =>
+                      setParams({
+                        cursor: params.prev.at(-1) ?? '',
+                        prev: params.prev.slice(0, -1),
+                        open: '',
+                      })
+                  : undefined
+              }
+              onNext={
+                canGoNext && done
+                  ? () =>
+                      setParams({ cursor: done.nextCursor, prev: [...params.prev, done.cursor], open: '' })
+                  : undefined
+              }
+            />
+          </div>
         </Panel>
-      ) : null}
-    </>
+      }
+      record={
+        open ? (
+          <Panel title="Record">
+            <RecordViewer
+              topic={topic}
+              record={open}
+              mode={params.decode}
+              onModeChange={(mode: DecodeMode) => setParams({ decode: mode })}
+            />
+          </Panel>
+        ) : null
+      }
+    />
   );
 }

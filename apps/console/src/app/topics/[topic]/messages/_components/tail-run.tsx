@@ -7,6 +7,7 @@ import { KeyPartitionNote } from './key-partition-note';
 import type { MessageParams } from './message-params';
 import { MessageTable, recordKey } from './message-table';
 import { RecordViewer } from './record-viewer';
+import { ResultsLayout } from './results-layout';
 import { tailRowCap, useLiveTail } from './use-live-tail';
 
 type TailRunProps = {
@@ -39,70 +40,76 @@ export function TailRun({ topic, input, params, setParams }: TailRunProps) {
           : 'Connecting…';
 
   return (
-    <>
-      <Panel
-        title="Live tail"
-        actions={
-          <span className="inline-flex flex-wrap items-center gap-3">
-            <AsOfIndicator asOfMs={tail.asOfMs} />
-            {tail.paused ? (
-              <Button size="sm" variant="primary" onClick={tail.resume}>
-                Resume
-              </Button>
-            ) : (
-              <Button size="sm" onClick={tail.pause}>
-                Pause
-              </Button>
-            )}
-          </span>
-        }
-      >
-        <div className="flex flex-col gap-3">
-          <div className="flex flex-wrap items-center gap-x-5 gap-y-1 text-xs text-zinc-600 dark:text-zinc-300">
-            <span role="status" aria-live="polite" aria-label="Tail status" className="font-medium">
-              {state} · {formatCount(tail.rows.length)} shown
+    <ResultsLayout
+      recordKey={open ? params.open : ''}
+      results={
+        <Panel
+          title="Live tail"
+          actions={
+            <span className="inline-flex flex-wrap items-center gap-3">
+              <AsOfIndicator asOfMs={tail.asOfMs} />
+              {tail.paused ? (
+                <Button size="sm" variant="primary" onClick={tail.resume}>
+                  Resume
+                </Button>
+              ) : (
+                <Button size="sm" onClick={tail.pause}>
+                  Pause
+                </Button>
+              )}
             </span>
-            <span className="tabular-nums">
-              {formatRate(tail.arrivedPerSecond)} records/s arriving · {formatRate(tail.sentPerSecond)}{' '}
-              shown/s
-            </span>
-            {tail.droppedRows > 0 ? (
+          }
+        >
+          <div className="flex flex-col gap-3">
+            <div className="flex flex-wrap items-center gap-x-5 gap-y-1 text-xs text-zinc-600 dark:text-zinc-300">
+              <span role="status" aria-live="polite" aria-label="Tail status" className="font-medium">
+                {state} · {formatCount(tail.rows.length)} shown
+              </span>
               <span className="tabular-nums">
-                {formatCount(tail.droppedRows)} oldest rows dropped (keeps the newest{' '}
-                {formatCount(tailRowCap)})
+                {formatRate(tail.arrivedPerSecond)} records/s arriving · {formatRate(tail.sentPerSecond)}{' '}
+                shown/s
               </span>
-            ) : null}
-            {tail.skippedRecords > 0 ? (
-              <span className="tabular-nums text-amber-700 dark:text-amber-400">
-                {formatCount(tail.skippedRecords)} records skipped over the rate cap of{' '}
-                {formatCount(tail.maxRowsPerSecond ?? 0)} rows/s
-              </span>
-            ) : null}
+              {tail.droppedRows > 0 ? (
+                <span className="tabular-nums">
+                  {formatCount(tail.droppedRows)} oldest rows dropped (keeps the newest{' '}
+                  {formatCount(tailRowCap)})
+                </span>
+              ) : null}
+              {tail.skippedRecords > 0 ? (
+                <span className="tabular-nums text-amber-700 dark:text-amber-400">
+                  {formatCount(tail.skippedRecords)} records skipped over the rate cap of{' '}
+                  {formatCount(tail.maxRowsPerSecond ?? 0)} rows/s
+                </span>
+              ) : null}
+            </div>
+            <KeyPartitionNote
+              keyPartition={tail.keyPartition}
+              onSearchAll={() => setParams({ all: true, open: '', run: params.run + 1 })}
+            />
+            {tail.error ? <ErrorState title="The live tail failed" message={tail.error} /> : null}
+            <MessageTable
+              rows={rows}
+              openKey={params.open}
+              compact={open !== undefined}
+              onOpen={(key) => setParams({ open: key })}
+              running={!tail.paused}
+              emptyTitle={tail.paused ? 'No records arrived' : 'Waiting for new records…'}
+            />
           </div>
-          <KeyPartitionNote
-            keyPartition={tail.keyPartition}
-            onSearchAll={() => setParams({ all: true, open: '', run: params.run + 1 })}
-          />
-          {tail.error ? <ErrorState title="The live tail failed" message={tail.error} /> : null}
-          <MessageTable
-            rows={rows}
-            openKey={params.open}
-            onOpen={(key) => setParams({ open: key })}
-            running={!tail.paused}
-            emptyTitle={tail.paused ? 'No records arrived' : 'Waiting for new records…'}
-          />
-        </div>
-      </Panel>
-      {open ? (
-        <Panel title="Record">
-          <RecordViewer
-            topic={topic}
-            record={open}
-            mode={params.decode}
-            onModeChange={(mode: DecodeMode) => setParams({ decode: mode })}
-          />
         </Panel>
-      ) : null}
-    </>
+      }
+      record={
+        open ? (
+          <Panel title="Record">
+            <RecordViewer
+              topic={topic}
+              record={open}
+              mode={params.decode}
+              onModeChange={(mode: DecodeMode) => setParams({ decode: mode })}
+            />
+          </Panel>
+        ) : null
+      }
+    />
   );
 }
