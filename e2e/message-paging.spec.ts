@@ -56,3 +56,38 @@ test('Next and Previous page exactly through 45 records on 3 partitions', async 
     page.getByRole('navigation', { name: 'Message pages' }).getByRole('button', { name: 'Previous' }),
   ).toBeDisabled();
 });
+
+test('Newest N puts the newest record first on page 1 and pages down exactly', async ({ page }) => {
+  const topic = `e2e-newest-${Date.now()}`;
+  // Each record is a millisecond newer than the one before, whatever its partition.
+  const baseMs = Date.now() - 60_000;
+  await seedTopic(
+    topic,
+    3,
+    Array.from({ length: 60 }, (_, index) => ({
+      key: `k${index}`,
+      value: `v${index}`,
+      partition: index % 3,
+      timestampMs: baseMs + index,
+    })),
+  );
+  await page.goto(`/topics/${topic}/messages?start=newest&n=45&size=20`);
+  const first = await pageOffsets(page);
+  expect(first).toHaveLength(20);
+  // Record 59 went to partition 2 at offset 19: the newest of all.
+  expect(first[0]).toBe('2:19');
+  expect(first[1]).toBe('1:19');
+
+  const pager = page.getByRole('navigation', { name: 'Message pages' });
+  await pager.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/prev=/);
+  const second = await pageOffsets(page);
+  await pager.getByRole('button', { name: 'Next' }).click();
+  const third = await pageOffsets(page);
+  expect(third).toHaveLength(5);
+  const all = [...first, ...second, ...third];
+  // ceil(45 / 3) = 15 per partition: offsets 5-19 of each, newest first, none twice.
+  expect(new Set(all).size).toBe(45);
+  expect(all.every((id) => Number(id.split(':')[1]) >= 5)).toBe(true);
+  expect(all.at(-1)).toBe('0:5');
+});

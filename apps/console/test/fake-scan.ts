@@ -61,10 +61,11 @@ export class FakeTopic {
   }
 
   async topicOffsets(): Promise<PartitionOffsetRange[]> {
+    // Offsets may have gaps (as compaction leaves them): the end is one past the last record.
     return this.partitions.map((records, partition) => ({
       partition,
       earliest: 0n,
-      latest: BigInt(records.length),
+      latest: records.length === 0 ? 0n : records.at(-1)!.offset + 1n,
     }));
   }
 
@@ -90,13 +91,19 @@ export class FakeTopic {
     const records: ScannedRecord[] = [];
     const progress = request.partitions.map((range) => {
       const log = this.partitions[range.partition]!;
-      const end = range.endOffset < 0n ? BigInt(log.length) : range.endOffset;
+      const end = range.endOffset < 0n ? (log.at(-1)?.offset ?? -1n) + 1n : range.endOffset;
       let next = range.startOffset;
+      let index = log.findIndex((record) => record.offset >= next);
       let found = 0;
       while (next < end && budget > 0 && found < request.maxMatchesPerPartition) {
-        const record = log[Number(next)]!;
+        const record = index < 0 ? undefined : log[index];
+        if (record === undefined || record.offset >= end) {
+          next = end;
+          break;
+        }
         budget--;
-        next++;
+        index++;
+        next = record.offset + 1n;
         if (matches(record, request.filters)) {
           records.push(scanned(record));
           found++;

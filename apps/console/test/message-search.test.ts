@@ -106,15 +106,72 @@ describe('message search paging', () => {
   it('starts at newest-N with an even split and at a timestamp', async () => {
     const topic = threePartitionTopic(40);
     const newest = await browseMessages(deps(topic), input({ start: 'newest', newestCount: 7 }), limits);
-    // ceil(7 / 3) = 3 per partition.
-    expect(newest.cursor).toBe('0:37,1:37,2:37');
-    expect(newest.rows).toHaveLength(9);
+    // ceil(7 / 3) = 3 per partition, read down from the end (the cursor is the upper bound).
+    expect(newest.cursor).toBe('0:40,1:40,2:40');
+    expect(newest.rows.map(idOf).sort()).toEqual(
+      ['0:37', '0:38', '0:39', '1:37', '1:38', '1:39', '2:37', '2:38', '2:39'].sort(),
+    );
+    expect(newest.done).toBe(true);
     const late = await browseMessages(
       deps(topic),
       input({ start: 'timestamp', startTimestampMs: 1_300 }),
       limits,
     );
     expect(late.rows.every((row) => row.timestampMs >= 1_290)).toBe(true);
+  });
+
+  it('puts the newest record first on page 1 and pages newest N exactly, newest first', async () => {
+    const topic = threePartitionTopic(40);
+    const base: Partial<BrowseInput> = { start: 'newest', newestCount: 45 };
+    const [whole] = await allPages(topic, base, 500);
+    // ceil(45 / 3) = 15 per partition: offsets 25-39 of each.
+    expect(whole).toHaveLength(45);
+    expect(whole!.every((row) => Number(row.offset) >= 25)).toBe(true);
+    const newestFirst = [...whole!].sort(
+      (left, right) =>
+        right.timestampMs - left.timestampMs ||
+        right.partition - left.partition ||
+        Number(right.offset) - Number(left.offset),
+    );
+    expect(whole![0]).toEqual(newestFirst[0]);
+    // Within a partition the order is descending offsets, whatever the timestamps do.
+    for (const partition of [0, 1, 2]) {
+      const offsets = whole!.filter((row) => row.partition === partition).map((row) => Number(row.offset));
+      expect(offsets).toEqual([...offsets].sort((left, right) => right - left));
+    }
+    for (const pageSize of [1, 7, 20]) {
+      const pages = await allPages(topic, base, pageSize);
+      expect(pages.slice(0, -1).every((page) => page.length === pageSize)).toBe(true);
+      expect(pages.flat().map(idOf)).toEqual(whole!.map(idOf));
+    }
+  });
+
+  it('pages newest N exactly with a sparse filter and a budget that ends pages early', async () => {
+    const topic = threePartitionTopic(300);
+    const base: Partial<BrowseInput> = { start: 'newest', newestCount: 600, filters: ['value:contains:-x'] };
+    const [whole] = await allPages(topic, base, 1000);
+    // Every third record of each partition's newest 200 matches.
+    expect(whole!.length).toBeGreaterThan(190);
+    expect(whole!.length).toBeLessThan(210);
+    expect(whole!.every((row) => row.value?.text?.endsWith('-x') && Number(row.offset) >= 100)).toBe(true);
+    const tight = { ...limits, browse: { totalMs: 60_000, totalRecords: 12 } };
+    const paged = (await allPages(topic, base, 6, tight)).flat().map(idOf);
+    expect(paged).toEqual(whole!.map(idOf));
+    expect(new Set(paged).size).toBe(paged.length);
+  });
+
+  it('reads newest N across gaps in the offsets, as compaction leaves them', async () => {
+    const topic = new FakeTopic([
+      [0, 1, 5, 9, 10, 14].map((offset) => ({
+        partition: 0,
+        offset: BigInt(offset),
+        timestampMs: BigInt(offset),
+        value: `v${offset}`,
+      })),
+    ]);
+    const pages = await allPages(topic, { start: 'newest', newestCount: 6 }, 2);
+    // The window is the last 6 offsets, [9, 15): the records 9, 10 and 14.
+    expect(pages.flat().map(idOf)).toEqual(['0:14', '0:10', '0:9']);
   });
 
   it('gives a 400-style error naming the missing start field', async () => {

@@ -1,6 +1,7 @@
 import type { InternalAdminApi, RecordFilter, ScannedRecord } from '@weir/protocol';
 import type { KeyPruning } from './key-pruning';
-import { PartitionMerge } from './partition-merge';
+import { NewestFirstMerge } from './newest-first-merge';
+import { type MergePosition, PartitionMerge, type SearchMerge } from './partition-merge';
 import type { Cursor } from './search-cursor';
 import {
   type OffsetsAdmin,
@@ -12,7 +13,8 @@ import {
 /*
  * The message search engine. It resolves where each partition starts, then asks the broker to scan
  * in bounded steps (scanRecords: a time and record budget per call), merges the partitions in a
- * deterministic order (see partition-merge.ts) and hands out rows as soon as their place in that
+ * deterministic order (oldest first, see partition-merge.ts; newest first for "newest N", see
+ * newest-first-merge.ts) and hands out rows as soon as their place in that
  * order is certain. Stopping is not calling again: a cancelled search ends before its next step,
  * so the broker stops within one step.
  */
@@ -71,7 +73,7 @@ export interface ScanProgress {
   readonly scannedBytes: number;
   readonly matchedRecords: number;
   readonly elapsedMs: number;
-  readonly partitions: ReturnType<PartitionMerge['positions']>;
+  readonly partitions: MergePosition[];
 }
 
 /** What the engine reports, in order: started, (progress | rows)*, finished. */
@@ -109,20 +111,21 @@ interface SearchTally {
 async function scanStep(
   deps: SearchDeps,
   request: SearchRequest,
-  merge: PartitionMerge,
+  merge: SearchMerge,
   tally: SearchTally,
   limits: SearchStepLimits,
   budget: SearchBudget,
 ): Promise<boolean> {
   const elapsedMs = deps.now() - tally.startedAtMs;
   if (elapsedMs >= budget.totalMs || tally.scannedRecords >= budget.totalRecords) return false;
-  const needs = merge.needs(request.pageSize - tally.taken);
+  const stepRecords = stepRecordBudget(tally, limits, budget);
+  const needs = merge.needs(request.pageSize - tally.taken, stepRecords);
   const result = await deps.internal.scanRecords({
     topic: request.topic,
     partitions: needs.map(({ partition, startOffset, endOffset }) => ({ partition, startOffset, endOffset })),
     filters: request.filters,
     maxMatchesPerPartition: Math.max(...needs.map((need) => need.matches)),
-    maxScanRecords: Math.max(1, Math.min(limits.stepRecords, budget.totalRecords - tally.scannedRecords)),
+    maxScanRecords: stepRecords,
     maxScanMs: Math.max(1, Math.min(limits.stepMs, budget.totalMs - elapsedMs)),
     maxValueBytes: request.maxValueBytes,
   });
@@ -138,6 +141,11 @@ async function scanStep(
     merge.addScan(answer.partition, byPartition.get(answer.partition) ?? [], answer.nextOffset, answer.done);
   }
   return true;
+}
+
+/** The records the next scan step may examine: a step's share, within what the request has left. */
+function stepRecordBudget(tally: SearchTally, limits: SearchStepLimits, budget: SearchBudget): number {
+  return Math.max(1, Math.min(limits.stepRecords, budget.totalRecords - tally.scannedRecords));
 }
 
 /** Runs one search; `signal` stops it before the next scan step. */
@@ -157,7 +165,9 @@ export async function* runSearch(
     request.cursor,
     request.exactKey,
   );
-  const merge = new PartitionMerge(starts);
+  // Newest N reads each partition down from its end, so page 1 holds the newest records.
+  const merge: SearchMerge =
+    request.start.mode === 'newest' ? new NewestFirstMerge(starts) : new PartitionMerge(starts);
   yield { type: 'started', asOfMs: deps.now(), cursor: merge.cursor(), starts, pruning };
   const progress = (): ScanProgress => ({
     scannedRecords: tally.scannedRecords,
@@ -173,7 +183,8 @@ export async function* runSearch(
     tally.taken += rows.length;
     if (rows.length > 0) yield { type: 'rows', rows };
     if (signal?.aborted || tally.taken >= request.pageSize) break;
-    if (merge.needs(request.pageSize - tally.taken).length === 0) break;
+    if (merge.needs(request.pageSize - tally.taken, stepRecordBudget(tally, limits, budget)).length === 0)
+      break;
     if (!(await scanStep(deps, request, merge, tally, limits, budget))) {
       budgetExhausted = true;
       break;

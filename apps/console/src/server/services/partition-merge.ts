@@ -24,13 +24,45 @@ interface PartitionState {
   readonly buffer: ScannedRecord[];
 }
 
+/** One span of one partition the broker must scan next, and how many matches it may return. */
+export interface ScanNeed {
+  readonly partition: number;
+  readonly startOffset: bigint;
+  readonly endOffset: bigint;
+  readonly matches: number;
+}
+
+/** Where a partition's part of the search stands, for progress: the offsets covered so far. */
+export interface MergePosition {
+  readonly partition: number;
+  readonly startOffset: bigint;
+  /** Covered is `nextOffset - startOffset` out of `endOffset - startOffset`. */
+  readonly nextOffset: bigint;
+  readonly endOffset: bigint;
+  readonly done: boolean;
+}
+
+/** The order a search hands out rows in: oldest first (PartitionMerge) or newest first. */
+export interface SearchMerge {
+  /**
+   * What to scan next for `remaining` more rows. `stepRecords` is how many records the next scan
+   * step may examine in all, so a merge that needs a span scanned whole can size it to fit.
+   */
+  needs(remaining: number, stepRecords: number): ScanNeed[];
+  addScan(partition: number, records: readonly ScannedRecord[], nextOffset: bigint, done: boolean): void;
+  take(limit: number): ScannedRecord[];
+  readonly exhausted: boolean;
+  cursor(): Cursor;
+  positions(): MergePosition[];
+}
+
 function precedes(left: ScannedRecord, right: ScannedRecord): boolean {
   if (left.timestampMs !== right.timestampMs) return left.timestampMs < right.timestampMs;
   if (left.partition !== right.partition) return left.partition < right.partition;
   return left.offset < right.offset;
 }
 
-export class PartitionMerge {
+export class PartitionMerge implements SearchMerge {
   readonly #states: PartitionState[];
 
   constructor(starts: readonly PartitionStart[]) {
@@ -50,7 +82,7 @@ export class PartitionMerge {
    * budget in request order, and a page cut short by its budget only moves forward in partitions
    * it scanned past their buffered rows, so the blocking ones must never be starved.
    */
-  needs(remaining: number): { partition: number; startOffset: bigint; endOffset: bigint; matches: number }[] {
+  needs(remaining: number): ScanNeed[] {
     return this.#states
       .filter((state) => !state.scanDone && state.buffer.length < remaining)
       .sort((left, right) => Number(left.buffer.length > 0) - Number(right.buffer.length > 0))
@@ -106,13 +138,7 @@ export class PartitionMerge {
     );
   }
 
-  positions(): {
-    partition: number;
-    startOffset: bigint;
-    nextOffset: bigint;
-    endOffset: bigint;
-    done: boolean;
-  }[] {
+  positions(): MergePosition[] {
     return this.#states.map((state) => ({
       partition: state.partition,
       startOffset: state.startOffset,

@@ -62,6 +62,8 @@ export async function resolveStartPositions(
     exactKey === undefined || ranges.length === 0
       ? { partitions: unique, pruning: null }
       : pruneToKeyPartition(unique, exactKey, ranges.length);
+  if (spec.mode === 'newest')
+    return { starts: newestWindows(spec.count, partitions, byPartition, cursor), pruning };
   const offsets = await startOffsets(admin, topic, spec, partitions, byPartition, cursor);
   const starts = partitions.map((partition, index) => {
     const range = byPartition.get(partition)!;
@@ -75,10 +77,36 @@ export async function resolveStartPositions(
   return { starts, pruning };
 }
 
+/**
+ * The newest-N windows, read newest first (newest-first-merge.ts): an even split, each partition
+ * contributing its newest ceil(N / partitions) records, so the window of partition p is
+ * [high watermark - share, high watermark). A cursor holds each partition's exclusive upper bound
+ * for the next page. The window's start is computed from the current high watermark, so when
+ * producers write between pages, the later pages end that many records sooner.
+ */
+function newestWindows(
+  count: number,
+  partitions: readonly number[],
+  byPartition: ReadonlyMap<number, PartitionOffsetRange>,
+  cursor: Cursor | undefined,
+): PartitionStart[] {
+  const share = BigInt(Math.ceil(count / Math.max(1, partitions.length)));
+  return partitions.map((partition) => {
+    const range = byPartition.get(partition)!;
+    const upper = clamp(cursor?.get(partition) ?? range.latest, range.earliest, range.latest);
+    return {
+      partition,
+      logStartOffset: range.earliest,
+      endOffset: upper,
+      startOffset: clamp(range.latest - share, range.earliest, upper),
+    };
+  });
+}
+
 async function startOffsets(
   admin: OffsetsAdmin,
   topic: string,
-  spec: StartSpec,
+  spec: Exclude<StartSpec, { mode: 'newest' }>,
   partitions: readonly number[],
   ranges: ReadonlyMap<number, PartitionOffsetRange>,
   cursor: Cursor | undefined,
@@ -92,11 +120,6 @@ async function startOffsets(
       return partitions.map((partition) => range(partition).latest);
     case 'offset':
       return partitions.map(() => spec.offset);
-    case 'newest': {
-      // An even split: each partition contributes its newest ceil(N / partitions) records.
-      const share = BigInt(Math.ceil(spec.count / Math.max(1, partitions.length)));
-      return partitions.map((partition) => range(partition).latest - share);
-    }
     case 'timestamp': {
       if (partitions.length === 0) return [];
       const found = await admin.listOffsets(

@@ -36,7 +36,7 @@ export const browseInputSchema = z.object({
   startOffset: decimalSchema.optional(),
   /** With `start=timestamp`: the first record at or after this time, per partition. */
   startTimestampMs: z.number().int().min(0).optional(),
-  /** With `start=newest`: about this many of the newest records, split over the partitions. */
+  /** With `start=newest`: about this many of the newest records, split over the partitions, newest first. */
   newestCount: z.number().int().min(1).max(100_000).optional(),
   /** Only these partitions; default all. */
   partitions: z.array(partitionSchema).max(1000).optional(),
