@@ -89,7 +89,7 @@ describe('the lockout preview of an ACL intent', () => {
     expect(response.status).toBe(200);
     const { lockout } = (await response.json()) as { lockout: AclLockout };
     expect(lines(lockout)).toEqual([
-      'User:alice TOPIC:orders ' + EVERY_TOPIC_OPERATION,
+      `User:alice TOPIC:orders ${EVERY_TOPIC_OPERATION}`,
       'User:bob (grantee) TOPIC:orders ALTER,ALTER_CONFIGS,DELETE,DESCRIBE_CONFIGS,READ',
       `${LEGACY} TOPIC:orders ${EVERY_TOPIC_OPERATION}`,
     ]);
