@@ -21,6 +21,7 @@ beforeAll(async () => {
   await gateway.admin.createTopics([
     { name: 'orders', partitions: 1 },
     { name: 'payments', partitions: 1 },
+    { name: 'audit', partitions: 1 },
   ]);
   // `payments` has an ACL already, so granting on it takes nothing from anyone.
   await gateway.admin.createAcls([
@@ -92,6 +93,16 @@ describe('the lockout preview of an ACL intent', () => {
       `User:alice TOPIC:orders ${EVERY_TOPIC_OPERATION}`,
       'User:bob (grantee) TOPIC:orders ALTER,ALTER_CONFIGS,DELETE,DESCRIBE_CONFIGS,READ',
       `${LEGACY} TOPIC:orders ${EVERY_TOPIC_OPERATION}`,
+    ]);
+  });
+
+  it('asks about everyone even when the grantee is a super user, whose own view shows no open topic', async () => {
+    const admin = await gateway.callerAs(SECURE_ADMIN.username, SECURE_ADMIN.password);
+    const { lockout } = await admin.acls.previewIntent({ ...consume('audit'), principal: 'User:admin' });
+    expect(lines(lockout)).toEqual([
+      `User:alice TOPIC:audit ${EVERY_TOPIC_OPERATION}`,
+      `User:bob TOPIC:audit ${EVERY_TOPIC_OPERATION}`,
+      `${LEGACY} TOPIC:audit ${EVERY_TOPIC_OPERATION}`,
     ]);
   });
 
