@@ -12,7 +12,7 @@ import { Admin, Client, InternalAdmin } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { startConsoleProcess, stopWithConsole } from './support/console-process';
 import { type ClusterInfo, clusterInfoPath } from './support/e2e-cluster';
-import { LOGIN_USERS, loginInfoPath } from './support/login-users';
+import { LOGIN_USERS, loginInfoPath, OPEN_ACL_USERS } from './support/login-users';
 
 /*
  * `--login`: the secure profile instead (SASL_PLAINTEXT client listener, ACLs required, the
@@ -20,7 +20,40 @@ import { LOGIN_USERS, loginInfoPath } from './support/login-users';
  * login mode. Its URL is printed as `WEIR_LOGIN_CONSOLE_URL=…` once Next is ready, for
  * playwright.config.ts to hand to login.spec.ts.
  */
-const loginMode = process.argv.includes('--login');
+const openAclsMode = process.argv.includes('--open-acls');
+const loginMode = openAclsMode || process.argv.includes('--login');
+
+/*
+ * `--open-acls`: login mode against a broker that allows everyone where no ACL is found
+ * (allow.everyone.if.no.acl.found=true), with users alice and bob and a topic `orders` no ACL
+ * names, for acl-lockout.spec.ts, which starts this server itself. It prints the URL the same
+ * way but writes no file: the `--login` server's file must stay that server's.
+ */
+
+async function startOpenAclBroker(): Promise<RunningBroker> {
+  const running = await startBroker({
+    listeners: { client: { securityProtocol: 'SASL_PLAINTEXT' } },
+    security: {
+      bootstrapAdmin: { username: LOGIN_USERS.admin.username, password: LOGIN_USERS.admin.password },
+      superUsers: [`User:${LOGIN_USERS.admin.username}`],
+      allowEveryoneIfNoAclFound: true,
+    },
+  });
+  const client = new Client({
+    bootstrapServers: [running.internalBootstrap],
+    clientId: 'e2e-open-acls-setup',
+    sasl: { mechanism: 'WEIR-TOKEN', token: running.internalToken },
+  });
+  try {
+    for (const { username, password } of Object.values(OPEN_ACL_USERS)) {
+      await new InternalAdmin(client).upsertUser({ username, mechanism: 'SCRAM-SHA-256', password });
+    }
+    await new Admin(client).createTopics([{ name: 'orders', partitions: 1 }]);
+  } finally {
+    await client.close();
+  }
+  return running;
+}
 
 async function startSecureBroker(): Promise<RunningBroker> {
   const running = await startBroker({
@@ -62,12 +95,14 @@ async function main(): Promise<void> {
   // The log cleaner looks again 500 ms after finding nothing due (not 15 s), so a compacted topic
   // a spec fills is cleaned while its page is open; the lag and throughput history samples every
   // 500 ms (not 10 s), so lag-history.spec.ts sees real samples within a second.
-  const running = loginMode
-    ? await startSecureBroker()
-    : await startBroker({
-        log: { cleaner: { backoffMs: 500 } },
-        stats: { history: { sampleIntervalMs: 500 } },
-      });
+  const running = openAclsMode
+    ? await startOpenAclBroker()
+    : loginMode
+      ? await startSecureBroker()
+      : await startBroker({
+          log: { cleaner: { backoffMs: 500 } },
+          stats: { history: { sampleIntervalMs: 500 } },
+        });
   if (!loginMode) {
     const info: ClusterInfo = {
       bootstrap: running.bootstrap,
@@ -93,8 +128,10 @@ async function main(): Promise<void> {
       const match = /Local:\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Ready in/.exec(banner);
       if (match !== null) {
         announced = true;
-        mkdirSync(dirname(loginInfoPath), { recursive: true });
-        writeFileSync(loginInfoPath, `${JSON.stringify({ consoleUrl: match[1] })}\n`);
+        if (!openAclsMode) {
+          mkdirSync(dirname(loginInfoPath), { recursive: true });
+          writeFileSync(loginInfoPath, `${JSON.stringify({ consoleUrl: match[1] })}\n`);
+        }
         process.stdout.write(`WEIR_LOGIN_CONSOLE_URL=${match[1]}\n`);
       }
     });

@@ -5,10 +5,14 @@ import { loginConsoleUrl } from './login-users';
 
 /**
  * Logs in as the browser does: a protected page sends the visitor to the login form, and once in,
- * the header names the user.
+ * the header names the user. The console is the `--login` server's unless `consoleUrl` names another.
  */
-export async function logIn(page: Page, user: { username: string; password: string }): Promise<void> {
-  await page.goto(`${loginConsoleUrl()}/topics`);
+export async function logIn(
+  page: Page,
+  user: { username: string; password: string },
+  consoleUrl = loginConsoleUrl(),
+): Promise<void> {
+  await page.goto(`${consoleUrl}/topics`);
   await expect(page).toHaveURL(/\/login$/);
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Password').fill(user.password);

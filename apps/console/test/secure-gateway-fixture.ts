@@ -67,6 +67,8 @@ export interface SecureGatewayOptions {
   readonly consoleToken?: string;
   /** The gateway's logger (silent by default). */
   readonly logger?: Logger;
+  /** The broker's `security.allowEveryoneIfNoAclFound` (false by default: ACLs required). */
+  readonly allowEveryoneIfNoAclFound?: boolean;
 }
 
 export async function startSecureGateway(options: SecureGatewayOptions = {}): Promise<SecureGateway> {
@@ -75,7 +77,7 @@ export async function startSecureGateway(options: SecureGatewayOptions = {}): Pr
     security: {
       bootstrapAdmin: { ...SECURE_ADMIN },
       superUsers: [`User:${SECURE_ADMIN.username}`],
-      allowEveryoneIfNoAclFound: false,
+      allowEveryoneIfNoAclFound: options.allowEveryoneIfNoAclFound ?? false,
       authFailureDelayMs: options.authFailureDelayMs ?? 0,
     },
     topics: { autoCreateEnable: false },

@@ -64,6 +64,13 @@ describe('ACL intents', () => {
       'TOPIC:orders DESCRIBE new',
       'GROUP:g1 READ new',
     ]);
+    // ACLs are required on this broker (allow.everyone.if.no.acl.found=false): nobody loses anything.
+    expect(preview.lockout).toEqual({
+      allowEveryoneIfNoAclFound: false,
+      principalsChecked: [],
+      principalsUnchecked: 0,
+      entries: [],
+    });
 
     const applied = await admin.acls.applyIntent(consumeOrders);
     expect(applied).toMatchObject({ created: 3, alreadyPresent: 0 });

@@ -1,7 +1,13 @@
 import { type AclBinding, type Admin, MATCH_ALL_ACLS } from '@weir/protocol';
-import type { AclIntent, AclIntentApplyResult, AclIntentPreview } from '../api/schemas/acl-intents';
+import type {
+  AclIntent,
+  AclIntentApplyResult,
+  AclIntentBinding,
+  AclIntentPreview,
+} from '../api/schemas/acl-intents';
 import type { AclBindingView, AclListInput } from '../api/schemas/acls';
 import { aclBindingKey, expandAclIntent } from './acl-intents';
+import { type LockoutSources, previewLockout } from './permissions/acl-lockout-preview';
 
 /** The ACLs the caller may describe (the broker needs DESCRIBE on the cluster), filtered here. */
 export async function listAcls(
@@ -39,22 +45,36 @@ export async function deleteAcl(admin: Pick<Admin, 'deleteAcls'>, binding: AclBi
 }
 
 /**
- * The ACLs an intent expands to, each marked with whether the broker has exactly it already. One
- * DescribeAcls for the intent's principal answers for all of them: every expanded ACL names it.
+ * The ACLs an intent expands to, each marked with whether the broker has exactly it already, and
+ * the ACLs of the cluster they were compared with.
  */
-export async function previewAclIntent(
+async function intentBindings(
   admin: Pick<Admin, 'describeAcls'>,
   intent: AclIntent,
-  now: () => number,
-): Promise<AclIntentPreview> {
-  const existing = await admin.describeAcls({ ...MATCH_ALL_ACLS, principal: intent.principal });
-  const asOfMs = now();
+): Promise<{ bindings: AclIntentBinding[]; existing: AclBinding[] }> {
+  const existing = await admin.describeAcls(MATCH_ALL_ACLS);
   const present = new Set(existing.map((acl) => aclBindingKey(acl as AclBindingView)));
   const bindings = expandAclIntent(intent).map((binding) => ({
     ...binding,
     exists: present.has(aclBindingKey(binding)),
   }));
-  return { asOfMs, bindings };
+  return { bindings, existing };
+}
+
+/**
+ * The preview of an intent: its ACLs, marked as above, and who loses access once the missing ones
+ * exist (permissions/acl-lockout-preview.ts), which the wizard makes the person confirm.
+ */
+export async function previewAclIntent(
+  admin: Pick<Admin, 'describeAcls'>,
+  lockoutSources: LockoutSources,
+  intent: AclIntent,
+  now: () => number,
+): Promise<AclIntentPreview> {
+  const { bindings, existing } = await intentBindings(admin, intent);
+  const missing = bindings.filter((binding) => !binding.exists).map(({ exists: _exists, ...acl }) => acl);
+  const lockout = await previewLockout(lockoutSources, existing, missing, intent.principal);
+  return { asOfMs: now(), bindings, lockout };
 }
 
 /**
@@ -67,7 +87,7 @@ export async function applyAclIntent(
   intent: AclIntent,
   now: () => number,
 ): Promise<AclIntentApplyResult> {
-  const { bindings } = await previewAclIntent(admin, intent, now);
+  const { bindings } = await intentBindings(admin, intent);
   const missing = bindings.filter((binding) => !binding.exists);
   if (missing.length > 0) {
     await admin.createAcls(missing.map(({ exists: _exists, ...binding }) => binding as AclBinding));

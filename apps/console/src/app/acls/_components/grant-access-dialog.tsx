@@ -9,6 +9,7 @@ import { useTRPC } from '../../../trpc/react';
 import { type FieldErrors, topLevelFieldErrors, zodFieldErrors } from '../../_components/field-errors';
 import { emptyIntentDraft, type IntentDraft, intentFromDraft } from './intent-draft';
 import { IntentForm } from './intent-form';
+import { IntentLockoutWarning, locksAnyoneOut } from './intent-lockout-warning';
 import { IntentPreviewTable } from './intent-preview-table';
 
 type GrantAccessDialogProps = {
@@ -24,6 +25,8 @@ const FORM_ID = 'grant-access-form';
  * "Let X consume Y with group Z" / "let X produce to Y" in three steps: fill in the intent (checked
  * in the browser with the gateway's schema), review the exact ACLs it expands to with the ones
  * that exist marked, then create the missing ones in one call. Nothing changes before the review.
+ * When the new ACLs would lock anyone out (the first ACLs on a resource open to everyone), the
+ * review lists who loses what, and Create waits for the person to confirm it.
  */
 export function GrantAccessDialog({ open, initialPrincipal, onClose }: GrantAccessDialogProps) {
   const trpc = useTRPC();
@@ -32,6 +35,8 @@ export function GrantAccessDialog({ open, initialPrincipal, onClose }: GrantAcce
   const [errors, setErrors] = useState<FieldErrors>({});
   // The validated intent under review; null while editing.
   const [reviewing, setReviewing] = useState<AclIntentInput | null>(null);
+  // Whether the person confirmed the lockout of the preview under review.
+  const [lockoutConfirmed, setLockoutConfirmed] = useState(false);
   const preview = useQuery({
     ...trpc.acls.previewIntent.queryOptions(reviewing ?? skipToken),
     // The review must show the broker's state now, not a cached answer from an earlier look.
@@ -49,6 +54,7 @@ export function GrantAccessDialog({ open, initialPrincipal, onClose }: GrantAcce
     setDraft(emptyIntentDraft(initialPrincipal));
     setErrors({});
     setReviewing(null);
+    setLockoutConfirmed(false);
     apply.reset();
     onClose();
   }
@@ -58,6 +64,7 @@ export function GrantAccessDialog({ open, initialPrincipal, onClose }: GrantAcce
     const parsed = aclIntentSchema.safeParse(intent);
     if (!parsed.success) return setErrors(topLevelFieldErrors(zodFieldErrors(parsed.error)));
     setErrors({});
+    setLockoutConfirmed(false);
     setReviewing(intent);
   }
 
@@ -68,11 +75,13 @@ export function GrantAccessDialog({ open, initialPrincipal, onClose }: GrantAcce
       setErrors(Object.keys(fields).length > 0 ? fields : { form: info.message });
     }
     setReviewing(null);
+    setLockoutConfirmed(false);
     apply.reset();
   }
 
   const applied = apply.data;
   const toCreate = preview.data?.bindings.filter((binding) => !binding.exists).length ?? 0;
+  const needsConfirmation = preview.data !== undefined && locksAnyoneOut(preview.data.lockout);
 
   let body: ReactNode;
   let footer: ReactNode;
@@ -101,7 +110,16 @@ export function GrantAccessDialog({ open, initialPrincipal, onClose }: GrantAcce
         ) : preview.data === undefined ? (
           <LoadingState />
         ) : (
-          <IntentPreviewTable bindings={preview.data.bindings} />
+          <>
+            <IntentPreviewTable bindings={preview.data.bindings} />
+            {needsConfirmation ? (
+              <IntentLockoutWarning
+                lockout={preview.data.lockout}
+                confirmed={lockoutConfirmed}
+                onConfirmedChange={setLockoutConfirmed}
+              />
+            ) : null}
+          </>
         )}
         {apply.error ? (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">
@@ -120,7 +138,9 @@ export function GrantAccessDialog({ open, initialPrincipal, onClose }: GrantAcce
         ) : (
           <Button
             variant="primary"
-            disabled={preview.data === undefined || apply.isPending}
+            disabled={
+              preview.data === undefined || apply.isPending || (needsConfirmation && !lockoutConfirmed)
+            }
             onClick={() => apply.mutate(reviewing)}
           >
             {apply.isPending ? 'Creating…' : `Create ${toCreate} ${toCreate === 1 ? 'ACL' : 'ACLs'}`}

@@ -59,12 +59,27 @@ export function aclsRouter(transport: Transport) {
         'The ACLs an intent (produce / consume) expands to, each marked when it exists already',
         'Mirrors `kafka-acls --producer/--consumer`: produce is WRITE, DESCRIBE and CREATE on the topic, ' +
           'WRITE and DESCRIBE on a transactional id, IDEMPOTENT_WRITE on the cluster when idempotent; ' +
-          'consume is READ and DESCRIBE on the topic and READ on the group. Every ACL is an ALLOW.',
+          'consume is READ and DESCRIBE on the topic and READ on the group. Every ACL is an ALLOW. ' +
+          '`lockout` lists who loses access once the missing ACLs exist: with allow.everyone.if.no.acl.found ' +
+          'on, the first ACL on a resource closes it to every principal it does not grant. It is computed by ' +
+          "the broker's effective permissions for the principals the broker knows (its SASL users and the " +
+          'principals ACLs name); others cannot be listed. Needs DESCRIBE on the cluster.',
       ),
       aclIntentSchema,
     )
       .output(aclIntentPreviewSchema)
-      .query(({ ctx, input }) => previewAclIntent(ctx.services.broker.admin(), input, ctx.services.now)),
+      .query(({ ctx, input }) =>
+        previewAclIntent(
+          ctx.services.broker.admin(),
+          {
+            users: ctx.services.broker.users(),
+            permissions: ctx.services.broker.effectivePermissions(),
+            now: ctx.services.now,
+          },
+          input,
+          ctx.services.now,
+        ),
+      ),
 
     applyIntent: restProcedure(
       transport,

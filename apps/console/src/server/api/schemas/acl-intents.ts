@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { aclBindingSchema, aclPatternTypeSchema, principalSchema } from './acls';
+import {
+  aclBindingSchema,
+  aclOperationSchema,
+  aclPatternTypeSchema,
+  aclResourceTypeSchema,
+  principalSchema,
+} from './acls';
 import { asOfMsSchema } from './common';
 
 /*
@@ -69,9 +75,38 @@ export const aclIntentSchema = z
 /** One ACL of an intent and whether the broker already has exactly it. */
 export const aclIntentBindingSchema = aclBindingSchema.extend({ exists: z.boolean() });
 
+/** What one principal loses on one resource once the intent's ACLs exist. */
+export const aclLockoutEntrySchema = z.object({
+  principal: z.string(),
+  /** Whether it is the principal the intent names (it keeps what the intent grants, loses the rest). */
+  grantee: z.boolean(),
+  resourceType: aclResourceTypeSchema,
+  /** The resource's name; for a PREFIXED entry of the broker's view, the prefix. */
+  resourceName: z.string(),
+  operations: z.array(aclOperationSchema),
+});
+
+/**
+ * Who loses access when the intent creates the first ACLs on a resource (with
+ * allow.everyone.if.no.acl.found on, a resource no ACL names is open to everyone; the first ACL
+ * closes it to everyone it does not grant). Computed by the broker's effective-permissions engine
+ * for the principals the broker knows: its SASL users and every principal an ACL names.
+ */
+export const aclLockoutSchema = z.object({
+  /** The broker's allow.everyone.if.no.acl.found; false means creating ACLs never locks anyone out. */
+  allowEveryoneIfNoAclFound: z.boolean(),
+  /** The principals whose access was computed, sorted. */
+  principalsChecked: z.array(z.string()),
+  /** Known principals past the limit of how many one preview computes (0 normally). */
+  principalsUnchecked: z.number().int(),
+  /** Empty when nobody loses anything. */
+  entries: z.array(aclLockoutEntrySchema),
+});
+
 export const aclIntentPreviewSchema = z.object({
   asOfMs: asOfMsSchema,
   bindings: z.array(aclIntentBindingSchema),
+  lockout: aclLockoutSchema,
 });
 
 export const aclIntentApplyResultSchema = z.object({
@@ -88,4 +123,6 @@ export type AclIntent = z.output<typeof aclIntentSchema>;
 export type AclIntentInput = z.input<typeof aclIntentSchema>;
 export type AclIntentBinding = z.infer<typeof aclIntentBindingSchema>;
 export type AclIntentPreview = z.infer<typeof aclIntentPreviewSchema>;
+export type AclLockout = z.infer<typeof aclLockoutSchema>;
+export type AclLockoutEntryView = z.infer<typeof aclLockoutEntrySchema>;
 export type AclIntentApplyResult = z.infer<typeof aclIntentApplyResultSchema>;

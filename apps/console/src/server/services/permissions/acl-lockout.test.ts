@@ -75,4 +75,16 @@ describe('lockoutOf', () => {
     const other = consumeByAlice.map((binding) => ({ ...binding, resourceName: 'payments' }));
     expect(lockoutOf([viewOf('User:bob', 'NO_ACL_FOUND')], other)).toEqual([]);
   });
+
+  it('counts an ACL for one host as closing the resource but granting nothing everywhere', () => {
+    const fromOneHost = consumeByAlice.map((binding) => ({ ...binding, host: '10.0.0.7' }));
+    expect(lockoutOf([viewOf('User:alice', 'NO_ACL_FOUND')], fromOneHost)).toEqual([
+      {
+        principal: 'User:alice',
+        resourceType: 'TOPIC',
+        resourceName: 'orders',
+        operations: ['READ', 'DESCRIBE', 'WRITE'],
+      },
+    ]);
+  });
 });

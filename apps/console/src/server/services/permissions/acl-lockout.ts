@@ -1,4 +1,4 @@
-import { ACL_WILDCARD_PRINCIPAL } from '@weir/protocol/names';
+import { ACL_WILDCARD, ACL_WILDCARD_PRINCIPAL } from '@weir/protocol/names';
 import type { AclBindingView, AclOperationView } from '../../api/schemas/acls';
 import type { EffectivePermissionsView } from '../../api/schemas/effective-permissions';
 import { allowGrants, matchesResource } from './acl-policy';
@@ -18,10 +18,14 @@ export interface LockoutEntry {
   readonly operations: AclOperationView[];
 }
 
-/** Whether the new ACL gives `principal` the operation (wildcard principal included). */
+/**
+ * Whether the new ACL gives `principal` the operation (wildcard principal included). The views are
+ * for host `*`, where only ACLs for every host apply: an ACL for one host still closes the resource
+ * to everyone, but grants only connections from that host, so it keeps nobody's access everywhere.
+ */
 function grants(binding: AclBindingView, principal: string, operation: AclOperationView): boolean {
   if (binding.principal !== principal && binding.principal !== ACL_WILDCARD_PRINCIPAL) return false;
-  return allowGrants(binding, operation);
+  return binding.host === ACL_WILDCARD && allowGrants(binding, operation);
 }
 
 /**
