@@ -301,6 +301,7 @@ export const ROWS: Row[] = [
     request: {
       resources: [{ resourceType: 2, resourceName: 'data', configurationKeys: null }],
       includeSynonyms: false,
+      includeDocumentation: false,
     },
     expect: { denied: TOPIC },
   }),
@@ -311,6 +312,7 @@ export const ROWS: Row[] = [
     request: {
       resources: [{ resourceType: 4, resourceName: '0', configurationKeys: null }],
       includeSynonyms: false,
+      includeDocumentation: false,
     },
     expect: { denied: CLUSTER },
   }),

@@ -66,10 +66,16 @@ describe('config APIs on the wire (versions and IncrementalAlterConfigs, which k
     });
   }
 
-  async function describeTopic(version: number, keys: string[] | null = null, includeSynonyms = false) {
+  async function describeTopic(
+    version: number,
+    keys: string[] | null = null,
+    includeSynonyms = false,
+    includeDocumentation = false,
+  ) {
     const response = await client.request(DescribeConfigs, version, {
       resources: [{ resourceType: TOPIC, resourceName: topic, configurationKeys: keys }],
       includeSynonyms,
+      includeDocumentation,
     });
     expect(response.results[0]!.errorCode).toBe(ErrorCode.NONE);
     return new Map(response.results[0]!.configs.map((entry) => [entry.name, entry]));
@@ -79,14 +85,14 @@ describe('config APIs on the wire (versions and IncrementalAlterConfigs, which k
     return (await describeTopic(2, [name])).get(name)?.value;
   }
 
-  it('advertises DescribeConfigs 0–2, AlterConfigs 0–1 and IncrementalAlterConfigs 0', async () => {
+  it('advertises DescribeConfigs 0–3, AlterConfigs 0–1 and IncrementalAlterConfigs 0', async () => {
     const { apiKeys } = await client.request(ApiVersions, 0, {
       clientSoftwareName: '',
       clientSoftwareVersion: '',
     });
     expect(apiKeys).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ apiKey: 32, minVersion: 0, maxVersion: 2 }),
+        expect.objectContaining({ apiKey: 32, minVersion: 0, maxVersion: 3 }),
         expect.objectContaining({ apiKey: 33, minVersion: 0, maxVersion: 1 }),
         expect.objectContaining({ apiKey: 44, minVersion: 0, maxVersion: 0 }),
       ]),
@@ -278,6 +284,46 @@ describe('config APIs on the wire (versions and IncrementalAlterConfigs, which k
     ]);
   });
 
+  it('reports each config type from v3, and its documentation only when asked', async () => {
+    const plain = await describeTopic(3, [
+      'retention.ms',
+      'cleanup.policy',
+      'unclean.leader.election.enable',
+    ]);
+    // Kafka's ConfigType ids: LONG 5, LIST 7, BOOLEAN 1.
+    expect(plain.get('retention.ms')).toMatchObject({ configType: 5, documentation: null });
+    expect(plain.get('cleanup.policy')).toMatchObject({ configType: 7, documentation: null });
+    expect(plain.get('unclean.leader.election.enable')).toMatchObject({ configType: 1 });
+    const documented = await describeTopic(3, ['retention.ms', 'min.cleanable.dirty.ratio'], false, true);
+    expect(documented.get('retention.ms')!.documentation).toMatch(/kept/);
+    expect(documented.get('min.cleanable.dirty.ratio')).toMatchObject({ configType: 6 });
+    // v2 carries neither field, so the codec decodes the defaults.
+    const v2 = await describeTopic(2, ['retention.ms'], false, true);
+    expect(v2.get('retention.ms')).toMatchObject({ configType: 0, documentation: null });
+
+    const broker = await client.request(DescribeConfigs, 3, {
+      resources: [
+        {
+          resourceType: BROKER,
+          resourceName: '1',
+          configurationKeys: [
+            'auto.create.topics.enable',
+            'log.retention.ms',
+            'weir.internal.listener.token',
+          ],
+        },
+      ],
+      includeSynonyms: false,
+      includeDocumentation: true,
+    });
+    const brokerEntries = new Map(broker.results[0]!.configs.map((entry) => [entry.name, entry]));
+    expect(brokerEntries.get('auto.create.topics.enable')).toMatchObject({ configType: 1 });
+    // A topic config's broker-wide default shares its type and says whose default it is.
+    expect(brokerEntries.get('log.retention.ms')!.configType).toBe(5);
+    expect(brokerEntries.get('log.retention.ms')!.documentation).toContain('retention.ms');
+    expect(brokerEntries.get('weir.internal.listener.token')).toMatchObject({ configType: 9, value: null });
+  });
+
   it('answers each resource on its own: unknown types and unknown brokers get INVALID_REQUEST', async () => {
     const response = await client.request(DescribeConfigs, 2, {
       resources: [
@@ -288,6 +334,7 @@ describe('config APIs on the wire (versions and IncrementalAlterConfigs, which k
         { resourceType: TOPIC, resourceName: topic, configurationKeys: ['retention.ms'] },
       ],
       includeSynonyms: true,
+      includeDocumentation: false,
     });
     const [logger, otherBroker, clusterDefault, missing, known] = response.results;
     expect(logger).toMatchObject({
@@ -320,6 +367,7 @@ describe('config APIs on the wire (versions and IncrementalAlterConfigs, which k
     const response = await client.request(DescribeConfigs, 2, {
       resources: [{ resourceType: BROKER, resourceName: '1', configurationKeys: null }],
       includeSynonyms: false,
+      includeDocumentation: false,
     });
     const [broker] = response.results;
     expect(broker!.errorCode).toBe(ErrorCode.NONE);
@@ -409,6 +457,7 @@ describe('config APIs on the wire (versions and IncrementalAlterConfigs, which k
             },
           ],
           includeSynonyms: true,
+          includeDocumentation: false,
         })
       ).results[0]!.configs[0]!;
     expect((await alter(SET, '5000000')).responses[0]!.errorCode).toBe(ErrorCode.NONE);

@@ -203,6 +203,7 @@ export type {
   ConfigResourceDescription,
   ConfigResourceType,
   ConfigSource,
+  ConfigValueType,
   DeletedRecords,
   DeleteRecordsRequest,
   DescribeConfigsRequest,
@@ -213,7 +214,7 @@ export type {
   TopicDescription,
   ValidateOnlyOptions,
 } from './client/admin-types';
-export { CONFIG_SOURCES } from './client/admin-types';
+export { CONFIG_SOURCES, CONFIG_VALUE_TYPES } from './client/admin-types';
 export type { ApiVersionRange, BrokerApiVersions } from './client/api-versions';
 export type { SaslClientExchange } from './client/auth/sasl-client-exchange';
 export { saslClientExchange } from './client/auth/sasl-client-exchange';

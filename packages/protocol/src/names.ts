@@ -15,8 +15,8 @@ export {
   ACL_WILDCARD_PRINCIPAL,
   CLUSTER_RESOURCE_NAME,
 } from './client/acl/acl-types';
-export type { ConfigSource } from './client/admin-types';
-export { CONFIG_SOURCES } from './client/admin-types';
+export type { ConfigSource, ConfigValueType } from './client/admin-types';
+export { CONFIG_SOURCES, CONFIG_VALUE_TYPES } from './client/admin-types';
 export type { ScramMechanism } from './client/auth/scram-mechanisms';
 export { SCRAM_MECHANISMS } from './client/auth/scram-mechanisms';
 export type { PartitionHealthState } from './client/health/partition-health-states';

@@ -12,12 +12,15 @@ import type {
   ConfigEntryDescription,
   ConfigResourceType,
   ConfigSynonym,
+  ConfigValueType,
   DescribeConfigsResource,
   ResourceAlterResult,
   ResourceConfigsDescription,
 } from './config-types';
+import { TOPIC_CONFIG_VALUE_TYPES } from './config-types';
 import {
   alteredBrokerOverrides,
+  DYNAMIC_BROKER_CONFIG_FACTS,
   DYNAMIC_BROKER_CONFIGS,
   dynamicBrokerSynonyms,
 } from './dynamic-broker-configs';
@@ -42,7 +45,7 @@ export class ConfigManager {
 
   async describeConfigs(
     resources: readonly DescribeConfigsResource[],
-    options: { includeSynonyms: boolean },
+    options: { includeSynonyms: boolean; includeDocumentation: boolean },
   ): Promise<ResourceConfigsDescription[]> {
     return resources.map((resource) => {
       try {
@@ -56,7 +59,11 @@ export class ConfigManager {
           errorMessage: null,
           entries: entries
             .filter((entry) => wanted === null || wanted.has(entry.name))
-            .map((entry) => (options.includeSynonyms ? entry : { ...entry, synonyms: [] })),
+            .map((entry) => ({
+              ...entry,
+              synonyms: options.includeSynonyms ? entry.synonyms : [],
+              documentation: options.includeDocumentation ? entry.documentation : null,
+            })),
         };
       } catch (error) {
         const { ok: _failed, ...failure } = failureOf(error);
@@ -135,7 +142,12 @@ export class ConfigManager {
         override === undefined
           ? [fallback]
           : [{ name: definition.name, value: override, source: 'DYNAMIC_TOPIC_CONFIG' }, fallback];
-      return entryOf(definition.name, synonyms, { readOnly: false, sensitive: false });
+      return entryOf(definition.name, synonyms, {
+        readOnly: false,
+        sensitive: false,
+        type: TOPIC_CONFIG_VALUE_TYPES[definition.type],
+        documentation: definition.documentation,
+      });
     });
   }
 
@@ -155,13 +167,19 @@ export class ConfigManager {
         definition.source === 'DEFAULT_CONFIG' || value === defaultSynonym.value
           ? [defaultSynonym]
           : [{ name: definition.name, value, source: definition.source }, defaultSynonym];
-      return entryOf(definition.name, synonyms, { readOnly: true, sensitive: definition.sensitive ?? false });
+      return entryOf(definition.name, synonyms, {
+        readOnly: true,
+        sensitive: definition.sensitive ?? false,
+        type: definition.type,
+        documentation: definition.documentation,
+      });
     });
     const overrides = this.store.listBrokerConfigs();
     const dynamic = DYNAMIC_BROKER_CONFIGS.map((configName) =>
       entryOf(configName, dynamicBrokerSynonyms(overrides, this.config.nodeId, configName), {
         readOnly: false,
         sensitive: false,
+        ...DYNAMIC_BROKER_CONFIG_FACTS[configName],
       }),
     );
     return [...statics, ...dynamic];
@@ -200,7 +218,12 @@ function requireType(type: ConfigResourceType | null): ConfigResourceType {
 function entryOf(
   name: string,
   synonyms: ConfigSynonym[],
-  options: { readOnly: boolean; sensitive: boolean },
+  options: {
+    readOnly: boolean;
+    sensitive: boolean;
+    type: ConfigValueType;
+    documentation: string;
+  },
 ): ConfigEntryDescription {
   const shown = options.sensitive ? synonyms.map((synonym) => ({ ...synonym, value: null })) : synonyms;
   const effective = shown[0]!;
@@ -212,5 +235,7 @@ function entryOf(
     source: effective.source,
     isSensitive: options.sensitive,
     synonyms: shown,
+    type: options.type,
+    documentation: options.documentation,
   };
 }

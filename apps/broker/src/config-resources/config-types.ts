@@ -3,6 +3,8 @@
  * with Kafka's numeric ids next to the names so handlers translate without a table of their own.
  */
 
+import type { TopicConfigDefinition } from '../topics/topic-configs';
+
 /** The resources whose configs Weir serves. */
 export type ConfigResourceType = 'topic' | 'broker';
 
@@ -38,6 +40,32 @@ export const CONFIG_SOURCE_IDS = {
 
 export type ConfigSource = keyof typeof CONFIG_SOURCE_IDS;
 
+/** Kafka's ConfigType ids: DescribeConfigs v3+ reports each config's type as one of these. */
+export const CONFIG_VALUE_TYPE_IDS = {
+  UNKNOWN: 0,
+  BOOLEAN: 1,
+  STRING: 2,
+  INT: 3,
+  SHORT: 4,
+  LONG: 5,
+  DOUBLE: 6,
+  LIST: 7,
+  CLASS: 8,
+  PASSWORD: 9,
+} as const;
+
+export type ConfigValueType = keyof typeof CONFIG_VALUE_TYPE_IDS;
+
+/** The topic config definitions' type names in Kafka's ConfigType terms. */
+export const TOPIC_CONFIG_VALUE_TYPES: Record<TopicConfigDefinition['type'], ConfigValueType> = {
+  long: 'LONG',
+  int: 'INT',
+  double: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  string: 'STRING',
+  list: 'LIST',
+};
+
 /** One place a config's value could come from, most specific first (Kafka's "synonyms"). */
 export interface ConfigSynonym {
   name: string;
@@ -58,6 +86,9 @@ export interface ConfigEntryDescription {
   isSensitive: boolean;
   /** Empty unless synonyms were asked for. */
   synonyms: ConfigSynonym[];
+  type: ConfigValueType;
+  /** Null unless documentation was asked for. */
+  documentation: string | null;
 }
 
 /** A resource to describe; `keys` null or empty means every config (Kafka treats both so). */

@@ -1,6 +1,6 @@
 import { ErrorCode, WeirError } from '@weir/protocol';
 import type { BrokerConfigOverrides } from '../metadata/metadata-store';
-import type { AlterConfigsResource, ConfigSynonym } from './config-types';
+import type { AlterConfigsResource, ConfigSynonym, ConfigValueType } from './config-types';
 
 /**
  * The broker configs that change at runtime, kept in the metadata store per broker or as the
@@ -10,6 +10,18 @@ import type { AlterConfigsResource, ConfigSynonym } from './config-types';
  */
 export const DYNAMIC_BROKER_CONFIGS = ['follower.replication.throttled.rate'] as const;
 export type DynamicBrokerConfigName = (typeof DYNAMIC_BROKER_CONFIGS)[number];
+
+/** What DescribeConfigs v3+ reports about each dynamic broker config. */
+export const DYNAMIC_BROKER_CONFIG_FACTS: Record<
+  DynamicBrokerConfigName,
+  { type: ConfigValueType; documentation: string }
+> = {
+  'follower.replication.throttled.rate': {
+    type: 'LONG',
+    documentation:
+      'The most bytes per second this broker fetches for replicas a reassignment is adding; unset means no limit.',
+  },
+};
 
 /** Kafka's default for the throttle rates: Long.MAX_VALUE bytes/s, that is, none. */
 export const UNTHROTTLED_RATE = '9223372036854775807';

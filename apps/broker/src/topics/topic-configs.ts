@@ -4,8 +4,10 @@ import type { LogConfig } from '../log/log-config';
 /** The shape of one topic-level config, with Kafka's name and meaning. */
 export interface TopicConfigDefinition {
   name: string;
-  /** Kafka's type name, reported by DescribeConfigs documentation and used for parsing. */
+  /** Kafka's type name, reported by DescribeConfigs v3+ and used for parsing. */
   type: 'long' | 'int' | 'double' | 'boolean' | 'string' | 'list';
+  /** One or two sentences for operators, reported by DescribeConfigs v3+ when asked. */
+  documentation: string;
   /** Why `value` is not acceptable, or undefined. */
   problem(value: string): string | undefined;
   /** The value a topic gets when it does not set this config (from the broker's settings). */
@@ -138,6 +140,8 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'cleanup.policy',
     type: 'list',
+    documentation:
+      'What happens to old segments: delete removes them by age or size, compact keeps the newest record of each key; both may be listed.',
     problem: cleanupPolicyProblem,
     defaultValue: (broker) => broker.log.cleanupPolicy.join(','),
     applyToLog: (log, value) => {
@@ -149,6 +153,8 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'compression.type',
     type: 'string',
+    documentation:
+      'The codec records are stored with. Weir stores batches as the producer compressed them, so only producer is accepted.',
     // Batches are stored as the producer sent them; recompressing would break that.
     problem: (value) =>
       value === 'producer'
@@ -159,6 +165,8 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'delete.retention.ms',
     type: 'long',
+    documentation:
+      'How long a tombstone (a record with a null value) stays in a compacted topic, so consumers that lag can still see the delete.',
     problem: (value) => longProblem(value, 0),
     defaultValue: (broker) => String(broker.log.cleaner.deleteRetentionMs),
     applyToLog: (log, value) => {
@@ -168,6 +176,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'file.delete.delay.ms',
     type: 'long',
+    documentation: "How long a deleted segment's files wait on disk before they are removed.",
     problem: (value) => safeLongProblem(value, 0),
     defaultValue: () => '60000',
     applyToLog: (log, value) => {
@@ -177,6 +186,8 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'flush.messages',
     type: 'long',
+    documentation:
+      "After this many records, the partition's log is synced to disk; unset, syncing is left to the flush interval and the replicas.",
     problem: (value) => longProblem(value, 1),
     // No count set means no flush by count: Kafka reports that as Long.MAX_VALUE, and so does Weir
     // (not JavaScript's largest safe integer, which is a number no Kafka tool would show).
@@ -188,6 +199,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'flush.ms',
     type: 'long',
+    documentation: "After this much time, the partition's log is synced to disk.",
     problem: (value) => safeLongProblem(value, 1),
     defaultValue: (broker) => String(broker.log.flushMs),
     applyToLog: (log, value) => {
@@ -197,6 +209,8 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'index.interval.bytes',
     type: 'int',
+    documentation:
+      'How many bytes of records lie between two entries of the offset index; smaller means faster lookups and larger indexes.',
     problem: (value) => intProblem(value, 0),
     defaultValue: (broker) => String(broker.log.indexIntervalBytes),
     applyToLog: (log, value) => {
@@ -206,6 +220,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'max.compaction.lag.ms',
     type: 'long',
+    documentation: 'The longest a record may stay uncompacted in a compacted topic.',
     problem: (value) => longProblem(value, 1),
     defaultValue: (broker) => String(broker.log.cleaner.maxCompactionLagMs ?? LONG_MAX),
     applyToLog: (log, value) => {
@@ -215,6 +230,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'max.message.bytes',
     type: 'int',
+    documentation: 'The largest record batch the topic accepts, after compression.',
     problem: (value) => intProblem(value, 64),
     defaultValue: (broker) => String(broker.log.maxMessageBytes),
     applyToLog: (log, value) => {
@@ -224,6 +240,8 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'message.timestamp.after.max.ms',
     type: 'long',
+    documentation:
+      "How far in the future a CreateTime timestamp may be, compared with the broker's clock; a batch beyond it is refused.",
     problem: (value) => longProblem(value, 0),
     defaultValue: (broker) => String(broker.log.timestampAfterMaxMs ?? LONG_MAX),
     applyToLog: (log, value) => {
@@ -233,6 +251,8 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'message.timestamp.before.max.ms',
     type: 'long',
+    documentation:
+      "How far in the past a CreateTime timestamp may be, compared with the broker's clock; a batch beyond it is refused.",
     problem: (value) => longProblem(value, 0),
     defaultValue: (broker) => String(broker.log.timestampBeforeMaxMs ?? LONG_MAX),
     applyToLog: (log, value) => {
@@ -242,6 +262,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'message.timestamp.difference.max.ms',
     type: 'long',
+    documentation: "The older, symmetric bound on a CreateTime timestamp's distance from the broker's clock.",
     problem: (value) => longProblem(value, 0),
     defaultValue: (broker) => String(broker.log.timestampDifferenceMaxMs ?? LONG_MAX),
     applyToLog: (log, value) => {
@@ -251,6 +272,8 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'message.timestamp.type',
     type: 'string',
+    documentation:
+      "Which time a record keeps: CreateTime, the producer's, or LogAppendTime, the broker's when it appended the batch.",
     problem: oneOf('CreateTime', 'LogAppendTime'),
     defaultValue: (broker) => broker.log.timestampType,
     applyToLog: (log, value) => {
@@ -260,6 +283,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'min.cleanable.dirty.ratio',
     type: 'double',
+    documentation: 'The share of a compacted log not yet compacted at which the cleaner compacts it.',
     problem: (value) => doubleProblem(value, 0, 1),
     defaultValue: (broker) => String(broker.log.cleaner.minCleanableRatio),
     applyToLog: (log, value) => {
@@ -269,6 +293,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'min.compaction.lag.ms',
     type: 'long',
+    documentation: 'The shortest time a record stays uncompacted in a compacted topic.',
     problem: (value) => longProblem(value, 0),
     defaultValue: (broker) => String(broker.log.cleaner.minCompactionLagMs),
     applyToLog: (log, value) => {
@@ -278,6 +303,8 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'min.insync.replicas',
     type: 'int',
+    documentation:
+      'With acks=all, the fewest in-sync replicas that must have a write before it is acknowledged; with fewer, producers get NOT_ENOUGH_REPLICAS.',
     // Checked against the topic's replication factor by the topic manager, which knows it.
     problem: (value) => intProblem(value, 1),
     defaultValue: (broker) => String(broker.topics.minInsyncReplicas),
@@ -288,6 +315,8 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'retention.bytes',
     type: 'long',
+    documentation:
+      'The most bytes a partition keeps before its oldest segments are deleted; -1 means no limit.',
     problem: (value) => safeLongProblem(value, -1),
     defaultValue: (broker) => String(broker.log.retentionBytes),
     applyToLog: (log, value) => {
@@ -297,6 +326,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'retention.ms',
     type: 'long',
+    documentation: 'How long records are kept before their segment is deleted; -1 means forever.',
     problem: (value) => safeLongProblem(value, -1),
     defaultValue: (broker) => String(broker.log.retentionMs),
     applyToLog: (log, value) => {
@@ -306,6 +336,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'segment.bytes',
     type: 'int',
+    documentation: "The size at which the partition's log rolls to a new segment file.",
     problem: (value) => intProblem(value, 1024),
     defaultValue: (broker) => String(broker.log.segmentBytes),
     applyToLog: (log, value) => {
@@ -315,6 +346,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'segment.index.bytes',
     type: 'int',
+    documentation: "The largest size of a segment's offset and time indexes.",
     problem: (value) => intProblem(value, 1024),
     defaultValue: (broker) => String(broker.log.maxIndexBytes),
     applyToLog: (log, value) => {
@@ -324,6 +356,8 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'segment.ms',
     type: 'long',
+    documentation:
+      "The age at which the partition's log rolls to a new segment file even when it is not full.",
     problem: (value) => safeLongProblem(value, 1),
     defaultValue: (broker) => String(broker.log.segmentMs),
     applyToLog: (log, value) => {
@@ -333,6 +367,8 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
   {
     name: 'unclean.leader.election.enable',
     type: 'boolean',
+    documentation:
+      'Whether a replica that is not in sync may become leader when no in-sync replica is left: the partition comes back, but acknowledged records can be lost.',
     problem: booleanProblem,
     defaultValue: (broker) => String(broker.topics.uncleanLeaderElectionEnable),
     applyToLog: (log, value) => {

@@ -91,6 +91,21 @@ export const CONFIG_SOURCES = [
 ] as const;
 export type ConfigSource = (typeof CONFIG_SOURCES)[number];
 
+/** A config value's type, as Kafka's `ConfigType` names it, indexed by its wire id. */
+export const CONFIG_VALUE_TYPES = [
+  'unknown',
+  'boolean',
+  'string',
+  'int',
+  'short',
+  'long',
+  'double',
+  'list',
+  'class',
+  'password',
+] as const;
+export type ConfigValueType = (typeof CONFIG_VALUE_TYPES)[number];
+
 /** One configuration value. */
 export interface ConfigEntry {
   readonly name: string;
@@ -107,6 +122,10 @@ export interface ConfigEntry {
     readonly value: string | null;
     readonly source: ConfigSource;
   }[];
+  /** The value's type; 'unknown' from brokers that only speak DescribeConfigs v0–2. */
+  readonly type: ConfigValueType;
+  /** What the config is for (only with `includeDocumentation`, from brokers speaking v3+). */
+  readonly documentation: string | null;
 }
 
 /** A resource's configuration. */

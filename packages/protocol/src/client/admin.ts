@@ -134,10 +134,13 @@ export class Admin {
 
   // ---- configurations (implemented in ./config-admin.ts) ----
 
-  /** Configurations of topics and brokers, in the order asked. */
+  /**
+   * Configurations of topics and brokers, in the order asked. `includeSynonyms` adds the values
+   * each one overrides; `includeDocumentation` adds what each config is for.
+   */
   describeConfigs(
     resources: readonly DescribeConfigsRequest[],
-    options: { includeSynonyms?: boolean } = {},
+    options: { includeSynonyms?: boolean; includeDocumentation?: boolean } = {},
   ): Promise<ConfigResourceDescription[]> {
     return describeConfigs(this.#client, resources, options);
   }

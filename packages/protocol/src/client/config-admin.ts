@@ -8,6 +8,7 @@ import { missingAnswer, unique } from './admin-items';
 import {
   type AlterConfigsRequest,
   CONFIG_SOURCES,
+  CONFIG_VALUE_TYPES,
   type ConfigEntry,
   type ConfigOperation,
   type ConfigResource,
@@ -44,7 +45,7 @@ type DescribedResource = ResponseOf<typeof DescribeConfigs>['results'][number];
 export async function describeConfigs(
   client: Client,
   resources: readonly DescribeConfigsRequest[],
-  options: { includeSynonyms?: boolean },
+  options: { includeSynonyms?: boolean; includeDocumentation?: boolean },
 ): Promise<ConfigResourceDescription[]> {
   const answers = await perResource(client, 'describeConfigs', resources, async (target, group) => {
     const response = await client.send(target, DescribeConfigs, {
@@ -54,6 +55,7 @@ export async function describeConfigs(
         configurationKeys: resource.keys === undefined ? null : [...resource.keys],
       })),
       includeSynonyms: options.includeSynonyms ?? false,
+      includeDocumentation: options.includeDocumentation ?? false,
     });
     return response.results;
   });
@@ -195,5 +197,7 @@ function configEntry(entry: DescribedResource['configs'][number]): ConfigEntry {
       value: synonym.value,
       source: CONFIG_SOURCES[synonym.source] ?? 'unknown',
     })),
+    type: CONFIG_VALUE_TYPES[entry.configType] ?? 'unknown',
+    documentation: entry.documentation,
   };
 }

@@ -134,6 +134,8 @@ describe('kafkajs requests decode with our codec', () => {
         { resourceType: 4, resourceName: '1', configurationKeys: null },
       ],
       includeSynonyms: version >= 1,
+      // Only v3+ carries it; kafkajs stops at v2.
+      includeDocumentation: false,
     });
   });
 
@@ -300,6 +302,8 @@ describe('our responses decode with kafkajs', () => {
               configSource: -1,
               isSensitive: false,
               synonyms: [],
+              configType: 0,
+              documentation: null,
             },
             {
               name: 'compression.type',
@@ -309,6 +313,8 @@ describe('our responses decode with kafkajs', () => {
               configSource: -1,
               isSensitive: false,
               synonyms: [],
+              configType: 0,
+              documentation: null,
             },
           ],
         },
@@ -367,6 +373,8 @@ describe('our responses decode with kafkajs', () => {
                 { name: 'retention.ms', value: '3600000', source: 1 },
                 { name: 'log.retention.hours', value: null, source: 5 },
               ],
+              configType: 0,
+              documentation: null,
             },
           ],
         },
