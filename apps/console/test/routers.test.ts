@@ -121,6 +121,8 @@ describe('topics', () => {
     expect(configs.configs.find((entry) => entry.name === 'retention.ms')).toMatchObject({
       value: '3600000',
       source: 'topic',
+      type: 'long',
+      documentation: expect.stringContaining('How long records are kept'),
     });
   });
 

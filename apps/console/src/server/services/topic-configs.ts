@@ -13,6 +13,8 @@ function toEntry(entry: ConfigEntry): TopicConfigs['configs'][number] {
     isDefault: entry.isDefault,
     isSensitive: entry.isSensitive,
     synonyms: entry.synonyms.map((synonym) => ({ ...synonym })),
+    type: entry.type,
+    documentation: entry.documentation,
   };
 }
 
@@ -22,6 +24,7 @@ export async function describeTopicConfigs(
 ): Promise<TopicConfigs['configs']> {
   const [description] = await admin.describeConfigs([{ type: 'topic', name: topic }], {
     includeSynonyms: true,
+    includeDocumentation: true,
   });
   return [...description!.configs].sort((left, right) => (left.name < right.name ? -1 : 1)).map(toEntry);
 }

@@ -1,4 +1,4 @@
-import { CONFIG_SOURCES } from '@weir/protocol/names';
+import { CONFIG_SOURCES, CONFIG_VALUE_TYPES } from '@weir/protocol/names';
 import { z } from 'zod';
 import {
   actionPermissionSchema,
@@ -93,6 +93,10 @@ export const configEntrySchema = z.object({
   isDefault: z.boolean(),
   isSensitive: z.boolean(),
   synonyms: z.array(z.object({ name: z.string(), value: z.string().nullable(), source: configSourceSchema })),
+  /** Kafka's type of the value (DescribeConfigs v3). */
+  type: z.enum(CONFIG_VALUE_TYPES),
+  /** What the config is for, as the broker describes it; null from brokers that do not say. */
+  documentation: z.string().nullable(),
 });
 
 export const topicConfigsSchema = z.object({

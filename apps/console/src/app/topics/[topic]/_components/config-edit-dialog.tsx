@@ -66,8 +66,10 @@ export function ConfigEditDialog({ topic, entry, onClose }: ConfigEditDialogProp
       }
     >
       <div className="flex flex-col gap-3">
+        {entry.documentation ? <p className="text-sm">{entry.documentation}</p> : null}
         <p className="text-xs text-zinc-500 dark:text-zinc-400">
-          Current value comes from <strong>{entry.source}</strong>.
+          {entry.type === 'unknown' ? null : <>Type {entry.type}. </>}Current value comes from{' '}
+          <strong>{entry.source}</strong>.
         </p>
         <Field label="New value" error={error?.fieldErrors['changes.0.value'] ?? error?.message}>
           {(control) => (

@@ -42,7 +42,11 @@ export function TopicConfigs({ topic, permission }: TopicConfigsProps) {
       {
         id: 'name',
         header: 'Name',
-        cell: (entry) => <code className="font-mono text-xs">{entry.name}</code>,
+        cell: (entry) => (
+          <code className="font-mono text-xs" title={entry.documentation ?? undefined}>
+            {entry.name}
+          </code>
+        ),
       },
       {
         id: 'value',
