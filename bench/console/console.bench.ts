@@ -16,6 +16,7 @@ import {
   startConsole,
 } from './console-server';
 import { chartGroupId, lagChartRows, lagStorageRows, writeChartHistory } from './lag-history';
+import { liveTailRows } from './live-tail';
 import { browserRows, messageSearchRows, progress, type Row, topicListRows } from './rows';
 import { seedRecords, seedTopics, topicName } from './seed';
 import { MESSAGE_PARTITIONS, MESSAGE_TOPIC, RECORD_COUNT, TOPIC_COUNT, VALUE_BYTES } from './workload';
@@ -28,7 +29,8 @@ import { MESSAGE_PARTITIONS, MESSAGE_TOPIC, RECORD_COUNT, TOPIC_COUNT, VALUE_BYT
  * time, first render in the browser, keystroke to filtered rows) and the streamed message search
  * over SSE (time to first rows, scan rate, cancel latency, seen from the broker's side), and the
  * lag history (the store's bytes per 1,000 group partitions per day, and the group page's chart
- * of 24 hours of samples, written into the data directory before the broker starts). Needs
+ * of 24 hours of samples, written into the data directory before the broker starts), and the live
+ * tail's latency from kcat producing a record to its row in the browser. Needs
  * `npm run build -w @weir/console` (built here when .next/BUILD_ID is missing, before the clock).
  */
 
@@ -120,6 +122,7 @@ async function main(): Promise<void> {
       ...(await messageSearchRows(consoleServer.url, broker.value.probePort)),
       ...lagStorageRows(),
       ...(await lagChartRows(browser, consoleServer.url, MESSAGE_PARTITIONS)),
+      ...(await liveTailRows(browser, consoleServer.url, bootstrap)),
     ];
 
     const [endLoad] = os.loadavg();

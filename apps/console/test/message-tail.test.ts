@@ -114,7 +114,7 @@ describe('messages.tail', () => {
     expect(tail.clients[0]!.closed).toBe(true);
   });
 
-  it('sends at most the rate cap and counts the records it skipped to stay live', async () => {
+  it('sends at most the rate cap, the newest records, and counts the older ones it skipped to stay live', async () => {
     const tail = openTail({ topic: 'tail-rate' }, { maxRowsPerSecond: 5 });
     await readUntil(tail.events, started);
     // One send to one partition is one batch, appended at once: the first round sees all 20.
@@ -123,13 +123,13 @@ describe('messages.tail', () => {
       messages: Array.from({ length: 20 }, (_, index) => ({ partition: 0, value: Buffer.from(`r${index}`) })),
     });
     const seen = await readUntil(tail.events, (events) => events.some((event) => event.type === 'stats'));
-    expect(rowsOf(seen).map((row) => row.value?.text)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4']);
+    expect(rowsOf(seen).map((row) => row.value?.text)).toEqual(['r15', 'r16', 'r17', 'r18', 'r19']);
     expect(seen.at(-1)).toMatchObject({ type: 'stats', arrivedRecords: 20, sentRows: 5, skippedRecords: 15 });
     tail.abort();
     await tail.events.return(undefined);
   });
 
-  it('ends at the row cap with the cursor right after the last row sent', async () => {
+  it('ends at the row cap with the newest rows and the cursor at the end it saw', async () => {
     const tail = openTail({ topic: 'tail-cap' }, { maxRows: 3 });
     await readUntil(tail.events, started);
     await gateway.clients.producer('none').send({
@@ -137,13 +137,13 @@ describe('messages.tail', () => {
       messages: Array.from({ length: 5 }, (_, index) => ({ partition: 1, value: Buffer.from(`c${index}`) })),
     });
     const seen = await readUntil(tail.events, (events) => events.some((event) => event.type === 'ended'));
-    expect(rowsOf(seen).map((row) => row.value?.text)).toEqual(['c0', 'c1', 'c2']);
+    expect(rowsOf(seen).map((row) => row.value?.text)).toEqual(['c2', 'c3', 'c4']);
     expect(seen.at(-1)).toMatchObject({
       type: 'ended',
       reason: 'row-cap',
-      cursor: '0:0,1:3',
+      cursor: '0:0,1:5',
       sentRows: 3,
-      skippedRecords: 0,
+      skippedRecords: 2,
     });
     expect((await tail.events.next()).done).toBe(true);
     expect(tail.clients[0]!.closed).toBe(true);

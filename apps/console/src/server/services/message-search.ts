@@ -66,6 +66,11 @@ export interface SearchRequest {
   readonly exactKey?: string;
   readonly pageSize: number;
   readonly maxValueBytes: number;
+  /**
+   * Hand out rows newest first, reading each partition down from its end: "newest N" always, and
+   * the live tail, whose rounds show the newest records when more arrived than it may send.
+   */
+  readonly newestFirst?: boolean;
 }
 
 export interface ScanProgress {
@@ -167,7 +172,9 @@ export async function* runSearch(
   );
   // Newest N reads each partition down from its end, so page 1 holds the newest records.
   const merge: SearchMerge =
-    request.start.mode === 'newest' ? new NewestFirstMerge(starts) : new PartitionMerge(starts);
+    request.start.mode === 'newest' || request.newestFirst === true
+      ? new NewestFirstMerge(starts)
+      : new PartitionMerge(starts);
   yield { type: 'started', asOfMs: deps.now(), cursor: merge.cursor(), starts, pruning };
   const progress = (): ScanProgress => ({
     scannedRecords: tally.scannedRecords,

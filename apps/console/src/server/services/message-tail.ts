@@ -61,17 +61,22 @@ interface TailCounters {
 }
 
 interface RoundResult {
+  /** In offset order per partition, oldest first, as the client prepends them. */
   readonly rows: ScannedRecord[];
-  readonly nextCursor: Cursor;
   /** Per partition, the high watermark the round read up to. */
   readonly ends: Map<number, bigint>;
-  /** The allowance filled before the end: the rest of the range was not read. */
-  readonly cut: boolean;
-  /** The scan budget ran out first: the rest is read in the next round. */
-  readonly budgetExhausted: boolean;
+  /**
+   * Offsets older than the rows shown that the round did not show: the allowance was filled (or
+   * the scan budget spent) before it got down to them. The tail skips them to stay live.
+   */
+  readonly skippedRecords: number;
 }
 
-/** One search from `cursor` to the current end, at most `pageSize` rows. */
+/**
+ * One search of the records from `cursor` to the current end, newest first, at most `pageSize`
+ * rows: when more arrived than the tail may send, it shows the newest and skips the older ones,
+ * so what is shown is what just arrived.
+ */
 async function readRound(
   deps: SearchDeps,
   request: SearchRequest,
@@ -80,16 +85,22 @@ async function readRound(
   signal: AbortSignal,
 ): Promise<RoundResult | undefined> {
   const rows: ScannedRecord[] = [];
-  for await (const event of runSearch(deps, request, stepLimits, limits.round, signal)) {
+  const from = request.cursor ?? new Map<number, bigint>();
+  for await (const event of runSearch(
+    deps,
+    { ...request, newestFirst: true },
+    stepLimits,
+    limits.round,
+    signal,
+  )) {
     if (event.type === 'rows') rows.push(...event.rows);
     if (event.type === 'finished') {
       if (event.cancelled) return undefined;
+      // The newest-first cursor is each partition's upper bound of what is left unshown.
       return {
-        rows,
-        nextCursor: event.nextCursor,
+        rows: rows.reverse(),
         ends: new Map(event.progress.partitions.map((position) => [position.partition, position.endOffset])),
-        cut: !event.exhausted && !event.budgetExhausted,
-        budgetExhausted: event.budgetExhausted,
+        skippedRecords: sumGaps(from, event.nextCursor),
       };
     }
   }
@@ -187,15 +198,11 @@ export async function* streamTail(
       allowance.spend(round.rows.length);
       counters.sentRows += round.rows.length;
       const rowCapReached = counters.sentRows >= limits.maxRows;
-      if (round.cut && !rowCapReached) {
-        // Matches came faster than the rate cap: skip to the end, so what is shown stays live. At
-        // the row cap the cursor stays right after the last row sent, where a resumed tail goes on.
-        counters.skippedRecords += sumGaps(round.nextCursor, round.ends);
-        cursor = round.ends;
-      } else {
-        cursor = round.nextCursor;
-      }
-      pending = round.budgetExhausted;
+      // Whatever the round did not show is older than what it showed: skipped, so the tail stays
+      // live and the next round starts at the end this one saw.
+      counters.skippedRecords += round.skippedRecords;
+      cursor = round.ends;
+      pending = false;
       for (const [partition, offset] of cursor) consumer.seek(base.topic, partition, offset);
       const encoded = encodeCursor(cursor);
       for (let index = 0; index < round.rows.length; index += limits.rowBatchSize) {
