@@ -1,10 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Admin, Client, decodeRecordBatch, encodeRecordBatch, iterateBatches, Writer } from '@weir/protocol';
+import { Admin, Client, Writer } from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createManager } from './log-fixtures';
+import { decodeCoordinatorRecord, encodeCoordinatorRecord } from '../src/group/offsets-records';
+import {
+  appendRecords,
+  leaveKilledMidAppend,
+  partitionRecords,
+  valueVersions as topicValueVersions,
+} from './internal-topic-upgrade-fixtures';
 
 /**
  * Issue 20 item 4: `__consumer_offsets` holds Kafka's record layout, and a directory written in
@@ -32,31 +38,17 @@ function offsetKey(group: string, topic: string, partition: number): Buffer {
   return Buffer.from(new Writer(64).int16(1).string(group).string(topic).int32(partition).finish());
 }
 
-/** The broker keeps its partition logs under `logs/` in its data directory (broker.ts). */
-/** The int16 version each record's value starts with (null for a tombstone), in log order. */
-async function valueVersions(dataDir: string): Promise<(number | null)[]> {
-  const manager = createManager(join(dataDir, 'logs'));
-  try {
-    await manager.start();
-    const log = manager.getLog(OFFSETS_TOPIC, 0)!;
-    const versions: (number | null)[] = [];
-    let offset = log.logStartOffset;
-    while (offset < log.logEndOffset) {
-      const { records } = await log.read(offset, { maxBytes: 1 << 20, maxOffset: log.logEndOffset });
-      for (const item of iterateBatches(records as Buffer)) {
-        if (item.kind !== 'batch') throw new Error(`unreadable batch at ${item.position}`);
-        const decoded = decodeRecordBatch(item.bytes);
-        if (!decoded.ok) throw decoded.error;
-        for (const record of decoded.value.records) {
-          versions.push(record.value === null ? null : record.value.readInt16BE(0));
-        }
-        offset = Number(decoded.value.baseOffset) + decoded.value.lastOffsetDelta + 1;
-      }
-    }
-    return versions;
-  } finally {
-    await manager.shutdown();
-  }
+/** The int16 version each record's value of `__consumer_offsets` starts with, in log order. */
+function valueVersions(dataDir: string): Promise<(number | null)[]> {
+  return topicValueVersions(dataDir, OFFSETS_TOPIC);
+}
+
+/** An older broker's offsets 10, 20 and 30 of orders-0, -1 and -2 for group "older", in its layout. */
+function olderGroupsOffsets() {
+  return [0, 1, 2].map((partition) => ({
+    key: offsetKey('older', 'orders', partition),
+    value: legacyOffsetValue(10 * (partition + 1), Date.now()),
+  }));
 }
 
 describe('__consumer_offsets in Kafka’s record layout', () => {
@@ -95,16 +87,7 @@ describe('__consumer_offsets in Kafka’s record layout', () => {
     expect(new Set(written)).toEqual(new Set([3]));
 
     // The older broker's records for another group.
-    const manager = createManager(join(dataDir, 'logs'));
-    await manager.start();
-    const log = manager.getLog(OFFSETS_TOPIC, 0)!;
-    const legacy = [0, 1, 2].map((partition) => ({
-      key: offsetKey('older', 'orders', partition),
-      value: legacyOffsetValue(10 * (partition + 1), Date.now()),
-      timestampMs: Date.now(),
-    }));
-    await log.append(encodeRecordBatch({ records: legacy }), { origin: 'coordinator' });
-    await manager.shutdown();
+    await appendRecords(dataDir, OFFSETS_TOPIC, olderGroupsOffsets());
 
     admin = await start();
     expect((await admin.fetchOffsets('older')).map(({ partition, offset }) => [partition, offset])).toEqual([
@@ -127,5 +110,46 @@ describe('__consumer_offsets in Kafka’s record layout', () => {
     expect((await admin.fetchOffsets('older')).map(({ offset }) => offset)).toEqual([10n, 20n, 30n]);
     await stop();
     expect(await valueVersions(dataDir)).toEqual(upgraded);
+  });
+
+  it('completes the upgrade at the next start after a kill in the middle of the rewrite', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'weir-offsets-format-kill-'));
+    let admin = await start();
+    await admin.createTopics([{ name: 'orders', partitions: 3 }]);
+    await admin.resetOffsets('current', { offset: 0 }, { topics: ['orders'] });
+    await stop();
+    const legacy = olderGroupsOffsets();
+    await appendRecords(dataDir, OFFSETS_TOPIC, legacy);
+    // What the rewrite writes for them: the same offsets in Kafka's layout.
+    const rewrite = legacy.map(({ key, value }) =>
+      encodeCoordinatorRecord(decodeCoordinatorRecord(key, value)!),
+    );
+    // The kill came after a first batch of the rewrite (orders-0's) was durable, while the next
+    // (orders-1's and -2's) was being written: the log ends in half of it.
+    await appendRecords(dataDir, OFFSETS_TOPIC, rewrite.slice(0, 1));
+    await leaveKilledMidAppend(dataDir, OFFSETS_TOPIC, rewrite.slice(1));
+    const before = await valueVersions(dataDir);
+
+    admin = await start();
+    expect((await admin.fetchOffsets('older')).map(({ partition, offset }) => [partition, offset])).toEqual([
+      [0, 10n],
+      [1, 20n],
+      [2, 30n],
+    ]);
+    expect((await admin.fetchOffsets('current')).map(({ offset }) => offset)).toEqual([0n, 0n, 0n]);
+    await stop();
+    // The torn half is gone, and the next start wrote the whole state again in Kafka's layout,
+    // orders-1 and -2 of "older" among it (their latest records were still outdated).
+    const records = await partitionRecords(dataDir, OFFSETS_TOPIC);
+    const rewritten = records.slice(before.length);
+    expect(rewritten.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(rewritten.map(({ value }) => value?.readInt16BE(0)))).toEqual(new Set([3]));
+    for (const record of rewrite.slice(1)) expect(rewritten).toContainEqual(record);
+
+    // Once complete, a start finds nothing outdated and writes nothing.
+    admin = await start();
+    expect((await admin.fetchOffsets('older')).map(({ offset }) => offset)).toEqual([10n, 20n, 30n]);
+    await stop();
+    expect(await partitionRecords(dataDir, OFFSETS_TOPIC)).toEqual(records);
   });
 });

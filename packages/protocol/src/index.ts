@@ -459,3 +459,11 @@ export {
   encodeConsumerAssignment,
   encodeConsumerSubscription,
 } from './records/consumer-protocol';
+export type { TransactionLogValueFields } from './records/transaction-log-value';
+export {
+  decodeTransactionLogValue,
+  encodeTransactionLogValue,
+  TRANSACTION_LOG_VALUE_VERSION,
+  TransactionLogValue,
+  WEIR_STAGED_OFFSETS_TAG,
+} from './records/transaction-log-value';

@@ -8,6 +8,7 @@ import type { TopicManager } from '../topics/topic-manager';
 import {
   decodeTransactionRecord,
   encodeTransactionRecord,
+  isOutdatedTransactionRecord,
   type TransactionRecord,
 } from './transaction-records';
 
@@ -73,7 +74,11 @@ export class TransactionLog implements TransactionStore, TransactionLogSource {
     this.#records = new InternalTopicRecords(
       logs,
       TRANSACTION_STATE_TOPIC,
-      { encode: encodeTransactionRecord, decode: decodeTransactionRecord },
+      {
+        encode: encodeTransactionRecord,
+        decode: decodeTransactionRecord,
+        isOutdated: isOutdatedTransactionRecord,
+      },
       clock,
     );
   }

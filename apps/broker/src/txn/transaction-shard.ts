@@ -5,6 +5,7 @@ import type { ReplayReport } from '../topics/internal-topic-records';
 import { TransactionFinisher, type TransactionFinisherDeps } from './transaction-finisher';
 import type { TransactionLogSource, TransactionStore } from './transaction-log';
 import { type TransactionMetadata, transition } from './transaction-metadata';
+import type { TransactionRecord } from './transaction-records';
 import { isCompleting } from './transaction-state';
 import { TransactionTable } from './transaction-table';
 import type { TimedShard } from './transaction-timers';
@@ -95,8 +96,12 @@ export interface TransactionShardLifecycleDeps {
   create(partition: number, leaderEpoch: number): TransactionShard;
   /** Where shards are replayed from. */
   source(): TransactionLogSource;
+  /** Where a shard that replayed outdated records rewrites its state. */
+  store(): TransactionStore;
   /** Told what each replay read, for the log. */
   onReplayed(shard: TransactionShard, report: ReplayReport): void;
+  /** Told when a replay's outdated records were rewritten in the current layout, for the log. */
+  onUpgraded(shard: TransactionShard, upgrade: { outdated: number; rewritten: number }): void;
   /** A shard's replayed state is in place; it is served right after. */
   onInstalled(shard: TransactionShard): void;
   /** A shard lost its partition. */
@@ -118,6 +123,19 @@ export function transactionShardLifecycle(
           loaded.set(record.transactionalId, record.value),
         );
       deps.onReplayed(shard, report);
+      if (report.outdated > 0) {
+        // The one-time upgrade from Weir's earlier layout (transaction-records.ts): every live id
+        // is written again, as replayed, in Kafka's layout before the shard serves, so no request
+        // can change an id in between and be overwritten by the rewrite. A kill in the middle of
+        // it leaves some ids whose latest record is still outdated, and the next start rewrites
+        // again; compaction then removes the outdated records the rewrite supersedes.
+        const records: TransactionRecord[] = [];
+        for (const [transactionalId, value] of loaded) {
+          if (value) records.push({ transactionalId, value });
+        }
+        await deps.store().write(shard.partition, shard.leaderEpoch, records, { durable: true });
+        deps.onUpgraded(shard, { outdated: report.outdated, rewritten: records.length });
+      }
       return loaded;
     },
     install(shard, loaded) {

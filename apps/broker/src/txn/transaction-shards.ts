@@ -47,6 +47,12 @@ export class TransactionShards implements TransactionMembershipCheck {
             { partition: shard.partition, leaderEpoch: shard.leaderEpoch, ...report },
             '__transaction_state partition replayed',
           ),
+        store: () => deps.store,
+        onUpgraded: (shard, upgrade) =>
+          deps.logger.info(
+            { partition: shard.partition, leaderEpoch: shard.leaderEpoch, ...upgrade },
+            "__transaction_state partition's records rewritten in Kafka's layout",
+          ),
         onInstalled: (shard) => {
           if (shard.finisher.pendingRecovery.size > 0) void this.#completePrepared(shard);
         },
