@@ -22,7 +22,7 @@ export interface TrpcProcedure {
 /** A value for each path parameter that the route's schema accepts. */
 function filled(template: string): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) =>
-    name === 'partition' || name === 'offset' ? '0' : `probe-${name}`,
+    name === 'partition' || name === 'offset' ? '0' : name === 'side' ? 'value' : `probe-${name}`,
   );
 }
 

@@ -15,7 +15,7 @@ function deps(topic: FakeTopic, now: () => number = Date.now): SearchDeps {
 }
 
 function input(overrides: Partial<BrowseInput>): BrowseInput {
-  return { topic: 't', start: 'beginning', pageSize: 50, maxValueBytes: 1024, ...overrides };
+  return { topic: 't', decode: 'none', start: 'beginning', pageSize: 50, maxValueBytes: 1024, ...overrides };
 }
 
 const idOf = (row: MessageRow) => `${row.partition}:${row.offset}`;

@@ -42,7 +42,7 @@ function openTail(input: Partial<TailInput> & { topic: string }, limits: Partial
         return client;
       },
     },
-    { maxValueBytes: 1024, ...input },
+    { maxValueBytes: 1024, decode: 'none', ...input },
     { ...DEFAULT_TAIL_LIMITS, ...limits },
     DEFAULT_SEARCH_LIMITS,
     controller.signal,

@@ -4,6 +4,7 @@ import { gatewayLogger, type Logger } from './logger';
 import { DEFAULT_SEARCH_LIMITS, type SearchLimits } from './services/message-search';
 import type { TailLimits } from './services/message-tail';
 import type { AclPolicyView } from './services/permissions/acl-policy';
+import { type SchemaStore, schemaStoreOf } from './services/schema-store';
 
 /** What procedures use, passed in through the tRPC context so tests can supply their own. */
 export interface GatewayServices {
@@ -24,12 +25,24 @@ export interface GatewayServices {
    * user's sessions opened with the old ones end at once.
    */
   readonly credentialsChanged?: (username: string) => Promise<void>;
+  /**
+   * The uploaded Avro/Protobuf schemas, read with the console's own clients (a logged-in user's
+   * clients replace `broker`, not this); when unset, a store on `broker`.
+   */
+  readonly schemas?: SchemaStore;
+}
+
+/** The services' schema store. */
+export function schemasOf(services: GatewayServices): SchemaStore {
+  return services.schemas ?? schemaStoreOf(services.broker);
 }
 
 /** The process's services: clients configured from the environment. */
 export function processGatewayServices(): GatewayServices {
+  const broker = processBrokerClients();
   return {
-    broker: processBrokerClients(),
+    broker,
+    schemas: schemaStoreOf(broker),
     logger: gatewayLogger(),
     now: Date.now,
     searchLimits: DEFAULT_SEARCH_LIMITS,

@@ -6,6 +6,7 @@ import { leadersRouter } from './routers/leaders';
 import { messagesRouter } from './routers/messages';
 import { reassignmentsRouter } from './routers/reassignments';
 import { replicationRouter } from './routers/replication';
+import { schemasRouter } from './routers/schemas';
 import { topicsRouter } from './routers/topics';
 import { transactionsRouter } from './routers/transactions';
 import { usersRouter } from './routers/users';
@@ -21,6 +22,7 @@ function createAppRouter(transport: Transport) {
     leaders: leadersRouter(transport),
     topics: topicsRouter(transport),
     messages: messagesRouter(transport),
+    schemas: schemasRouter(transport),
     groups: groupsRouter(transport),
     transactions: transactionsRouter(transport),
     acls: aclsRouter(transport),

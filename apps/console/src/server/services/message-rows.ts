@@ -1,5 +1,7 @@
 import type { ScannedRecord } from '@weir/protocol';
 import type { MessageRow, Payload } from '../api/schemas/messages';
+import type { Decoder } from './decoders/decoder';
+import type { TopicDecoders } from './schema-store';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -41,6 +43,39 @@ export function controlTypeOf(key: Uint8Array | null): MessageRow['controlType']
   if (key === null || key.length < 4) return 'UNKNOWN';
   const type = new DataView(key.buffer, key.byteOffset, key.byteLength).getInt16(2);
   return type === 0 ? 'ABORT' : type === 1 ? 'COMMIT' : 'UNKNOWN';
+}
+
+/**
+ * A payload with its schema decoding. A value cut to maxValueBytes cannot be decoded (the schema
+ * needs every byte), which the row says rather than showing a misleading error.
+ */
+function withDecoded(
+  payload: Payload | null,
+  bytes: Uint8Array | null,
+  decoder: Decoder | undefined,
+): Payload | null {
+  if (payload === null || bytes === null || decoder === undefined) return payload;
+  if (payload.truncated) {
+    return {
+      ...payload,
+      decoded: { error: `cut to ${bytes.length} of ${payload.sizeBytes} bytes: not decoded` },
+    };
+  }
+  return { ...payload, decoded: decoder.decode(bytes) as Payload['decoded'] };
+}
+
+/** Rows for a page: plain, or with `key.decoded` / `value.decoded` from the topic's schemas. */
+export function rowMapper(decoders?: TopicDecoders): (record: ScannedRecord) => MessageRow {
+  if (decoders === undefined) return toMessageRow;
+  return (record) => {
+    const row = toMessageRow(record);
+    if (record.control) return row;
+    return {
+      ...row,
+      key: withDecoded(row.key, record.key, decoders.key),
+      value: withDecoded(row.value, record.value, decoders.value),
+    };
+  };
 }
 
 export function toMessageRow(record: ScannedRecord): MessageRow {

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Client, Consumer, type ScannedRecord } from '@weir/protocol';
 import type { TailEvent, TailInput } from '../api/schemas/message-tail';
-import { toMessageRow } from './message-rows';
+import { rowMapper } from './message-rows';
 import {
   runSearch,
   type SearchBudget,
@@ -10,6 +10,7 @@ import {
   type SearchStepLimits,
 } from './message-search';
 import { searchRequestOf } from './messages';
+import type { TopicDecoders } from './schema-store';
 import { type Cursor, encodeCursor } from './search-cursor';
 import { resolveStartPositions } from './start-positions';
 import { RowAllowance } from './tail-allowance';
@@ -127,7 +128,9 @@ export async function* streamTail(
   limits: TailLimits,
   stepLimits: SearchStepLimits,
   signal: AbortSignal,
+  decoders?: TopicDecoders,
 ): AsyncGenerator<TailEvent> {
+  const toRow = rowMapper(decoders);
   const base = searchRequestOf({ ...input, start: 'end', pageSize: 1 });
   const { starts, pruning } = await resolveStartPositions(
     deps.admin,
@@ -206,7 +209,7 @@ export async function* streamTail(
       for (const [partition, offset] of cursor) consumer.seek(base.topic, partition, offset);
       const encoded = encodeCursor(cursor);
       for (let index = 0; index < round.rows.length; index += limits.rowBatchSize) {
-        const batch = round.rows.slice(index, index + limits.rowBatchSize).map(toMessageRow);
+        const batch = round.rows.slice(index, index + limits.rowBatchSize).map(toRow);
         yield { type: 'rows', rows: batch, cursor: encoded };
       }
       yield stats();

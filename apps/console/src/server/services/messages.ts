@@ -9,7 +9,7 @@ import type {
   SearchInput,
 } from '../api/schemas/messages';
 import { exactKeyOf } from './key-pruning';
-import { toMessageRow } from './message-rows';
+import { rowMapper } from './message-rows';
 import {
   type EngineEvent,
   runSearch,
@@ -17,6 +17,7 @@ import {
   type SearchLimits,
   type SearchRequest,
 } from './message-search';
+import type { TopicDecoders } from './schema-store';
 import { decodeCursor, encodeCursor, parseRecordFilter } from './search-cursor';
 import type { StartSpec } from './start-positions';
 
@@ -68,7 +69,9 @@ export async function browseMessages(
   deps: SearchDeps,
   input: BrowseInput,
   limits: SearchLimits,
+  decoders?: TopicDecoders,
 ): Promise<BrowseResult> {
+  const toRow = rowMapper(decoders);
   const rows: MessageRow[] = [];
   let asOfMs = deps.now();
   let cursor = '';
@@ -79,7 +82,7 @@ export async function browseMessages(
       cursor = encodeCursor(event.cursor);
       keyPartition = event.pruning;
     } else if (event.type === 'rows') {
-      rows.push(...event.rows.map(toMessageRow));
+      rows.push(...event.rows.map(toRow));
     } else if (event.type === 'finished') {
       return {
         asOfMs,
@@ -108,7 +111,9 @@ export async function* streamSearch(
   input: SearchInput,
   limits: SearchLimits,
   signal?: AbortSignal,
+  decoders?: TopicDecoders,
 ): AsyncGenerator<SearchEvent> {
+  const toRow = rowMapper(decoders);
   yield { type: 'phase', phase: 'resolving-offsets', asOfMs: deps.now(), keyPartition: null };
   let lastProgressMs = Number.NEGATIVE_INFINITY;
   let cursor = '';
@@ -125,7 +130,7 @@ export async function* streamSearch(
       yield { type: 'progress', ...progressFields(event.progress), partitions: positionsOf(event.progress) };
     } else if (event.type === 'rows') {
       for (let index = 0; index < event.rows.length; index += limits.rowBatchSize) {
-        yield { type: 'rows', rows: event.rows.slice(index, index + limits.rowBatchSize).map(toMessageRow) };
+        yield { type: 'rows', rows: event.rows.slice(index, index + limits.rowBatchSize).map(toRow) };
       }
     } else {
       yield { type: 'progress', ...progressFields(event.progress), partitions: positionsOf(event.progress) };
@@ -159,6 +164,7 @@ function progressFields(progress: Extract<EngineEvent, { type: 'progress' }>['pr
 export async function getMessage(
   deps: Pick<SearchDeps, 'internal'>,
   input: { topic: string; partition: number; offset: string; maxValueBytes: number },
+  decoders?: TopicDecoders,
 ): Promise<MessageRow> {
   const offset = BigInt(input.offset);
   const result = await deps.internal.scanRecords({
@@ -177,7 +183,7 @@ export async function getMessage(
       detail: `${input.topic}-${input.partition} has no record at offset ${offset}.`,
     });
   }
-  return toMessageRow(record);
+  return rowMapper(decoders)(record);
 }
 
 function bytesOf(

@@ -1,7 +1,9 @@
+import { type GatewayServices, schemasOf } from '../../gateway-services';
 import type { SearchDeps } from '../../services/message-search';
 import { DEFAULT_TAIL_LIMITS, streamTail } from '../../services/message-tail';
 import { browseMessages, getMessage, produceMessage, streamSearch } from '../../services/messages';
 import { requireTopicAction } from '../../services/permissions/topic-permissions';
+import type { TopicDecoders } from '../../services/schema-store';
 import { toTrpcError } from '../errors';
 import { rest } from '../rest-meta';
 import { tailInputSchema } from '../schemas/message-tail';
@@ -25,6 +27,14 @@ function searchDeps(ctx: GatewayContext): SearchDeps {
   return { admin: broker.admin(), internal: broker.internal(), now };
 }
 
+/** The topic's decoders when the request asks `decode=schema`. */
+async function decodersOf(
+  services: GatewayServices,
+  input: { topic: string; decode: 'none' | 'schema' },
+): Promise<TopicDecoders | undefined> {
+  return input.decode === 'schema' ? schemasOf(services).decodersFor(input.topic) : undefined;
+}
+
 export function messagesRouter(transport: Transport) {
   return createTRPCRouter({
     browse: restProcedure(
@@ -39,7 +49,14 @@ export function messagesRouter(transport: Transport) {
       browseInputSchema,
     )
       .output(browseResultSchema)
-      .query(({ ctx, input }) => browseMessages(searchDeps(ctx), input, ctx.services.searchLimits)),
+      .query(async ({ ctx, input }) =>
+        browseMessages(
+          searchDeps(ctx),
+          input,
+          ctx.services.searchLimits,
+          await decodersOf(ctx.services, input),
+        ),
+      ),
 
     /**
      * The same search streamed (tRPC subscription over SSE): phase, progress (throttled), rows in
@@ -47,7 +64,8 @@ export function messagesRouter(transport: Transport) {
      */
     search: publicProcedure.input(searchInputSchema).subscription(async function* ({ ctx, input, signal }) {
       try {
-        yield* streamSearch(searchDeps(ctx), input, ctx.services.searchLimits, signal);
+        const decoders = await decodersOf(ctx.services, input);
+        yield* streamSearch(searchDeps(ctx), input, ctx.services.searchLimits, signal, decoders);
       } catch (error) {
         throw toTrpcError(error);
       }
@@ -67,6 +85,7 @@ export function messagesRouter(transport: Transport) {
           limits,
           ctx.services.searchLimits,
           signal ?? new AbortController().signal,
+          await decodersOf(ctx.services, input),
         );
       } catch (error) {
         throw toTrpcError(error);
@@ -86,7 +105,8 @@ export function messagesRouter(transport: Transport) {
     )
       .output(getMessageResultSchema)
       .query(async ({ ctx, input }) => {
-        const record = await getMessage({ internal: ctx.services.broker.internal() }, input);
+        const decoders = await decodersOf(ctx.services, input);
+        const record = await getMessage({ internal: ctx.services.broker.internal() }, input, decoders);
         return { asOfMs: ctx.services.now(), topic: input.topic, record };
       }),
 

@@ -29,8 +29,17 @@ export const cursorSchema = z
   .max(20_000)
   .regex(/^(\d{1,7}:\d{1,19})(,\d{1,7}:\d{1,19})*$/, 'a cursor is "partition:offset" pairs joined by ","');
 
+/**
+ * `schema` adds `key.decoded` / `value.decoded` to each row: the record decoded with the topic's
+ * uploaded Avro or Protobuf schema (`{ json }`, or `{ error }` when it does not decode).
+ */
+export const decodeModeSchema = z.enum(['none', 'schema']).meta({
+  description: 'With `schema`, rows carry `key.decoded` / `value.decoded` from the topic’s uploaded schemas.',
+});
+
 export const browseInputSchema = z.object({
   topic: topicNameSchema,
+  decode: decodeModeSchema.default('none'),
   start: startModeSchema.default('beginning'),
   /** With `start=offset`: the same offset in every selected partition (clamped to the log). */
   startOffset: decimalSchema.optional(),
@@ -68,6 +77,8 @@ export const payloadSchema = z.object({
   /** The size before any cut. */
   sizeBytes: z.number().int(),
   truncated: z.boolean(),
+  /** With `decode=schema` and a schema for this side: the decoded record, or why it did not decode. */
+  decoded: z.union([z.object({ json: z.json() }), z.object({ error: z.string() })]).optional(),
 });
 
 export const messageRowSchema = z.object({
@@ -133,6 +144,7 @@ export const getMessageInputSchema = z.object({
   topic: topicNameSchema,
   partition: partitionSchema,
   offset: decimalSchema,
+  decode: decodeModeSchema.default('none'),
   /** At most 1 MiB: the broker's scan cuts payloads there (SCAN_LIMITS.maxValueBytes). */
   maxValueBytes: z.number().int().min(0).max(1_048_576).default(1_048_576),
 });
@@ -236,6 +248,7 @@ export const searchEventSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
+export type DecodeMode = z.infer<typeof decodeModeSchema>;
 export type StartMode = z.infer<typeof startModeSchema>;
 export type BrowseInput = z.infer<typeof browseInputSchema>;
 export type SearchInput = z.infer<typeof searchInputSchema>;

@@ -19,8 +19,9 @@ import { TopicConfigs } from './topic-configs';
 import { TopicLogCleaner } from './topic-log-cleaner';
 import { TopicMaintenance } from './topic-maintenance';
 import { TopicProducers } from './topic-producers';
+import { TopicSchemas } from './topic-schemas';
 
-const tabIds = ['partitions', 'producers', 'configs', 'maintenance'] as const;
+const tabIds = ['partitions', 'producers', 'configs', 'schemas', 'maintenance'] as const;
 
 const linkClassName =
   'inline-flex h-8 items-center rounded-md border border-zinc-300 bg-white px-3 font-medium text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800';
@@ -114,6 +115,7 @@ export function TopicDetail({ topic }: { topic: string }) {
                 { id: 'partitions', label: 'Partitions', count: String(detail.partitionCount) },
                 { id: 'producers', label: 'Producers' },
                 { id: 'configs', label: 'Configuration' },
+                { id: 'schemas', label: 'Schemas' },
                 { id: 'maintenance', label: 'Maintenance' },
               ]}
             >
@@ -126,6 +128,9 @@ export function TopicDetail({ topic }: { topic: string }) {
               {tab === 'producers' ? <TopicProducers topic={topic} /> : null}
               {tab === 'configs' ? (
                 <TopicConfigs topic={topic} permission={detail.allowedActions.editConfigs} />
+              ) : null}
+              {tab === 'schemas' ? (
+                <TopicSchemas topic={topic} permission={detail.allowedActions.editConfigs} />
               ) : null}
               {tab === 'maintenance' ? (
                 <TopicMaintenance

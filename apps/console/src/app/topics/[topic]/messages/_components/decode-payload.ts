@@ -4,10 +4,22 @@
  */
 
 import { showBidiControls } from '@weir/ui';
-/** `auto` shows JSON objects and arrays pretty-printed and anything else as text (or hex). */
-export type DecodeMode = 'auto' | 'text' | 'json' | 'hex';
+/**
+ * `auto` shows JSON objects and arrays pretty-printed and anything else as text (or hex).
+ * `schema` shows what the server decoded with the topic's Avro or Protobuf schema.
+ */
+export type DecodeMode = 'auto' | 'text' | 'json' | 'hex' | 'schema';
 
-export type PayloadLike = { base64: string; text: string | null; sizeBytes: number; truncated: boolean };
+/** The server's schema decoding of a payload (rows read with `decode=schema`). */
+export type SchemaDecoded = { json: unknown } | { error: string };
+
+export type PayloadLike = {
+  base64: string;
+  text: string | null;
+  sizeBytes: number;
+  truncated: boolean;
+  decoded?: SchemaDecoded | undefined;
+};
 
 /** Above this many bytes the viewer shows metadata and a "load anyway" button instead of the data. */
 export const renderGuardBytes = 256 * 1024;
@@ -37,6 +49,7 @@ export type Decoded = { text: string; note?: string };
 
 /** Decodes in the chosen mode, falling back (with a note saying so) when the bytes do not fit it. */
 export function decodePayload(payload: PayloadLike, mode: DecodeMode): Decoded {
+  if (mode === 'schema') return schemaDecoded(payload);
   if (mode === 'hex') return { text: hexDump(base64ToBytes(payload.base64)) };
   if (payload.text === null) {
     return { text: hexDump(base64ToBytes(payload.base64)), note: 'Not valid UTF-8; shown as hex.' };
@@ -51,6 +64,22 @@ export function decodePayload(payload: PayloadLike, mode: DecodeMode): Decoded {
       ? 'Cut at the size limit, so it cannot be parsed as JSON.'
       : 'Not JSON; shown as text.',
   };
+}
+
+/** The schema decoding pretty-printed; a record it failed on shows the reason and its hex. */
+function schemaDecoded(payload: PayloadLike): Decoded {
+  const decoded = payload.decoded;
+  if (decoded === undefined) {
+    const auto = decodePayload(payload, 'auto');
+    return { text: auto.text, note: 'No schema for this side; shown as in Auto.' };
+  }
+  if ('error' in decoded) {
+    return {
+      text: hexDump(base64ToBytes(payload.base64)),
+      note: `The schema did not decode it (${decoded.error}); shown as hex.`,
+    };
+  }
+  return { text: JSON.stringify(decoded.json, null, 2) };
 }
 
 /** The text indented as JSON, or undefined when it is not JSON. */
@@ -74,8 +103,15 @@ export function detectJson(text: string): Decoded | undefined {
 }
 
 /** A one-line preview for table cells. */
-export function previewPayload(payload: PayloadLike | null, maxChars = 120): string {
+export function previewPayload(payload: PayloadLike | null, maxChars = 120, mode?: DecodeMode): string {
   if (payload === null) return 'null';
+  if (mode === 'schema' && payload.decoded !== undefined) {
+    const flat =
+      'json' in payload.decoded
+        ? JSON.stringify(payload.decoded.json)
+        : `<not decoded: ${payload.decoded.error}>`;
+    return showBidiControls(flat.length > maxChars ? `${flat.slice(0, maxChars)}…` : flat);
+  }
   if (payload.text === null) return `<${payload.sizeBytes} bytes binary>`;
   const flat = payload.text.replace(/\s+/g, ' ');
   // Cut first, then mark: a marker is never cut in half, and bidi controls never reorder the row.

@@ -10,7 +10,7 @@ import type { TailInput } from '../../../../../server/api/schemas/message-tail';
 import type { SearchInput } from '../../../../../server/api/schemas/messages';
 
 export const startModes = ['beginning', 'end', 'offset', 'timestamp', 'newest'] as const;
-export const decodeModes = ['auto', 'text', 'json', 'hex'] as const;
+export const decodeModes = ['auto', 'text', 'json', 'hex', 'schema'] as const;
 
 /**
  * Every piece of the message browser's state lives in the URL, so a search, a page of it, the
@@ -51,10 +51,16 @@ export function parsePartitionList(text: string): number[] | undefined | null {
   return [...new Set(parts.map(Number))].sort((a, b) => a - b);
 }
 
+/** Schema decoding happens on the server (the rows then carry `decoded`); the other modes here. */
+export function serverDecodeOf(params: Pick<MessageParams, 'decode'>): 'none' | 'schema' {
+  return params.decode === 'schema' ? 'schema' : 'none';
+}
+
 /** The subscription's input for the URL state. */
 export function toSearchInput(topic: string, params: MessageParams): SearchInput {
   return {
     topic,
+    decode: serverDecodeOf(params),
     start: params.start,
     startOffset: params.start === 'offset' && params.offset ? params.offset : undefined,
     startTimestampMs: params.start === 'timestamp' ? (params.ts ?? undefined) : undefined,
@@ -77,6 +83,7 @@ export function isLiveTail(params: MessageParams): boolean {
 export function toTailInput(topic: string, params: MessageParams): TailInput {
   return {
     topic,
+    decode: serverDecodeOf(params),
     partitions: parsePartitionList(params.p) ?? undefined,
     filters: params.f.length > 0 ? params.f : undefined,
     allPartitions: params.all || undefined,

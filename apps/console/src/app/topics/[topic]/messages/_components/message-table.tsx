@@ -9,7 +9,7 @@ import {
   Timestamp,
 } from '@weir/ui';
 import type { MessageRow } from '../../../../../server/api/schemas/messages';
-import { previewPayload } from './decode-payload';
+import { type DecodeMode, previewPayload } from './decode-payload';
 
 type MessageTableProps = {
   rows: readonly MessageRow[];
@@ -21,6 +21,8 @@ type MessageTableProps = {
    * shows, make room for it, and the key preview narrows.
    */
   compact?: boolean;
+  /** With `schema`, the previews show the schema-decoded JSON. */
+  mode?: DecodeMode;
   /** Replaces the search's empty-state title (the live tail waits rather than searches). */
   emptyTitle?: string;
 };
@@ -69,7 +71,15 @@ function recordSize(row: MessageRow): number {
 }
 
 /** The records found, newest search first; a row's button opens it in the viewer below. */
-export function MessageTable({ rows, openKey, onOpen, running, compact, emptyTitle }: MessageTableProps) {
+export function MessageTable({
+  rows,
+  openKey,
+  onOpen,
+  running,
+  compact,
+  emptyTitle,
+  mode,
+}: MessageTableProps) {
   const allColumns: readonly DataTableColumn<MessageRow>[] = [
     { id: 'partition', header: 'Partition', align: 'right', cell: (row) => <Count value={row.partition} /> },
     { id: 'offset', header: 'Offset', align: 'right', cell: (row) => <Count value={row.offset} /> },
@@ -83,7 +93,7 @@ export function MessageTable({ rows, openKey, onOpen, running, compact, emptyTit
         row.control ? (
           <span className="text-zinc-500 dark:text-zinc-400">—</span>
         ) : (
-          previewPayload(row.key, 60)
+          previewPayload(row.key, 60, mode)
         ),
     },
     {
@@ -100,7 +110,7 @@ export function MessageTable({ rows, openKey, onOpen, running, compact, emptyTit
             (producer {row.producerId})
           </span>
         ) : (
-          previewPayload(row.value)
+          previewPayload(row.value, 120, mode)
         ),
     },
     { id: 'headers', header: 'Headers', align: 'right', cell: (row) => <Count value={row.headers.length} /> },

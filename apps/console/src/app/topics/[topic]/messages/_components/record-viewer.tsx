@@ -26,6 +26,14 @@ type RecordViewerProps = {
  */
 const fullRecordBytes = 1024 * 1024;
 
+const DECODE_LABELS: Record<DecodeMode, string> = {
+  auto: 'Auto',
+  text: 'Text',
+  json: 'JSON',
+  hex: 'Hex',
+  schema: 'Schema',
+};
+
 /** One record in full: metadata, key, value and headers in order, with copy and a permalink. */
 export function RecordViewer({ topic, record, mode, onModeChange }: RecordViewerProps) {
   const trpc = useTRPC();
@@ -35,10 +43,15 @@ export function RecordViewer({ topic, record, mode, onModeChange }: RecordViewer
       topic,
       partition: record.partition,
       offset: record.offset,
+      decode: mode === 'schema' ? 'schema' : 'none',
       maxValueBytes: fullRecordBytes,
     }),
     enabled: loadFull,
   });
+  // "Schema" is offered only when the topic has one (or is chosen already, e.g. from a link).
+  const schemas = useQuery(trpc.schemas.forTopic.queryOptions({ topic }));
+  const hasSchema = schemas.data !== undefined && (schemas.data.key !== null || schemas.data.value !== null);
+  const modes = decodeModes.filter((value) => value !== 'schema' || hasSchema || mode === 'schema');
   const shown = full.data?.record ?? record;
   const loadAnyway = full.data
     ? undefined
@@ -68,10 +81,7 @@ export function RecordViewer({ topic, record, mode, onModeChange }: RecordViewer
             aria-label="Decode as"
             value={mode}
             onChange={(event) => onModeChange(event.target.value as DecodeMode)}
-            options={decodeModes.map((value) => ({
-              value,
-              label: value === 'json' ? 'JSON' : value === 'hex' ? 'Hex' : value === 'auto' ? 'Auto' : 'Text',
-            }))}
+            options={modes.map((value) => ({ value, label: DECODE_LABELS[value] }))}
           />
           <CopyButton label="Copy as JSON" text={() => recordAsJson(topic, shown)} />
           <Link href={permalink} className="px-2 text-teal-700 text-xs hover:underline dark:text-teal-400">

@@ -75,6 +75,7 @@ export function SearchRun({ topic, input, params, setParams }: SearchRunProps) {
               compact={open !== undefined}
               onOpen={(key) => setParams({ open: key })}
               running={search.running}
+              mode={params.decode}
             />
             <Pager
               label="Message pages"

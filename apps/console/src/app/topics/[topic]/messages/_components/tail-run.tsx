@@ -93,6 +93,7 @@ export function TailRun({ topic, input, params, setParams }: TailRunProps) {
               compact={open !== undefined}
               onOpen={(key) => setParams({ open: key })}
               running={!tail.paused}
+              mode={params.decode}
               emptyTitle={tail.paused ? 'No records arrived' : 'Waiting for new records…'}
             />
           </div>

@@ -16,7 +16,15 @@ type RecordPageProps = { topic: string; partition: number; offset: string };
 export function RecordPage({ topic, partition, offset }: RecordPageProps) {
   const trpc = useTRPC();
   const [decode, setDecode] = useQueryState('decode', parseAsStringLiteral(decodeModes).withDefault('auto'));
-  const query = useQuery(trpc.messages.get.queryOptions({ topic, partition, offset, maxValueBytes: 16_384 }));
+  const query = useQuery(
+    trpc.messages.get.queryOptions({
+      topic,
+      partition,
+      offset,
+      decode: decode === 'schema' ? 'schema' : 'none',
+      maxValueBytes: 16_384,
+    }),
+  );
   const base = `/topics/${encodeURIComponent(topic)}`;
   return (
     <div className="flex flex-col gap-5">
