@@ -64,6 +64,8 @@ export interface SearchRequest {
   readonly exactKey?: string;
   readonly pageSize: number;
   readonly maxValueBytes: number;
+  /** read_committed: no aborted records, and each partition read only up to its last stable offset. */
+  readonly isolation?: 'read_uncommitted' | 'read_committed';
 }
 
 export interface ScanProgress {
@@ -125,6 +127,7 @@ async function scanStep(
     maxScanRecords: Math.max(1, Math.min(limits.stepRecords, budget.totalRecords - tally.scannedRecords)),
     maxScanMs: Math.max(1, Math.min(limits.stepMs, budget.totalMs - elapsedMs)),
     maxValueBytes: request.maxValueBytes,
+    isolation: request.isolation ?? 'read_uncommitted',
   });
   tally.scannedRecords += result.scannedRecords;
   tally.scannedBytes += result.scannedBytes;

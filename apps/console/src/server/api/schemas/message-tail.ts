@@ -10,7 +10,14 @@ import { browseInputSchema, cursorSchema, keyPartitionSchema, messageRowSchema }
  */
 
 export const tailInputSchema = browseInputSchema
-  .pick({ topic: true, partitions: true, filters: true, allPartitions: true, maxValueBytes: true })
+  .pick({
+    topic: true,
+    partitions: true,
+    filters: true,
+    allPartitions: true,
+    maxValueBytes: true,
+    isolation: true,
+  })
   .extend({
     /** Resume here (per-partition next offsets, as the search's cursors); default the current end. */
     cursor: cursorSchema.optional(),
