@@ -100,6 +100,7 @@ export async function openTransaction(
   }
   return {
     commit: () => producer.commitTransaction(),
+    abort: () => producer.abortTransaction(),
     async close(): Promise<void> {
       await producer.close();
       await client.close();

@@ -714,6 +714,7 @@ export const ROWS: Row[] = [
       maxScanRecords: 100,
       maxScanMs: 1000,
       maxValueBytes: 100,
+      isolationLevel: 0,
     },
     expect: { denied: TOPIC },
   }),

@@ -37,6 +37,8 @@ function scanned(record: FakeRecord): ScannedRecord {
     transactional: false,
     control: false,
     producerId: -1n,
+    producerEpoch: -1,
+    transaction: 'none',
     compression: 'none',
   };
 }

@@ -232,17 +232,18 @@ describe('transactions.get and topic producers', () => {
     expect(group.totalLag).toBe('1');
   });
 
-  it('marks transactional records and decodes COMMIT markers in the message browser', async () => {
+  it('marks committed records in the message browser, which never shows the COMMIT marker', async () => {
     const page = await gateway.caller.messages.browse({
       topic: COMMITTED_TOPIC,
       start: 'beginning',
       pageSize: 10,
     });
-    expect(page.rows.map((row) => [row.offset, row.transactional, row.control, row.controlType])).toEqual([
-      ['0', true, false, null],
-      ['1', true, false, null],
-      ['2', true, true, 'COMMIT'],
+    expect(page.rows.map((row) => [row.offset, row.transactional, row.control, row.transaction])).toEqual([
+      ['0', true, false, 'committed'],
+      ['1', true, false, 'committed'],
     ]);
+    // The marker at offset 2 was read past: the page reached the end.
+    expect(page.partitions.map((partition) => partition.nextOffset)).toEqual(['3']);
   });
 });
 
@@ -272,15 +273,18 @@ describe('transactions.abort', () => {
       ['3', '0'],
       ['3', '0'],
     ]);
-    const markers = await gateway.caller.messages.browse({
+    const browsed = await gateway.caller.messages.browse({
       topic: OPEN_TOPIC,
       start: 'beginning',
       pageSize: 10,
     });
-    expect(markers.rows.filter((row) => row.control).map((row) => row.controlType)).toEqual([
-      'ABORT',
-      'ABORT',
-    ]);
+    expect(browsed.rows.some((row) => row.control)).toBe(false);
+    expect(
+      browsed.rows
+        .filter((row) => row.transaction === 'aborted')
+        .map((row) => row.value?.text)
+        .sort(),
+    ).toEqual(['open-0', 'open-1', 'open-1b']);
 
     const consumer = new Consumer(client, { isolationLevel: 'read_committed', maxWaitMs: 100 });
     try {

@@ -56,7 +56,7 @@ export { WeirDescribeThroughputHistory } from './messages/apis/internal/weir-des
 export { WeirListClusterEvents } from './messages/apis/internal/weir-list-cluster-events';
 export { WeirListTopicSummaries } from './messages/apis/internal/weir-list-topic-summaries';
 export { WeirListUsers } from './messages/apis/internal/weir-list-users';
-export { WeirScanRecords } from './messages/apis/internal/weir-scan-records';
+export { SCAN_TRANSACTION_STATUS, WeirScanRecords } from './messages/apis/internal/weir-scan-records';
 export { WeirUpsertUser } from './messages/apis/internal/weir-upsert-user';
 export { WeirVerifyCredentials } from './messages/apis/internal/weir-verify-credentials';
 export { WeirVerifyTransactionMembership } from './messages/apis/internal/weir-verify-transaction-membership';
@@ -315,6 +315,7 @@ export type {
   RecordFilterOperator,
   ScannedHeader,
   ScannedRecord,
+  ScannedTransactionStatus,
   ScanRecordsRequest,
   ScanRecordsResult,
   SegmentInternals,

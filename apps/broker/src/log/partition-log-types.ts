@@ -55,6 +55,11 @@ export interface ReadOptions {
   maxOffset: number;
   /** read_committed reads also get the aborted transactions that overlap what they return. */
   isolation?: 'read_committed' | 'read_uncommitted';
+  /**
+   * Gets the aborted transactions overlapping what is returned whatever the isolation (a record
+   * scan marks them in a read_uncommitted read).
+   */
+  withAbortedTransactions?: boolean;
   /** Return the first batch even when it is larger than maxBytes (KIP-74). Default true. */
   minOneBatch?: boolean;
 }
@@ -72,7 +77,7 @@ export interface ReadResult<Records extends StoredRecords = Buffer> {
   records: Records;
   logStartOffset: number;
   logEndOffset: number;
-  /** read_committed only: the aborted transactions overlapping the returned batches. */
+  /** read_committed (or `withAbortedTransactions`) only: the aborted transactions overlapping the returned batches. */
   abortedTransactions: AbortedTransaction[] | undefined;
 }
 

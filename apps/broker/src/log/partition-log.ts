@@ -522,7 +522,8 @@ export class PartitionLog {
   /**
    * Reads whole batches starting with the one that contains `fetchOffset`, up to `maxBytes` (at
    * least one batch unless `minOneBatch` is false), never past `maxOffset`; read_committed reads
-   * also get the aborted transactions overlapping the batches returned. An offset below the log
+   * (and those asking `withAbortedTransactions`) also get the aborted transactions overlapping the
+   * batches returned. An offset below the log
    * start or above the log end is OFFSET_OUT_OF_RANGE.
    */
   read(fetchOffset: number, options: DeferringReadOptions): Promise<ReadResult<StoredRecords>>;
@@ -532,7 +533,7 @@ export class PartitionLog {
     options: ReadOptions & { deferAboveBytes?: number },
   ): Promise<ReadResult<StoredRecords>> {
     this.#storage.assertOnline();
-    const committed = options.isolation === 'read_committed';
+    const committed = options.isolation === 'read_committed' || options.withAbortedTransactions === true;
     const maxOffset = Math.min(options.maxOffset, this.#logEndOffset);
     if (fetchOffset < this.#logStartOffset || fetchOffset > this.#logEndOffset) {
       throw new WeirError(ErrorCode.OFFSET_OUT_OF_RANGE, {

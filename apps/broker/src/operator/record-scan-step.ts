@@ -13,12 +13,24 @@ import {
   type ScannedRecord,
   WeirError,
 } from '@weir/protocol';
+import type { AbortedTransaction } from '../log/transaction-index';
 import type { RecordPredicate } from './record-filter';
+import type { ScanTransactionStatus, TransactionMarks } from './transaction-marks';
+
+/** A returned record: the SDK's shape, with the statuses a broker knows (never `unknown`). */
+export type ScanMatch = Omit<ScannedRecord, 'transaction'> & { readonly transaction: ScanTransactionStatus };
 
 /** How a scan reads one partition: through its leader, never past what the scan may see. */
 export interface ScanReader {
-  /** Whole batches from `fetchOffset`, up to `maxBytes`, with base offsets below `maxOffset`. */
-  read(fetchOffset: number, maxBytes: number, maxOffset: number): Promise<Buffer>;
+  /**
+   * Whole batches from `fetchOffset`, up to `maxBytes`, with base offsets below `maxOffset`, and
+   * the aborted transactions overlapping them.
+   */
+  read(
+    fetchOffset: number,
+    maxBytes: number,
+    maxOffset: number,
+  ): Promise<{ records: Buffer; abortedTransactions: readonly AbortedTransaction[] }>;
   /** The partition's log start now (retention may move it during a scan). */
   logStartOffset(): number;
 }
@@ -35,7 +47,9 @@ export interface PartitionScan {
   readonly endOffset: number;
   /** Reached its end or its match limit, or failed. */
   finished: boolean;
-  readonly matches: ScannedRecord[];
+  readonly matches: ScanMatch[];
+  /** Whether each transactional batch read was committed, aborted or is open. */
+  readonly transactions: TransactionMarks;
 }
 
 /** What the whole call may still spend; `stopped` ends it for every partition. */
@@ -49,10 +63,14 @@ export interface ScanBudget {
 }
 
 export interface ScanStepOptions {
-  /** Undefined: no filters, every record (control records too) is a match. */
+  /** Undefined: no filters, every record (control records too, when included) is a match. */
   predicate: RecordPredicate | undefined;
   maxMatches: number;
   maxValueBytes: number;
+  /** read_committed skips aborted transactions' records (the range already ends at the LSO). */
+  isolation: 'read_committed' | 'read_uncommitted';
+  /** WeirScanRecords v0–1 show control records to an unfiltered scan; v2 never does. */
+  includeControl: boolean;
 }
 
 /** One read per turn: enough batches to amortize the disk call, small enough to take turns. */
@@ -76,7 +94,9 @@ export async function scanPartitionChunk(
   if (reader === undefined) throw new Error(`partition ${scan.partition} has no reader to scan with`);
   let bytes: Buffer;
   try {
-    bytes = await reader.read(scan.nextOffset, READ_CHUNK_BYTES, scan.endOffset);
+    const read = await reader.read(scan.nextOffset, READ_CHUNK_BYTES, scan.endOffset);
+    bytes = read.records;
+    scan.transactions.addAborted(read.abortedTransactions);
   } catch (error) {
     failOrSkipAhead(scan, reader, error);
     return;
@@ -143,9 +163,21 @@ function examineBatch(
   baseOffset: number,
 ): void {
   const control = isControlBatch(batch.attributes);
-  // Control records (transaction markers) are shown only to an unfiltered browse; a filter never
-  // matches them, since what it looks for is data. They still count against the record budget.
-  const predicate = control && options.predicate !== undefined ? matchesNothing : options.predicate;
+  const transaction = control
+    ? 'none'
+    : scan.transactions.statusOf(
+        isTransactionalBatch(batch.attributes),
+        Number(batch.producerId),
+        baseOffset,
+      );
+  // Control records (transaction markers) are shown only to an unfiltered v0–1 browse; a filter
+  // never matches them, since what it looks for is data. read_committed drops aborted
+  // transactions' records, as a read_committed consumer does. Both still count against the
+  // record budget.
+  const hidden =
+    (control && (options.predicate !== undefined || !options.includeControl)) ||
+    (transaction === 'aborted' && options.isolation === 'read_committed');
+  const predicate = hidden ? matchesNothing : options.predicate;
   const records = batch.records;
   for (let index = 0; index < records.length; index++) {
     const record = records[index]!;
@@ -163,7 +195,14 @@ function examineBatch(
     budget.recordsLeft -= 1;
     scan.nextOffset = offset + 1;
     if (predicate !== undefined && !predicate(record)) continue;
-    const scanned = toScannedRecord(scan.partition, batch, record, control, options.maxValueBytes);
+    const scanned = toScannedRecord(
+      scan.partition,
+      batch,
+      record,
+      control,
+      transaction,
+      options.maxValueBytes,
+    );
     scan.matches.push(scanned);
     budget.responseBytesLeft -= returnedBytes(scanned);
     if (scan.matches.length >= options.maxMatches) {
@@ -187,8 +226,9 @@ function toScannedRecord(
   batch: RecordBatch,
   record: DecodedRecord,
   control: boolean,
+  transaction: ScanTransactionStatus,
   maxValueBytes: number,
-): ScannedRecord {
+): ScanMatch {
   return {
     partition,
     offset: record.offset,
@@ -202,6 +242,8 @@ function toScannedRecord(
     transactional: isTransactionalBatch(batch.attributes),
     control,
     producerId: batch.producerId,
+    producerEpoch: batch.producerEpoch,
+    transaction,
     // decodeRecordBatch refuses unknown codecs, so a decoded batch always has a known one.
     compression: batchCompression(batch.attributes) ?? 'none',
   };
@@ -213,7 +255,7 @@ function cut(bytes: Buffer | null, maxBytes: number): Buffer | null {
   return Buffer.from(bytes.subarray(0, Math.min(bytes.length, maxBytes)));
 }
 
-function returnedBytes(record: ScannedRecord): number {
+function returnedBytes(record: ScanMatch): number {
   let total = RECORD_OVERHEAD_BYTES + (record.key?.length ?? 0) + (record.value?.length ?? 0);
   for (const header of record.headers) total += header.key.length + (header.value?.length ?? 0);
   return total;

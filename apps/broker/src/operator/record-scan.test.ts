@@ -22,6 +22,8 @@ function scanRequest(overrides: Partial<ScanRequest> = {}): ScanRequest {
     maxScanRecords: 1000,
     maxScanMs: 1000,
     maxValueBytes: 100,
+    isolation: 'read_uncommitted',
+    includeControl: true,
     ...overrides,
   };
 }
@@ -95,6 +97,40 @@ describe('RecordScan', () => {
     expect(filtered.records.map((record) => record.offset)).toEqual([0n, 1n]);
     expect(filtered.scannedRecords).toBe(3);
     expect(filtered.partitions[0]).toMatchObject({ nextOffset: 3, done: true });
+  });
+
+  it('never returns markers to a v2 scan, which marks an open transaction and a committed one', async () => {
+    const first = { producerId: 7n, producerEpoch: 0 };
+    const second = { producerId: 8n, producerEpoch: 3 };
+    const batch = (producer: typeof first, value: string) =>
+      encodeRecordBatch({
+        records: [{ key: null, value: Buffer.from(value), timestampMs: 1_700_000_000_000 }],
+        ...producer,
+        baseSequence: 0,
+        isTransactional: true,
+      });
+    await append(batch(first, 'first'));
+    await append(batch(second, 'second'));
+    await fixture.replicas.appendTransactionMarker(
+      't',
+      0,
+      encodeTransactionMarkerBatch({ type: 'commit', coordinatorEpoch: 0, timestampMs: 1, ...second }),
+    );
+    const scan = scanWith({ nowMs: () => Date.now() });
+    const marked = await scan.scanRecords(scanRequest({ includeControl: false }));
+    // The second transaction committed behind the first, still open one: past the stable offset.
+    expect(marked.records.map((record) => [record.offset, record.transaction, record.producerEpoch])).toEqual(
+      [
+        [0n, 'open', 0],
+        [1n, 'committed', 3],
+      ],
+    );
+    expect(marked.scannedRecords).toBe(3);
+    const committed = await scan.scanRecords(
+      scanRequest({ includeControl: false, isolation: 'read_committed' }),
+    );
+    expect(committed.records).toEqual([]);
+    expect(committed.partitions[0]).toMatchObject({ nextOffset: 0, endOffset: 0, done: true });
   });
 
   it('matches JSON paths in values and keys, and never in records that are not JSON', async () => {

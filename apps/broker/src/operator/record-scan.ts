@@ -1,10 +1,15 @@
-import { ErrorCode, type ScannedRecord, WeirError } from '@weir/protocol';
+import { ErrorCode, WeirError } from '@weir/protocol';
+import { NO_OPEN_TRANSACTION } from '../log/producer-state';
 import type { ClusterView } from '../metadata/cluster-view';
 import type { ReplicaManager } from '../replica/replica-manager';
 import { compileFilters, type RecordFilterSpec } from './record-filter';
-import { type PartitionScan, type ScanBudget, scanPartitionChunk } from './record-scan-step';
+import { type PartitionScan, type ScanBudget, type ScanMatch, scanPartitionChunk } from './record-scan-step';
+import { type OpenTransactionStarts, TransactionMarks } from './transaction-marks';
 
-/** One partition's range as asked: `endOffset` -1 means the high watermark at the time of the call. */
+/**
+ * One partition's range as asked: `endOffset` -1 means the high watermark at the time of the call
+ * (the last stable offset for read_committed).
+ */
 export interface ScanRange {
   partition: number;
   startOffset: number;
@@ -19,6 +24,10 @@ export interface ScanRequest {
   maxScanRecords: number;
   maxScanMs: number;
   maxValueBytes: number;
+  /** read_committed: each range ends at the last stable offset and aborted records are skipped. */
+  isolation: 'read_committed' | 'read_uncommitted';
+  /** Whether an unfiltered scan returns control records (WeirScanRecords v0–1 do, v2 does not). */
+  includeControl: boolean;
 }
 
 /** Where one partition stands after the call; `errorCode` is non-zero when its log failed. */
@@ -32,7 +41,7 @@ export interface PartitionScanOutcome {
 
 export interface ScanOutcome {
   /** Per partition in request order, each in offset order. */
-  records: ScannedRecord[];
+  records: ScanMatch[];
   partitions: PartitionScanOutcome[];
   scannedRecords: number;
   scannedBytes: number;
@@ -65,7 +74,7 @@ export const MAX_SCAN_RESPONSE_BYTES = 16 * 1024 * 1024;
 export class RecordScan {
   constructor(
     private readonly view: ClusterView,
-    private readonly replicas: Pick<ReplicaManager, 'offsets' | 'readRecords'>,
+    private readonly replicas: Pick<ReplicaManager, 'offsets' | 'producers' | 'readRecords'>,
     private readonly clock: { nowMs(): number },
   ) {}
 
@@ -84,7 +93,7 @@ export class RecordScan {
           detail: `${request.topic} has no partition ${range.partition}`,
         });
       }
-      return this.#open(request.topic, range);
+      return this.#open(request.topic, range, request.isolation);
     });
     const budget: ScanBudget = {
       deadlineMs: this.clock.nowMs() + request.maxScanMs,
@@ -98,6 +107,8 @@ export class RecordScan {
       predicate,
       maxMatches: request.maxMatchesPerPartition,
       maxValueBytes: request.maxValueBytes,
+      isolation: request.isolation,
+      includeControl: request.includeControl,
     };
     for (;;) {
       const active = scans.filter((scan) => !scan.finished);
@@ -121,16 +132,20 @@ export class RecordScan {
     };
   }
 
-  #open(topic: string, range: ScanRange): PartitionScan {
-    const base = { partition: range.partition, matches: [] as ScannedRecord[] };
+  #open(topic: string, range: ScanRange, isolation: ScanRequest['isolation']): PartitionScan {
+    const base = { partition: range.partition, matches: [] as ScanMatch[] };
     let offsets: ReturnType<ReplicaManager['offsets']>;
+    let openTransactions: OpenTransactionStarts;
     try {
+      // Read together, with no await between, so the open transactions are those of the end below.
       offsets = this.replicas.offsets(topic, range.partition);
+      openTransactions = openTransactionStarts(this.replicas.producers(topic, range.partition));
     } catch (error) {
       // Offline, or not led here: this partition ends with the code, the others are scanned.
       if (!(error instanceof WeirError)) throw error;
       return {
         ...base,
+        transactions: new TransactionMarks(new Map()),
         reader: undefined,
         errorCode: error.code,
         nextOffset: range.startOffset,
@@ -140,13 +155,15 @@ export class RecordScan {
     }
     // The end is fixed now: records appended during the scan are the next call's business. An end
     // beyond the high watermark is cut to it, and a start below the log start moves up to it
-    // (retention removed those records).
-    const highWatermark = offsets.highWatermark;
-    const endOffset = range.endOffset === -1 ? highWatermark : Math.min(range.endOffset, highWatermark);
+    // (retention removed those records). A read_committed scan sees only up to the last stable
+    // offset, as a read_committed Fetch does.
+    const visibleEnd = isolation === 'read_committed' ? offsets.lastStableOffset : offsets.highWatermark;
+    const endOffset = range.endOffset === -1 ? visibleEnd : Math.min(range.endOffset, visibleEnd);
     const nextOffset = Math.max(range.startOffset, offsets.logStartOffset);
     const partition = range.partition;
     return {
       ...base,
+      transactions: new TransactionMarks(openTransactions),
       reader: {
         read: (fetchOffset, maxBytes, maxOffset) =>
           this.replicas.readRecords(topic, partition, fetchOffset, { maxBytes, maxOffset }),
@@ -158,6 +175,17 @@ export class RecordScan {
       finished: nextOffset >= endOffset,
     };
   }
+}
+
+/** The first offset of each producer's open transaction, from the leader's producer state. */
+function openTransactionStarts(producers: ReturnType<ReplicaManager['producers']>): OpenTransactionStarts {
+  const starts = new Map<number, number>();
+  for (const producer of producers) {
+    if (producer.currentTransactionFirstOffset !== NO_OPEN_TRANSACTION) {
+      starts.set(producer.producerId, producer.currentTransactionFirstOffset);
+    }
+  }
+  return starts;
 }
 
 function validateLimits(request: ScanRequest): void {

@@ -65,6 +65,8 @@ export interface PartitionReadOptions {
   maxBytes: number;
   minOneBatch?: boolean;
   isolation: 'read_committed' | 'read_uncommitted';
+  /** Also get the aborted transactions overlapping the read at read_uncommitted (record scans). */
+  withAbortedTransactions?: boolean;
   currentLeaderEpoch?: number | undefined;
   expectedLeaderEpoch?: number | undefined;
   /** A lower bound than the high watermark (a coordinator replays what was there when it began). */

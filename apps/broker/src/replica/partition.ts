@@ -345,6 +345,7 @@ export class Partition {
       maxBytes: options.maxBytes,
       minOneBatch: options.minOneBatch ?? true,
       isolation: options.isolation,
+      withAbortedTransactions: options.withAbortedTransactions === true,
       deferAboveBytes: options.deferAboveBytes ?? Number.POSITIVE_INFINITY,
       maxOffset: Math.min(
         committed ? offsets.lastStableOffset : offsets.highWatermark,

@@ -47,7 +47,10 @@ function endOf(leaderEpoch: number, currentLeaderEpoch = -1, leaderOnly = true) 
 }
 
 async function stampedEpochs() {
-  const records = await fixture.replicas.readRecords(TOPIC, 0, 0, { maxBytes: 1 << 20, maxOffset: 1 << 30 });
+  const { records } = await fixture.replicas.readRecords(TOPIC, 0, 0, {
+    maxBytes: 1 << 20,
+    maxOffset: 1 << 30,
+  });
   return leaderEpochsOf(records);
 }
 

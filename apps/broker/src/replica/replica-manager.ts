@@ -9,6 +9,7 @@ import {
   type WriteDegradedPartition,
 } from '../log/log-manager';
 import type { AppendResult } from '../log/partition-log-types';
+import type { AbortedTransaction } from '../log/transaction-index';
 import type { ClusterView } from '../metadata/cluster-view';
 import type { PartitionAssignment, PlacementChange } from '../metadata/metadata-store';
 import type { TransactionMembershipCheck } from '../txn/transaction-contracts';
@@ -322,20 +323,22 @@ export class ReplicaManager {
 
   /**
    * An operator's read (record scans): whole batches from `fetchOffset` as the leader reads them,
-   * read_uncommitted, below `maxOffset` and the high watermark.
+   * read_uncommitted, below `maxOffset` and the high watermark, with the aborted transactions that
+   * overlap them (from the segments' transaction indexes), so the scan can mark each record.
    */
   async readRecords(
     topic: string,
     partition: number,
     fetchOffset: number,
     options: { maxBytes: number; maxOffset: number },
-  ): Promise<Buffer> {
+  ): Promise<{ records: Buffer; abortedTransactions: readonly AbortedTransaction[] }> {
     const { read } = await this.#partition(topic, partition).read(fetchOffset, {
       maxBytes: options.maxBytes,
       isolation: 'read_uncommitted',
+      withAbortedTransactions: true,
       maxOffset: options.maxOffset,
     });
-    return read.records;
+    return { records: read.records, abortedTransactions: read.abortedTransactions ?? [] };
   }
 
   /** DescribeProducers: the producers the leader keeps state for. */

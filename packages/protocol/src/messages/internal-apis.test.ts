@@ -35,7 +35,12 @@ describe("Weir's internal APIs", () => {
     ]);
     for (const api of INTERNAL_APIS) {
       expect(api.apiKey).toBeGreaterThanOrEqual(WEIR_API_KEY_MIN);
-      const latest = ['WeirListUsers', 'WeirVerifyCredentials', 'WeirScanRecords'].includes(api.name) ? 1 : 0;
+      const latestVersions: Record<string, number> = {
+        WeirListUsers: 1,
+        WeirVerifyCredentials: 1,
+        WeirScanRecords: 2,
+      };
+      const latest = latestVersions[api.name] ?? 0;
       expect([api.versions.min, api.versions.max]).toEqual([0, latest]);
       expect(isFlexible(api, 0)).toBe(true);
       expect(apiByKey(api.apiKey)).toBe(api);
@@ -45,6 +50,7 @@ describe("Weir's internal APIs", () => {
   it.each([
     [0, [{ field: 'headerValue', operator: 'contains', value: Buffer.from('tr\u00e9s'), path: null }]],
     [1, [{ field: 'valueJson', operator: 'equals', value: Buffer.from('42'), path: 'user["a.b"][0]' }]],
+    [2, [{ field: 'key', operator: 'equals', value: Buffer.from('k'), path: null }]],
   ])('decode through the shared registry, as the broker decodes any request (v%i)', (version, filters) => {
     const body = {
       topic: 'orders',
@@ -54,6 +60,8 @@ describe("Weir's internal APIs", () => {
       maxScanRecords: 100_000,
       maxScanMs: 2000,
       maxValueBytes: 4096,
+      // Absent before v2, where it decodes as its default, read_uncommitted.
+      isolationLevel: version >= 2 ? 1 : 0,
     };
     const frame = encodeRequestFrame(WeirScanRecords, version, 9, 'gateway', body);
     const decoded = decodeRequestFrame(frame.subarray(4), apiByKey);
@@ -76,6 +84,7 @@ describe("Weir's internal APIs", () => {
       maxScanRecords: 1,
       maxScanMs: 1,
       maxValueBytes: 0,
+      isolationLevel: 0,
     };
     const decoded = decodeRequestFrame(
       encodeRequestFrame(WeirScanRecords, 0, 1, 'g', body).subarray(4),
@@ -83,6 +92,61 @@ describe("Weir's internal APIs", () => {
     );
     if (!decoded.ok) throw decoded.error;
     expect((decoded.body as typeof body).filters[0]).toMatchObject({ field: 'valueJson', path: null });
+  });
+
+  it('leave the isolation level out before version 2, so an older broker reads uncommitted', () => {
+    const body = {
+      topic: 'orders',
+      partitions: [{ partitionIndex: 0, startOffset: 0n, endOffset: -1n }],
+      filters: [],
+      maxMatchesPerPartition: 1,
+      maxScanRecords: 1,
+      maxScanMs: 1,
+      maxValueBytes: 0,
+      isolationLevel: 1,
+    };
+    const decoded = decodeRequestFrame(
+      encodeRequestFrame(WeirScanRecords, 1, 1, 'g', body).subarray(4),
+      apiByKey,
+    );
+    if (!decoded.ok) throw decoded.error;
+    expect((decoded.body as typeof body).isolationLevel).toBe(0);
+  });
+
+  it('carry the transaction status and producer epoch of a scanned record from version 2 only', () => {
+    const record = {
+      partitionIndex: 0,
+      offset: 7n,
+      timestampMs: 1_700_000_000_000n,
+      logAppendTime: false,
+      key: null,
+      keyBytes: -1,
+      value: Buffer.from('abc'),
+      valueBytes: 3,
+      headers: [],
+      transactional: true,
+      control: false,
+      producerId: 12n,
+      compression: 0,
+      transactionStatus: 2,
+      producerEpoch: 5,
+    };
+    const body = {
+      errorCode: 0,
+      errorMessage: null,
+      records: [record],
+      partitions: [],
+      scannedRecords: 1,
+      scannedBytes: 100n,
+    };
+    const atVersion = (version: number) => {
+      const frame = encodeResponseFrame(WeirScanRecords, version, 5, body);
+      const decoded = decodeResponseFrame(WeirScanRecords, version, frame.subarray(4));
+      if (!decoded.ok) throw decoded.error;
+      return decoded.value.body.records[0];
+    };
+    expect(atVersion(2)).toEqual(record);
+    expect(atVersion(1)).toEqual({ ...record, transactionStatus: -1, producerEpoch: -1 });
   });
 
   it('carry null keys, values and header values of scanned records through a response', () => {
@@ -104,6 +168,9 @@ describe("Weir's internal APIs", () => {
           control: false,
           producerId: 12n,
           compression: 4,
+          // Not on the wire at v0; the decoder fills in the defaults.
+          transactionStatus: -1,
+          producerEpoch: -1,
         },
       ],
       partitions: [{ partitionIndex: 0, errorCode: 0, nextOffset: 8n, endOffset: 10n, done: false }],

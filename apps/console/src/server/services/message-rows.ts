@@ -92,6 +92,8 @@ export function toMessageRow(record: ScannedRecord): MessageRow {
     control: record.control,
     controlType: record.control ? controlTypeOf(record.key) : null,
     producerId: record.producerId.toString(),
+    producerEpoch: record.producerEpoch,
+    transaction: record.transaction,
     compression: record.compression,
   };
 }

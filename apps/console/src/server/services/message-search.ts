@@ -71,6 +71,8 @@ export interface SearchRequest {
    * the live tail, whose rounds show the newest records when more arrived than it may send.
    */
   readonly newestFirst?: boolean;
+  /** read_committed: no aborted records, and each partition read only up to its last stable offset. */
+  readonly isolation?: 'read_uncommitted' | 'read_committed';
 }
 
 export interface ScanProgress {
@@ -133,6 +135,7 @@ async function scanStep(
     maxScanRecords: stepRecords,
     maxScanMs: Math.max(1, Math.min(limits.stepMs, budget.totalMs - elapsedMs)),
     maxValueBytes: request.maxValueBytes,
+    isolation: request.isolation ?? 'read_uncommitted',
   });
   tally.scannedRecords += result.scannedRecords;
   tally.scannedBytes += result.scannedBytes;

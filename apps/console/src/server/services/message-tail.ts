@@ -162,10 +162,12 @@ export async function* streamTail(
   if (signal.aborted) return;
 
   const client = deps.openClient();
-  // read_uncommitted: any appended record wakes the tail; the search decides what is shown.
+  // read_uncommitted: any appended record wakes the tail; the search decides what is shown. A
+  // read_committed tail wakes when records become visible (the last stable offset moves): its scans
+  // stop there, so records past it would wake it again and again with nothing to show.
   const consumer = new Consumer(client, {
     maxWaitMs: limits.waitMs,
-    isolationLevel: 'read_uncommitted',
+    isolationLevel: input.isolation ?? 'read_uncommitted',
     partitionMaxBytes: 64 * 1024,
     maxBytes: 1024 * 1024,
   });

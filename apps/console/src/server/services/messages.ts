@@ -34,6 +34,7 @@ export function searchRequestOf(input: BrowseInput | SearchInput): SearchRequest
     ...(exactKey === undefined ? {} : { exactKey }),
     pageSize: input.pageSize,
     maxValueBytes: input.maxValueBytes,
+    isolation: input.isolation,
   };
 }
 

@@ -4,7 +4,10 @@ import type { WeirDescribeBroker } from '../../messages/apis/internal/weir-descr
 import type { WeirDescribeGroupLags } from '../../messages/apis/internal/weir-describe-group-lags';
 import type { WeirDescribePartitions } from '../../messages/apis/internal/weir-describe-partitions';
 import type { WeirListTopicSummaries } from '../../messages/apis/internal/weir-list-topic-summaries';
-import type { WeirScanRecords } from '../../messages/apis/internal/weir-scan-records';
+import {
+  SCAN_TRANSACTION_STATUS,
+  type WeirScanRecords,
+} from '../../messages/apis/internal/weir-scan-records';
 import { COMPRESSION_TYPES } from '../../records/batch-attributes';
 import type { RequestOf, ResponseOf } from '../../schema/api';
 import type {
@@ -12,6 +15,7 @@ import type {
   GroupLagSummary,
   PartitionInternals,
   ScannedRecord,
+  ScannedTransactionStatus,
   ScanRecordsRequest,
   ScanRecordsResult,
   TopicListPage,
@@ -114,6 +118,7 @@ export function scanBody(request: ScanRecordsRequest): RequestOf<typeof WeirScan
     maxScanRecords: request.maxScanRecords,
     maxScanMs: request.maxScanMs,
     maxValueBytes: request.maxValueBytes,
+    isolationLevel: request.isolation === 'read_committed' ? 1 : 0,
   };
 }
 
@@ -153,6 +158,16 @@ function scannedRecordFrom(record: ScanResponse['records'][number]): ScannedReco
     transactional: record.transactional,
     control: record.control,
     producerId: record.producerId,
+    producerEpoch: record.producerEpoch,
+    transaction: TRANSACTION_STATUSES[record.transactionStatus] ?? 'unknown',
     compression,
   };
 }
+
+/** WeirScanRecords v2's status codes (SCAN_TRANSACTION_STATUS) by value; -1 before v2. */
+const TRANSACTION_STATUSES: Readonly<Record<number, ScannedTransactionStatus>> = {
+  [SCAN_TRANSACTION_STATUS.none]: 'none',
+  [SCAN_TRANSACTION_STATUS.committed]: 'committed',
+  [SCAN_TRANSACTION_STATUS.aborted]: 'aborted',
+  [SCAN_TRANSACTION_STATUS.open]: 'open',
+};

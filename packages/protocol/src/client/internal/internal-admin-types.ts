@@ -204,7 +204,21 @@ export interface ScanRecordsRequest {
   readonly maxScanMs: number;
   /** Keys, values and header values longer than this come back cut to it (their size is kept). */
   readonly maxValueBytes: number;
+  /**
+   * read_uncommitted (the default) returns every record with its transaction status;
+   * read_committed ends each range at the last stable offset and skips aborted transactions'
+   * records, as a read_committed consumer sees the topic. A broker older than WeirScanRecords v2
+   * ignores it.
+   */
+  readonly isolation?: 'read_uncommitted' | 'read_committed';
 }
+
+/**
+ * Where a scanned record stands in its transaction: `none` outside any, `committed`, `aborted`,
+ * `open` while its transaction is undecided (at or past the last stable offset), and `unknown`
+ * from a broker older than WeirScanRecords v2, which does not say.
+ */
+export type ScannedTransactionStatus = 'none' | 'committed' | 'aborted' | 'open' | 'unknown';
 
 export interface ScannedHeader {
   readonly key: string;
@@ -229,6 +243,9 @@ export interface ScannedRecord {
   /** A transaction marker; control records are never matched by filters. */
   readonly control: boolean;
   readonly producerId: bigint;
+  /** The batch's producer epoch; -1 for a batch without one, or from a broker older than v2. */
+  readonly producerEpoch: number;
+  readonly transaction: ScannedTransactionStatus;
   readonly compression: 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
 }
 

@@ -1,4 +1,10 @@
-import { compressionTypeId, WeirScanRecords } from '@weir/protocol';
+import {
+  compressionTypeId,
+  ErrorCode,
+  SCAN_TRANSACTION_STATUS,
+  WeirError,
+  WeirScanRecords,
+} from '@weir/protocol';
 import { API_ACL_RULES } from '../../../security/acl/api-acl-rules';
 import { deniedError, NO_ERROR } from '../../answers/top-level-error';
 import { defineHandler } from '../../handler';
@@ -6,14 +12,16 @@ import { defineHandler } from '../../handler';
 const RULES = API_ACL_RULES.WeirScanRecords;
 
 /**
- * WeirScanRecords v0–1: one bounded step of a record scan. Offsets cross the service boundary as
+ * WeirScanRecords v0–2: one bounded step of a record scan. Offsets cross the service boundary as
  * numbers (the log's offsets are safe integers); bad bounds and unknown topics or partitions are
  * top-level errors, a partition whose log fails carries its code on its progress row. Needs READ
- * on the topic.
+ * on the topic. v2 adds the isolation level (0 or 1, as in Fetch; any other is INVALID_REQUEST)
+ * and each record's transaction status, and stops returning control records; v0–1 scan as they
+ * did (read_uncommitted, markers shown to an unfiltered scan).
  */
 export const weirScanRecordsHandler = defineHandler({
   api: WeirScanRecords,
-  versions: { min: 0, max: 1 },
+  versions: { min: 0, max: 2 },
   async handle(request, context, services) {
     if (!context.access.allows(RULES.topic, request.topic)) {
       return {
@@ -37,6 +45,8 @@ export const weirScanRecordsHandler = defineHandler({
         maxScanRecords: request.maxScanRecords,
         maxScanMs: request.maxScanMs,
         maxValueBytes: request.maxValueBytes,
+        isolation: isolationOf(request.isolationLevel),
+        includeControl: context.header.apiVersion < 2,
       });
       return {
         ...NO_ERROR,
@@ -66,6 +76,9 @@ export const weirScanRecordsHandler = defineHandler({
           control: record.control,
           producerId: record.producerId,
           compression: compressionTypeId(record.compression),
+          // Absent below v2; the encoder leaves fields out of versions that lack them.
+          transactionStatus: SCAN_TRANSACTION_STATUS[record.transaction],
+          producerEpoch: record.producerEpoch,
         })),
         partitions: outcome.partitions.map((progress) => ({
           partitionIndex: progress.partition,
@@ -82,6 +95,15 @@ export const weirScanRecordsHandler = defineHandler({
     }
   },
 });
+
+/** Fetch's isolation_level values; any other is refused as INVALID_REQUEST. */
+function isolationOf(level: number): 'read_committed' | 'read_uncommitted' {
+  if (level === 0) return 'read_uncommitted';
+  if (level === 1) return 'read_committed';
+  throw new WeirError(ErrorCode.INVALID_REQUEST, {
+    detail: `isolationLevel ${level} is neither 0 (read_uncommitted) nor 1 (read_committed)`,
+  });
+}
 
 /**
  * An int64 offset as a number. Offsets beyond 2^53 cannot exist in a Weir log; such a value is

@@ -17,6 +17,7 @@ export const tailInputSchema = browseInputSchema
     filters: true,
     allPartitions: true,
     maxValueBytes: true,
+    isolation: true,
   })
   .extend({
     /** Resume here (per-partition next offsets, as the search's cursors); default the current end. */

@@ -37,6 +37,20 @@ export const decodeModeSchema = z.enum(['none', 'schema']).meta({
   description: 'With `schema`, rows carry `key.decoded` / `value.decoded` from the topic’s uploaded schemas.',
 });
 
+export const isolationSchema = z.enum(['read_uncommitted', 'read_committed']).meta({
+  description:
+    'read_uncommitted shows every record, each marked with its transaction status; read_committed shows what a read_committed consumer sees: no aborted records, and nothing at or past the last stable offset (the first record of a still-open transaction).',
+});
+
+/**
+ * Where a record stands in its transaction: none outside any, committed, aborted, open while its
+ * transaction is undecided, unknown from a broker that does not say (older than WeirScanRecords v2).
+ */
+export const transactionStatusSchema = z.enum(['none', 'committed', 'aborted', 'open', 'unknown']).meta({
+  description:
+    "The record's transaction: none (not transactional), committed, aborted, open (not decided yet: at or past the last stable offset), or unknown (the broker does not say).",
+});
+
 export const browseInputSchema = z.object({
   topic: topicNameSchema,
   decode: decodeModeSchema.default('none'),
@@ -60,6 +74,8 @@ export const browseInputSchema = z.object({
    */
   allPartitions: z.boolean().optional(),
   pageSize: z.number().int().min(1).max(500).default(50),
+  /** Default read_uncommitted. */
+  isolation: isolationSchema.optional(),
   /** Keys, values and header values longer than this come back cut (their size is kept). */
   maxValueBytes: z.number().int().min(0).max(1_048_576).default(16_384),
 });
@@ -98,6 +114,9 @@ export const messageRowSchema = z.object({
    */
   controlType: z.enum(['COMMIT', 'ABORT', 'UNKNOWN']).nullable(),
   producerId: z.string(),
+  /** The batch's producer epoch; -1 when it has none (or the broker does not say). */
+  producerEpoch: z.number().int(),
+  transaction: transactionStatusSchema,
   compression: z.enum(COMPRESSION_TYPES),
 });
 
@@ -254,6 +273,7 @@ export type BrowseInput = z.infer<typeof browseInputSchema>;
 export type SearchInput = z.infer<typeof searchInputSchema>;
 export type BrowseResult = z.infer<typeof browseResultSchema>;
 export type MessageRow = z.infer<typeof messageRowSchema>;
+export type Isolation = z.infer<typeof isolationSchema>;
 export type Payload = z.infer<typeof payloadSchema>;
 export type PartitionPosition = z.infer<typeof partitionPositionSchema>;
 export type ProduceInput = z.infer<typeof produceInputSchema>;

@@ -3,7 +3,7 @@ import { field, struct } from '../../../schema/struct';
 import { array, bool, bytes, int8, int16, int32, int64, string } from '../../../schema/types';
 
 /**
- * WeirScanRecords (key 32004, Weir only), versions 0–1: one bounded step of a broker-side scan of a
+ * WeirScanRecords (key 32004, Weir only), versions 0–2: one bounded step of a broker-side scan of a
  * topic's records with filters on keys, values and headers. The broker stops at whichever limit
  * comes first (matches per partition, records examined, wall time) and says where each partition
  * continues, so a console can stream progress by calling again.
@@ -18,11 +18,21 @@ import { array, bool, bytes, int8, int16, int32, int64, string } from '../../../
  * Version 1 adds the JSON fields "keyJson" and "valueJson", whose filters carry a `path` into the
  * key or value (`user.id`, `items[0].sku`). A version 0 broker refuses those field names as
  * unknown, so a filter is never silently widened to the whole value by a broker that lacks them.
+ *
+ * Version 2 adds the request's `isolationLevel` (Fetch's values: 0 read_uncommitted, 1
+ * read_committed) and each record's `transactionStatus` and `producerEpoch`. The status is
+ * {@link SCAN_TRANSACTION_STATUS}: none for a record outside any transaction, else committed,
+ * aborted, or open (its transaction is not decided yet). read_uncommitted returns what earlier
+ * versions return, with the marks; read_committed has Kafka's Fetch semantics: the range ends at
+ * the last stable offset and the records of aborted transactions are skipped (they still count as
+ * examined). From version 2 control records (transaction markers) are never returned; versions 0–1
+ * return them to an unfiltered scan, as before. Earlier versions carry no status: a v0–1 answer
+ * decodes with `transactionStatus` -1 (unknown).
  */
 export const WeirScanRecords = defineApi({
   apiKey: 32004,
   name: 'WeirScanRecords',
-  versions: '0-1',
+  versions: '0-2',
   flexibleVersions: '0+',
   request: {
     topic: field(string),
@@ -49,6 +59,7 @@ export const WeirScanRecords = defineApi({
     maxScanRecords: field(int32),
     maxScanMs: field(int32),
     maxValueBytes: field(int32),
+    isolationLevel: field(int8, { versions: '2+', default: 0 }),
   },
   response: {
     errorCode: field(int16),
@@ -76,6 +87,8 @@ export const WeirScanRecords = defineApi({
           control: field(bool),
           producerId: field(int64),
           compression: field(int8),
+          transactionStatus: field(int8, { versions: '2+', default: -1 }),
+          producerEpoch: field(int16, { versions: '2+', default: -1 }),
         }),
       ),
     ),
@@ -94,3 +107,11 @@ export const WeirScanRecords = defineApi({
     scannedBytes: field(int64),
   },
 });
+
+/** WeirScanRecords v2's `transactionStatus` values, by name. */
+export const SCAN_TRANSACTION_STATUS = {
+  none: 0,
+  committed: 1,
+  aborted: 2,
+  open: 3,
+} as const;

@@ -34,8 +34,11 @@ export const messageParams = {
   decode: parseAsStringLiteral(decodeModes).withDefault('auto'),
   /** The expanded record, `partition:offset`. */
   open: parseAsString.withDefault(''),
-  /** Hide control records (transaction markers) from the results; shown by default. */
-  hidectl: parseAsBoolean.withDefault(false),
+  /**
+   * Read committed: show what a read_committed consumer sees (no aborted records, nothing past an
+   * open transaction). Off by default: every record, each marked with its transaction status.
+   */
+  rc: parseAsBoolean.withDefault(false),
   /** Bumped by "Run again", so the same search can be repeated from its link. */
   run: parseAsInteger.withDefault(0),
 };
@@ -71,6 +74,7 @@ export function toSearchInput(topic: string, params: MessageParams): SearchInput
     allPartitions: params.all || undefined,
     pageSize: params.size,
     maxValueBytes: 16_384,
+    ...isolationOf(params),
   };
 }
 
@@ -88,5 +92,11 @@ export function toTailInput(topic: string, params: MessageParams): TailInput {
     filters: params.f.length > 0 ? params.f : undefined,
     allPartitions: params.all || undefined,
     maxValueBytes: 16_384,
+    ...isolationOf(params),
   };
+}
+
+/** Read committed when the toggle is on; else left out, the server's default read_uncommitted. */
+function isolationOf(params: MessageParams): { isolation?: 'read_committed' } {
+  return params.rc ? { isolation: 'read_committed' } : {};
 }

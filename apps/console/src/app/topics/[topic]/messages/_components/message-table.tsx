@@ -32,15 +32,39 @@ export function recordKey(row: Pick<MessageRow, 'partition' | 'offset'>): string
   return `${row.partition}:${row.offset}`;
 }
 
+/** What each transaction status means to a reader, for the chips' titles and the record panel. */
+export const TRANSACTION_STATUS_TEXT: Record<MessageRow['transaction'], string> = {
+  none: 'Not written in a transaction.',
+  committed: 'Written in a transaction that committed: read_committed consumers see it.',
+  aborted: 'Written in a transaction that was aborted: read_committed consumers never see it.',
+  open: 'Written in a transaction that is still open: read_committed consumers see nothing from here on in this partition until it commits or aborts.',
+  unknown: 'Written in a transaction; the broker does not say whether it committed.',
+};
+
 /**
- * A record's kind: a transaction marker (control record, with the COMMIT or ABORT it encodes), a
- * record written in a transaction, or nothing for a plain record.
+ * A record's kind: a record of an aborted transaction (struck through), of a still-open one, of a
+ * committed one, a transaction marker (only from brokers older than WeirScanRecords v2, which
+ * return them), or nothing for a plain record.
  */
 export function RecordKindBadge({
   row,
 }: {
-  row: Pick<MessageRow, 'control' | 'controlType' | 'transactional'>;
+  row: Pick<MessageRow, 'control' | 'controlType' | 'transactional' | 'transaction'>;
 }) {
+  if (row.transaction === 'aborted') {
+    return (
+      <Badge tone="danger" className="line-through" title={TRANSACTION_STATUS_TEXT.aborted}>
+        aborted
+      </Badge>
+    );
+  }
+  if (row.transaction === 'open') {
+    return (
+      <Badge tone="warning" title={TRANSACTION_STATUS_TEXT.open}>
+        open transaction
+      </Badge>
+    );
+  }
   if (row.control) {
     return (
       <Badge
@@ -53,10 +77,7 @@ export function RecordKindBadge({
   }
   if (row.transactional) {
     return (
-      <Badge
-        tone="accent"
-        title="Written in a transaction: read_committed consumers see it once the transaction commits."
-      >
+      <Badge tone="accent" title={TRANSACTION_STATUS_TEXT[row.transaction]}>
         transactional
       </Badge>
     );

@@ -9,7 +9,7 @@ import { gatewayError } from '../../../../../trpc/errors';
 import { useTRPC } from '../../../../../trpc/react';
 import { type DecodeMode, previewPayload } from './decode-payload';
 import { decodeModes } from './message-params';
-import { RecordKindBadge } from './message-table';
+import { RecordKindBadge, TRANSACTION_STATUS_TEXT } from './message-table';
 import { PayloadView } from './payload-view';
 import { recordAsJson } from './record-json';
 
@@ -74,7 +74,10 @@ export function RecordViewer({ topic, record, mode, onModeChange }: RecordViewer
         <Badge>{record.compression}</Badge>
         <RecordKindBadge row={record} />
         {record.transactional || record.control ? (
-          <span className="text-zinc-500 dark:text-zinc-400">producer {record.producerId}</span>
+          <span className="text-zinc-500 dark:text-zinc-400">
+            producer {record.producerId}
+            {record.producerEpoch >= 0 ? `, epoch ${record.producerEpoch}` : ''}
+          </span>
         ) : null}
         <span className="ml-auto inline-flex items-center gap-1">
           <Select
@@ -89,6 +92,11 @@ export function RecordViewer({ topic, record, mode, onModeChange }: RecordViewer
           </Link>
         </span>
       </div>
+      {record.transactional ? (
+        <p className="text-xs text-zinc-600 dark:text-zinc-300" data-testid="record-transaction">
+          Transaction: <strong>{record.transaction}</strong>. {TRANSACTION_STATUS_TEXT[record.transaction]}
+        </p>
+      ) : null}
       <PayloadView
         label="Key"
         payload={shown.key}

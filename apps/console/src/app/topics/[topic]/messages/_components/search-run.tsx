@@ -1,11 +1,12 @@
 'use client';
 
-import { AsOfIndicator, Checkbox, ErrorState, Pager, Panel } from '@weir/ui';
+import { AsOfIndicator, ErrorState, Pager, Panel } from '@weir/ui';
 import type { SearchInput } from '../../../../../server/api/schemas/messages';
 import type { DecodeMode } from './decode-payload';
 import { KeyPartitionNote } from './key-partition-note';
 import type { MessageParams } from './message-params';
 import { MessageTable, recordKey } from './message-table';
+import { ReadCommittedToggle } from './read-committed-toggle';
 import { RecordViewer } from './record-viewer';
 import { ResultsLayout } from './results-layout';
 import { SearchProgress } from './search-progress';
@@ -27,9 +28,6 @@ export function SearchRun({ topic, input, params, setParams }: SearchRunProps) {
   const search = useMessageSearch(input);
   const { done } = search;
   const open = search.rows.find((row) => recordKey(row) === params.open);
-  const controlCount = search.rows.filter((row) => row.control).length;
-  // Hiding markers is a view of this page only: the cursors still count them, so paging is exact.
-  const rows = params.hidectl ? search.rows.filter((row) => !row.control) : search.rows;
   const pageNumber = params.prev.length + 1;
   const canGoNext =
     done !== undefined && (!done.done || done.budgetExhausted) && done.nextCursor !== done.cursor;
@@ -42,11 +40,7 @@ export function SearchRun({ topic, input, params, setParams }: SearchRunProps) {
           title="Results"
           actions={
             <span className="inline-flex flex-wrap items-center gap-3">
-              <Checkbox
-                label={`Hide control records${params.hidectl && controlCount > 0 ? ` (${controlCount} hidden)` : ''}`}
-                checked={params.hidectl}
-                onChange={(event) => setParams({ hidectl: event.target.checked })}
-              />
+              <ReadCommittedToggle params={params} setParams={setParams} />
               <AsOfIndicator
                 asOfMs={search.asOfMs}
                 onRefresh={search.running ? undefined : () => setParams({ run: params.run + 1 })}
@@ -70,7 +64,7 @@ export function SearchRun({ topic, input, params, setParams }: SearchRunProps) {
             />
             {search.error ? <ErrorState title="The search failed" message={search.error} /> : null}
             <MessageTable
-              rows={rows}
+              rows={search.rows}
               openKey={params.open}
               compact={open !== undefined}
               onOpen={(key) => setParams({ open: key })}

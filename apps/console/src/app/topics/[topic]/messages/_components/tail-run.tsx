@@ -6,6 +6,7 @@ import type { DecodeMode } from './decode-payload';
 import { KeyPartitionNote } from './key-partition-note';
 import type { MessageParams } from './message-params';
 import { MessageTable, recordKey } from './message-table';
+import { ReadCommittedToggle } from './read-committed-toggle';
 import { RecordViewer } from './record-viewer';
 import { ResultsLayout } from './results-layout';
 import { tailRowCap, useLiveTail } from './use-live-tail';
@@ -28,7 +29,6 @@ function formatRate(perSecond: number): string {
 export function TailRun({ topic, input, params, setParams }: TailRunProps) {
   const tail = useLiveTail(input);
   const open = tail.rows.find((row) => recordKey(row) === params.open);
-  const rows = params.hidectl ? tail.rows.filter((row) => !row.control) : tail.rows;
   const state = tail.error
     ? 'Failed'
     : tail.capped
@@ -47,6 +47,7 @@ export function TailRun({ topic, input, params, setParams }: TailRunProps) {
           title="Live tail"
           actions={
             <span className="inline-flex flex-wrap items-center gap-3">
+              <ReadCommittedToggle params={params} setParams={setParams} />
               <AsOfIndicator asOfMs={tail.asOfMs} />
               {tail.paused ? (
                 <Button size="sm" variant="primary" onClick={tail.resume}>
@@ -88,7 +89,7 @@ export function TailRun({ topic, input, params, setParams }: TailRunProps) {
             />
             {tail.error ? <ErrorState title="The live tail failed" message={tail.error} /> : null}
             <MessageTable
-              rows={rows}
+              rows={tail.rows}
               openKey={params.open}
               compact={open !== undefined}
               onOpen={(key) => setParams({ open: key })}
