@@ -66,6 +66,8 @@ export const AUDIT_ACTIONS = [
   'abort-transaction',
 ] as const;
 
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 /**
  * Several brokers' pages of one query merged into one page (newest first, at most `limit`): the
  * next page starts after the last event kept, and exists when any broker had more or more events
