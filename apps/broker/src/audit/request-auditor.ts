@@ -3,16 +3,10 @@ import { type AuditedRequestFacts, auditEventsOf, isAuditedApi } from './audit-r
 
 /** What the dispatcher tells about every answered request (server/dispatcher.ts). */
 export interface RequestAuditor {
-  /**
-   * Records the events an answered request makes; undefined (nothing to wait for) when its API is
-   * not audited, else a promise that resolves once they are on disk and never rejects.
-   */
-  record(
-    apiKey: number,
-    request: unknown,
-    response: unknown,
-    facts: AuditedRequestFacts,
-  ): Promise<void> | undefined;
+  /** Whether requests with this API key are audited: asked first, so others cost nothing more. */
+  audits(apiKey: number): boolean;
+  /** Records the events an answered request makes; resolves once they are on disk, never rejects. */
+  record(apiKey: number, request: unknown, response: unknown, facts: AuditedRequestFacts): Promise<void>;
 }
 
 /**
@@ -24,8 +18,8 @@ export function brokerAuditor(
   logger: { error(fields: object, message: string): void },
 ): RequestAuditor {
   return {
+    audits: isAuditedApi,
     record(apiKey, request, response, facts) {
-      if (!isAuditedApi(apiKey)) return undefined;
       const events = auditEventsOf(apiKey, request, response, facts);
       return auditLog
         .append(events)

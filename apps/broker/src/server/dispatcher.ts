@@ -238,14 +238,15 @@ export class Dispatcher<Services = BrokerServices> {
     });
     if (response === undefined) return { kind: 'no-response' };
     // An audited action is on disk before its answer goes out, denied ones included.
-    const audited = this.auditor?.record(header.apiKey, request, response, {
-      atMs: Date.now(),
-      principal: context.principal,
-      clientId: header.clientId ?? '',
-      clientHost: context.clientHost,
-      listener: this.listenerName,
-    });
-    if (audited !== undefined) await audited;
+    if (this.auditor?.audits(header.apiKey)) {
+      await this.auditor.record(header.apiKey, request, response, {
+        atMs: Date.now(),
+        principal: context.principal,
+        clientId: header.clientId ?? '',
+        clientHost: context.clientHost,
+        listener: this.listenerName,
+      });
+    }
     const throttleMs = this.#throttleMs(handler, context, response, startDurationMs);
     const encodeStartedMs = performance.now();
     let parts: readonly FramePart[];
