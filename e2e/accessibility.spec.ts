@@ -93,6 +93,11 @@ for (const colorScheme of ['light', 'dark'] as const)
       { name: 'acls', path: '/acls', ready: (p) => heading(p, 'ACLs') },
       { name: 'users', path: '/users', ready: (p) => heading(p, 'Users') },
       {
+        name: 'audit',
+        path: '/audit',
+        ready: (p) => expect(p.getByRole('table', { name: 'Audit events' })).toContainText(topic),
+      },
+      {
         name: 'brokers',
         path: '/brokers',
         ready: (p) => expect(p.getByRole('table', { name: 'Brokers' })).toContainText('controller'),

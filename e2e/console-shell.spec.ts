@@ -28,6 +28,7 @@ test('navigation links every section', async ({ page }) => {
     'Transactions',
     'ACLs',
     'Users',
+    'Audit log',
   ]) {
     await expect(navigation.getByRole('link', { name: label })).toBeVisible();
   }

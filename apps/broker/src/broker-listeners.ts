@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { RequestAuditor } from './audit/request-auditor';
 import { connectionEvents, type ListenerObservation, requestObserver } from './broker-observers';
 import type { BrokerServices } from './broker-services';
 import type { BrokerConfig } from './config/broker-config';
@@ -46,6 +47,8 @@ export interface BrokerListenersOptions {
   internalToken: () => string | undefined;
   /** The cluster secret it also accepts, as the broker principal (cluster.secretFile). */
   clusterSecret: () => string | undefined;
+  /** Records the administrative requests of every listener (audit/request-auditor.ts). */
+  auditor: RequestAuditor;
   observation: ListenerObservation;
 }
 
@@ -80,6 +83,7 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
     authorizer: services.acls.authorizer,
     // Client quotas apply to clients; the internal listener serves the console and other brokers.
     quotas: services.quotas,
+    auditor: options.auditor,
   });
   const clientListener = new Listener(
     {
@@ -100,6 +104,7 @@ export function createBrokerListeners(options: BrokerListenersOptions): BrokerLi
     observer: requestObserver(observation, 'internal'),
     listenerName: 'internal',
     authorizer: options.internalAuthorizer,
+    auditor: options.auditor,
   });
   const authenticator = saslAuthenticator(
     [weirTokenMechanism(options.internalToken, internal.trustedCertificatePrincipals, options.clusterSecret)],

@@ -1,3 +1,4 @@
+import type { AuditLog } from './audit/audit-log';
 import type { LeaderElections } from './cluster/leader-elections';
 import type { PartitionReassigner } from './cluster/partition-reassigner';
 import type { ConfigManager } from './config-resources/config-manager';
@@ -61,4 +62,6 @@ export interface BrokerServices {
   clusterEvents: Pick<MetadataStore, 'listClusterEvents'>;
   /** Consumer lag and topic throughput over time, sampled here (stats/history-sampler.ts). */
   history: HistoryView;
+  /** The administrative actions this broker handled (WeirListAuditEvents). */
+  audit: Pick<AuditLog, 'list'>;
 }

@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { AuditLog } from './audit/audit-log';
+import { brokerAuditor } from './audit/request-auditor';
 import { InternalTokenSource } from './broker-internal-token';
 import {
   type BrokerListeners,
@@ -141,6 +143,8 @@ export class Broker {
   readonly #traffic = new TrafficRates(systemClock);
   /** Client traffic per topic since the history's last sampling. */
   readonly #topicTraffic = new TopicTraffic();
+  /** The administrative actions this broker handled (audit/audit-log.ts). */
+  readonly #auditLog: AuditLog;
   /** Lag and throughput over time; undefined when `stats.history.enabled` is off. */
   readonly #history: HistorySampler | undefined;
   readonly #heldRequestBytes = new HeldRequestBytes();
@@ -476,6 +480,7 @@ export class Broker {
         })
       : undefined;
     const emptyHistory = new HistoryStore(tiers, 1);
+    this.#auditLog = new AuditLog(io, dataDirectory, config.nodeId, config.audit);
     this.services = {
       cluster: this.#view,
       elections: this.#elections,
@@ -503,6 +508,7 @@ export class Broker {
       acls,
       operator: this.#operator,
       clusterEvents: this.#store,
+      audit: this.#auditLog,
       history: new HistoryView(
         () => this.#history?.store ?? emptyHistory,
         systemClock,
@@ -554,6 +560,7 @@ export class Broker {
       internalAuthorizer,
       internalToken: () => this.#internalToken?.current,
       clusterSecret: () => this.#interBroker.clusterSecret(),
+      auditor: brokerAuditor(this.#auditLog, deps.logger.child({ component: 'audit' })),
       observation: {
         metrics: deps.metrics,
         logger: deps.logger,
@@ -593,6 +600,7 @@ export class Broker {
     this.#startedAtMs = systemClock.nowMs();
     // A fresh data directory is created here, so a first start needs nothing prepared.
     await this.#io.makeDirectory(this.config.dataDir);
+    await this.#auditLog.open();
     await this.#store.load();
     let storageId: string | undefined;
     if (this.#etcd !== undefined) {
@@ -703,6 +711,10 @@ export class Broker {
       this.#listeners.internal?.stop(this.config.shutdownTimeoutMs / 2),
     ]);
     this.#interBroker.stopping();
+    // No request is handled any more, so no event is appended after this.
+    await this.#auditLog
+      .close()
+      .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'closing the audit log failed'));
     // The last samples are kept: a failed write loses at most this stop's share of the history.
     await this.#history
       ?.stop()

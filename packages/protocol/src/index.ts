@@ -53,6 +53,7 @@ export { WeirDescribeLogCleaner } from './messages/apis/internal/weir-describe-l
 export { WeirDescribePartitions } from './messages/apis/internal/weir-describe-partitions';
 export { WeirDescribeReplication } from './messages/apis/internal/weir-describe-replication';
 export { WeirDescribeThroughputHistory } from './messages/apis/internal/weir-describe-throughput-history';
+export { WeirListAuditEvents } from './messages/apis/internal/weir-list-audit-events';
 export { WeirListClusterEvents } from './messages/apis/internal/weir-list-cluster-events';
 export { WeirListTopicSummaries } from './messages/apis/internal/weir-list-topic-summaries';
 export { WeirListUsers } from './messages/apis/internal/weir-list-users';
@@ -278,6 +279,13 @@ export type {
 export { judgePartition } from './client/health/partition-health';
 export type { PartitionHealthState } from './client/health/partition-health-states';
 export { PARTITION_HEALTH_STATES } from './client/health/partition-health-states';
+export {
+  AUDIT_ACTIONS,
+  type AuditEventPage,
+  type AuditEventQuery,
+  type AuditEventRow,
+  mergeAuditPages,
+} from './client/internal/audit-event-types';
 export type {
   ClusterEvent,
   ClusterEventKind,

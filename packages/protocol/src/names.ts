@@ -1,6 +1,6 @@
 // The browser-safe entry point of @weir/protocol (`@weir/protocol/names`): the name lists Kafka and
 // Weir define (ACLs, transactional-id states, compression and timestamp types, config sources,
-// SCRAM mechanisms, permission reasons, partition health states) and their types. Browser code
+// SCRAM mechanisms, permission reasons, partition health states, audited actions) and their types. Browser code
 // cannot load the package's root entry, which brings sockets and native compression codecs; every
 // module reached from here imports nothing outside this package and nothing from Node.js
 // (names.test.ts checks it). Every name is listed explicitly: no `export *`.
@@ -21,6 +21,8 @@ export type { ScramMechanism } from './client/auth/scram-mechanisms';
 export { SCRAM_MECHANISMS } from './client/auth/scram-mechanisms';
 export type { PartitionHealthState } from './client/health/partition-health-states';
 export { PARTITION_HEALTH_STATES } from './client/health/partition-health-states';
+export type { AuditAction } from './client/internal/audit-event-types';
+export { AUDIT_ACTIONS } from './client/internal/audit-event-types';
 export type { PermissionReason } from './client/internal/effective-permission-types';
 export { PERMISSION_REASONS } from './client/internal/effective-permission-types';
 export type { TransactionalIdState } from './client/transaction/transactional-id-state';

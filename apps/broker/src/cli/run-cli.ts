@@ -7,6 +7,7 @@ import { addConfigOptions, configFlagsFrom } from './config-options';
 import { configPrintCommand } from './config-print-command';
 import { addGlobalOptions } from './global-options';
 import { registerAclCommands } from './register-acl-commands';
+import { registerAuditCommands } from './register-audit-commands';
 import { registerClusterCommands } from './register-cluster-commands';
 import { registerDataCommands } from './register-data-commands';
 import { registerGroupCommands } from './register-group-commands';
@@ -71,6 +72,7 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
   registerTxnCommands(program, clientDeps, setExitCode);
   registerUserCommands(program, clientDeps, setExitCode);
   registerClusterCommands(program, clientDeps, setExitCode);
+  registerAuditCommands(program, clientDeps, setExitCode);
   registerReassignmentCommands(partition, broker, clientDeps, setExitCode);
   registerAclCommands(program, clientDeps, setExitCode);
   registerQuotaCommands(program, clientDeps, setExitCode);

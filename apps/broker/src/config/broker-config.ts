@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditConfigSchema } from './audit-config';
 import {
   checkListenerSecurity,
   checkTrustedCertificatePrincipals,
@@ -474,6 +475,8 @@ export const brokerConfigSchema = z.strictObject({
     .prefault({}),
   /** Lag and throughput history (stats-config.ts). */
   stats: statsConfigSchema,
+  /** The audit log of administrative actions (audit-config.ts). */
+  audit: auditConfigSchema,
   /** How long a graceful shutdown may take before the process exits anyway. */
   shutdownTimeoutMs: z.number().int().min(1).default(30_000),
 });

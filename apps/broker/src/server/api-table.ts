@@ -41,6 +41,7 @@ import { weirDescribeLogCleanerHandler } from './handlers/internal/weir-describe
 import { weirDescribePartitionsHandler } from './handlers/internal/weir-describe-partitions';
 import { weirDescribeReplicationHandler } from './handlers/internal/weir-describe-replication';
 import { weirDescribeThroughputHistoryHandler } from './handlers/internal/weir-describe-throughput-history';
+import { weirListAuditEventsHandler } from './handlers/internal/weir-list-audit-events';
 import { weirListClusterEventsHandler } from './handlers/internal/weir-list-cluster-events';
 import { weirListTopicSummariesHandler } from './handlers/internal/weir-list-topic-summaries';
 import { weirListUsersHandler } from './handlers/internal/weir-list-users';
@@ -154,6 +155,7 @@ export const API_TABLE: readonly ApiTableRow[] = [
   { handler: alterPartitionReassignmentsHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribeBrokerHandler, servedOn: INTERNAL_ONLY },
   { handler: weirListClusterEventsHandler, servedOn: INTERNAL_ONLY },
+  { handler: weirListAuditEventsHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribeLagHistoryHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribeThroughputHistoryHandler, servedOn: INTERNAL_ONLY },
   { handler: weirDescribeReplicationHandler, servedOn: INTERNAL_ONLY },

@@ -14,6 +14,7 @@ import {
   SaslAuthenticate,
   SaslHandshake,
 } from '@weir/protocol';
+import type { RequestAuditor } from '../audit/request-auditor';
 import type { BrokerServices } from '../broker-services';
 import type { ListenerName } from '../metadata/cluster-view';
 import type { ClientQuotas } from '../quotas/client-quotas';
@@ -92,6 +93,8 @@ export interface DispatcherOptions<Services> {
   authorizer: Authorizer;
   /** Client quotas, on the listeners that enforce them (the client listener). */
   quotas?: ClientQuotas | undefined;
+  /** Records the administrative requests answered (audit/request-auditor.ts). */
+  auditor?: RequestAuditor | undefined;
 }
 
 /**
@@ -114,6 +117,7 @@ export class Dispatcher<Services = BrokerServices> {
   private readonly listenerName: ListenerName;
   private readonly authorizer: Authorizer;
   private readonly quotas: ClientQuotas | undefined;
+  private readonly auditor: RequestAuditor | undefined;
 
   constructor(options: DispatcherOptions<Services>) {
     this.registry = options.registry;
@@ -122,6 +126,7 @@ export class Dispatcher<Services = BrokerServices> {
     this.listenerName = options.listenerName;
     this.authorizer = options.authorizer;
     this.quotas = options.quotas;
+    this.auditor = options.auditor;
   }
 
   dispatch(frame: Buffer, connection: ConnectionFacts): Promise<DispatchOutcome> {
@@ -193,13 +198,22 @@ export class Dispatcher<Services = BrokerServices> {
     }
     return {
       overlappable: handler.api.apiKey === Produce.apiKey,
-      outcome: this.#finish(handler, context, handled, startedMs, performance.now() - startedMs, connection),
+      outcome: this.#finish(
+        handler,
+        context,
+        decoded.body,
+        handled,
+        startedMs,
+        performance.now() - startedMs,
+        connection,
+      ),
     };
   }
 
   async #finish(
     handler: ApiHandler<ApiSchema, Services>,
     context: DispatchedRequestContext,
+    request: unknown,
     handled: Promise<unknown>,
     startedMs: number,
     startDurationMs: number,
@@ -223,6 +237,16 @@ export class Dispatcher<Services = BrokerServices> {
       response,
     });
     if (response === undefined) return { kind: 'no-response' };
+    // An audited action is on disk before its answer goes out, denied ones included.
+    if (this.auditor?.audits(header.apiKey)) {
+      await this.auditor.record(header.apiKey, request, response, {
+        atMs: Date.now(),
+        principal: context.principal,
+        clientId: header.clientId ?? '',
+        clientHost: context.clientHost,
+        listener: this.listenerName,
+      });
+    }
     const throttleMs = this.#throttleMs(handler, context, response, startDurationMs);
     const encodeStartedMs = performance.now();
     let parts: readonly FramePart[];

@@ -12,7 +12,7 @@ import {
 import { apiByKey } from './registry';
 
 describe("Weir's internal APIs", () => {
-  it('use keys 32000–32017, version 0 (and 1 for the user APIs the console reads fingerprints from), flexible', () => {
+  it('use keys 32000–32018, version 0 (and 1 for the user APIs the console reads fingerprints from), flexible', () => {
     expect(INTERNAL_APIS.map((api) => [api.apiKey, api.name])).toEqual([
       [32000, 'WeirDescribeBroker'],
       [32001, 'WeirListTopicSummaries'],
@@ -32,6 +32,7 @@ describe("Weir's internal APIs", () => {
       [32015, 'WeirDescribeLogCleaner'],
       [32016, 'WeirDescribeLagHistory'],
       [32017, 'WeirDescribeThroughputHistory'],
+      [32018, 'WeirListAuditEvents'],
     ]);
     for (const api of INTERNAL_APIS) {
       expect(api.apiKey).toBeGreaterThanOrEqual(WEIR_API_KEY_MIN);

@@ -10,6 +10,7 @@ import { WeirDescribeLogCleaner } from './apis/internal/weir-describe-log-cleane
 import { WeirDescribePartitions } from './apis/internal/weir-describe-partitions';
 import { WeirDescribeReplication } from './apis/internal/weir-describe-replication';
 import { WeirDescribeThroughputHistory } from './apis/internal/weir-describe-throughput-history';
+import { WeirListAuditEvents } from './apis/internal/weir-list-audit-events';
 import { WeirListClusterEvents } from './apis/internal/weir-list-cluster-events';
 import { WeirListTopicSummaries } from './apis/internal/weir-list-topic-summaries';
 import { WeirListUsers } from './apis/internal/weir-list-users';
@@ -45,6 +46,7 @@ export const INTERNAL_APIS: readonly ApiSchema[] = [
   WeirDescribeLogCleaner,
   WeirDescribeLagHistory,
   WeirDescribeThroughputHistory,
+  WeirListAuditEvents,
 ];
 
 for (const api of INTERNAL_APIS) {

@@ -164,6 +164,7 @@ export const API_ACL_RULES = {
   WeirAbortTransaction: { transactionalId: transactionalId('WRITE'), cluster: cluster('ALTER') },
   WeirListUsers: { cluster: cluster('DESCRIBE') },
   WeirListClusterEvents: { cluster: cluster('DESCRIBE') },
+  WeirListAuditEvents: { cluster: cluster('DESCRIBE') },
   WeirDescribeReplication: { cluster: cluster('DESCRIBE') },
   WeirUpsertUser: { cluster: cluster('ALTER') },
   WeirDeleteUser: { cluster: cluster('ALTER') },

@@ -19,6 +19,7 @@ export const consoleSections: readonly ConsoleSection[] = [
   { label: 'Transactions', href: '/transactions' },
   { label: 'ACLs', href: '/acls' },
   { label: 'Users', href: '/users' },
+  { label: 'Audit log', href: '/audit' },
 ];
 
 /** The section a path belongs to: the longest matching prefix, so /topics/x highlights Topics. */

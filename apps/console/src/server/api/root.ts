@@ -1,4 +1,5 @@
 import { aclsRouter } from './routers/acls';
+import { auditRouter } from './routers/audit';
 import { brokersRouter } from './routers/brokers';
 import { clusterRouter } from './routers/cluster';
 import { groupsRouter } from './routers/groups';
@@ -27,6 +28,7 @@ function createAppRouter(transport: Transport) {
     transactions: transactionsRouter(transport),
     acls: aclsRouter(transport),
     users: usersRouter(transport),
+    audit: auditRouter(transport),
   });
 }
 

@@ -1,4 +1,6 @@
 import {
+  type AuditEventPage,
+  type AuditEventQuery,
   type Client,
   type ClusterEventQuery,
   ErrorCode,
@@ -7,6 +9,7 @@ import {
   type GroupPartitionLagRow,
   type InternalAdminApi,
   type LogCleanerPartitionState,
+  mergeAuditPages,
   type PartitionInternals,
   type PartitionMove,
   type ScanRecordsRequest,
@@ -78,6 +81,14 @@ export class RoutedInternalAdmin implements InternalAdminApi {
   /** Any broker answers: the timeline is read from the cluster's metadata store, not a broker's memory. */
   listClusterEvents(query: ClusterEventQuery) {
     return this.#routing.any.listClusterEvents(query);
+  }
+
+  /** Each broker keeps the actions it handled: every live broker's page is merged into one. */
+  async listAuditEvents(query: AuditEventQuery): Promise<AuditEventPage> {
+    return mergeAuditPages(
+      await this.#everyLiveBroker((internal) => internal.listAuditEvents(query)),
+      query.limit,
+    );
   }
 
   /** Every live broker answers for the groups it coordinated; their histories are merged (routed-history.ts). */

@@ -1,3 +1,4 @@
+import type { AuditEventPage, AuditEventQuery } from './audit-event-types';
 import type { ClusterEvent, ClusterEventQuery } from './cluster-event-types';
 import type { GroupLagHistory, HistoryAnswer, TopicThroughputHistory } from './history-types';
 import type { LogCleanerPartitionState } from './log-cleaner-types';
@@ -293,6 +294,11 @@ export interface InternalAdminApi {
   abortTransaction(transactionalId: string, reason: string): Promise<void>;
   /** The replication timeline, newest first (WeirListClusterEvents). */
   listClusterEvents(query: ClusterEventQuery): Promise<ClusterEvent[]>;
+  /**
+   * The administrative actions the broker this admin talks to recorded, newest first, one page
+   * (WeirListAuditEvents); on a cluster each broker keeps its own, so a caller merges their pages.
+   */
+  listAuditEvents(query: AuditEventQuery): Promise<AuditEventPage>;
   /**
    * The named groups' lag over time since `sinceMs` (WeirDescribeLagHistory), each partition's
    * too with `includePartitions`; a group denied DESCRIBE fails the call with an AdminItemsError.

@@ -12,6 +12,7 @@ import { WeirDescribeLogCleaner } from '../../messages/apis/internal/weir-descri
 import { WeirDescribePartitions } from '../../messages/apis/internal/weir-describe-partitions';
 import { WeirDescribeReplication } from '../../messages/apis/internal/weir-describe-replication';
 import { WeirDescribeThroughputHistory } from '../../messages/apis/internal/weir-describe-throughput-history';
+import { WeirListAuditEvents } from '../../messages/apis/internal/weir-list-audit-events';
 import { WeirListClusterEvents } from '../../messages/apis/internal/weir-list-cluster-events';
 import { WeirListTopicSummaries } from '../../messages/apis/internal/weir-list-topic-summaries';
 import { WeirListUsers } from '../../messages/apis/internal/weir-list-users';
@@ -24,6 +25,8 @@ import { type AdminItemFailure, AdminItemsError, brokerError } from '../admin-er
 import { scramSaltedPassword } from '../auth/scram';
 import { isScramMechanism } from '../auth/scram-mechanisms';
 import type { Client } from '../client';
+import { auditEventFrom, auditQueryBody } from './audit-event-conversions';
+import type { AuditEventPage, AuditEventQuery } from './audit-event-types';
 import type { ClusterEvent, ClusterEventKind, ClusterEventQuery } from './cluster-event-types';
 import { effectivePermissionsFrom } from './effective-permission-conversions';
 import type { EffectivePermissions, EffectivePermissionsApi } from './effective-permission-types';
@@ -101,6 +104,12 @@ export class InternalAdmin implements InternalAdminApi, UserAdminApi, EffectiveP
       'Listing cluster events.',
     );
     return response.events.map(clusterEventFrom);
+  }
+
+  async listAuditEvents(query: AuditEventQuery): Promise<AuditEventPage> {
+    const response = await this.#call(WeirListAuditEvents, auditQueryBody(query), 'Listing audit events.');
+    const events = response.events.map(auditEventFrom);
+    return response.nextBeforeId === null ? { events } : { events, nextBeforeId: response.nextBeforeId };
   }
 
   async describeLagHistory(
