@@ -159,6 +159,7 @@ export async function* runSearch(
     request.partitions,
     request.cursor,
     request.exactKey,
+    request.isolation,
   );
   const merge = new PartitionMerge(starts);
   yield { type: 'started', asOfMs: deps.now(), cursor: merge.cursor(), starts, pruning };
