@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { Producer } from '@weir/protocol';
 import { screenshotBothThemes } from './support/screenshots';
@@ -53,6 +54,13 @@ test('aborted and open records carry chips, and Read committed hides them', asyn
       0,
     );
     await screenshotBothThemes(page, testInfo, 'messages-transaction-marks');
+    // The chips are colour and a strike-through: axe checks their contrast and the toggle's label.
+    const violations = (await new AxeBuilder({ page }).analyze()).violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map(
+        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+      );
+    expect(violations).toEqual([]);
 
     // The record panel names the status and the producer's id and epoch.
     await page.getByRole('button', { name: 'Open record 0:3' }).click();
@@ -87,26 +95,30 @@ test('aborted and open records carry chips, and Read committed hides them', asyn
   }
 });
 
-test('a read_committed live tail shows a transaction only once it commits', async ({ page }) => {
+test('a read_committed live tail starts at the last stable offset and shows a transaction once it commits', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const topic = `e2e-txn-tail-${Date.now()}`;
   await seedTopic(topic, 1, []);
-  await page.goto(`/topics/${topic}/messages?start=end&rc=true`);
-  await expect(page.getByRole('status', { name: 'Tail status' })).toContainText('Live');
-  await expect(page.getByRole('checkbox', { name: 'Read committed' })).toBeChecked();
-
-  const aborted = await openTransaction(`${topic}-aborted`, topic, [{ value: 'tail-aborted' }]);
-  await aborted.abort();
-  await aborted.close();
+  // Open before the tail starts: its record lies below the high watermark, at the stable offset,
+  // which is where a read_committed tail begins.
   const open = await openTransaction(`${topic}-open`, topic, [{ value: 'tail-pending' }]);
   try {
-    // A plain record after the open one: visible to read_committed only once the open one ends.
+    await page.goto(`/topics/${topic}/messages?start=end&rc=true`);
+    await expect(page.getByRole('status', { name: 'Tail status' })).toContainText('Live');
+    await expect(page.getByRole('checkbox', { name: 'Read committed' })).toBeChecked();
+
+    const aborted = await openTransaction(`${topic}-aborted`, topic, [{ value: 'tail-aborted' }]);
+    await aborted.abort();
+    await aborted.close();
     await withClient(async (client) => {
       const producer = new Producer(client);
       await producer.send({ topic, messages: [{ value: 'tail-plain' }] });
       await producer.close();
     });
     await open.commit();
+    // Newest first; the aborted record, between the two, never reaches the tail.
     await expect(valueCells(page)).toHaveText(['tail-plain', 'tail-pending'], { timeout: 10_000 });
     await expect(page.getByRole('table', { name: 'Messages' })).not.toContainText('tail-aborted');
   } finally {

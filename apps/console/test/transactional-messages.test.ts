@@ -49,6 +49,7 @@ function rest(path: string): Promise<Response> {
 }
 
 interface Row {
+  offset: string;
   value: { text: string } | null;
   transaction: string;
   transactional: boolean;
@@ -86,6 +87,11 @@ describe('GET /topics/{topic}/messages and transactions', () => {
       ['plain', 'none'],
       ['committed', 'committed'],
     ]);
+    // The page's range ends at the last stable offset: the open record's offset.
+    const response = await rest(`/topics/${TOPIC}/messages?isolation=read_committed`);
+    const page = (await response.json()) as { partitions: { endOffset: string; done: boolean }[] };
+    const openOffset = (await rows('')).find((row) => row.value?.text === 'open')!.offset;
+    expect(page.partitions).toMatchObject([{ endOffset: openOffset, done: true }]);
     // A filter that matches only the aborted record finds nothing in the committed view.
     expect(
       await rows(`isolation=read_committed&filters=${encodeURIComponent('value:equals:aborted')}`),

@@ -119,9 +119,15 @@ export class Admin {
     return listPartitionOffsets(this.#client, queries);
   }
 
-  /** The earliest and latest offset of every partition of a topic. */
-  topicOffsets(topic: string): Promise<PartitionOffsetRange[]> {
-    return topicOffsets(this.#client, topic);
+  /**
+   * The earliest and latest offset of every partition of a topic; `read_committed` makes the latest
+   * the last stable offset.
+   */
+  topicOffsets(
+    topic: string,
+    isolation: 'read_committed' | 'read_uncommitted' = 'read_uncommitted',
+  ): Promise<PartitionOffsetRange[]> {
+    return topicOffsets(this.#client, topic, isolation);
   }
 
   /** Deletes records below offsets (moves the log start), at each partition's leader. */

@@ -16,17 +16,25 @@ import { listOffsets, type OffsetQuery, type PartitionOffset } from './list-offs
 export async function listPartitionOffsets(
   client: Client,
   queries: readonly OffsetQuery[],
+  isolation: 'read_committed' | 'read_uncommitted' = 'read_uncommitted',
 ): Promise<PartitionOffset[]> {
   unique(
     'listOffsets',
     queries.map((query) => `${query.topic}-${query.partition}`),
   );
-  const results = await listOffsets(client, queries);
+  const results = await listOffsets(client, queries, isolation);
   return collect('listOffsets', queries, results);
 }
 
-/** The earliest and latest offset of every partition of a topic. */
-export async function topicOffsets(client: Client, topic: string): Promise<PartitionOffsetRange[]> {
+/**
+ * The earliest and latest offset of every partition of a topic; with read_committed the latest is
+ * the last stable offset, as a read_committed consumer's "latest" is.
+ */
+export async function topicOffsets(
+  client: Client,
+  topic: string,
+  isolation: 'read_committed' | 'read_uncommitted' = 'read_uncommitted',
+): Promise<PartitionOffsetRange[]> {
   const metadata = (await client.retry(() => client.topicsMetadata([topic]))).get(topic);
   if (metadata === undefined || metadata.errorCode !== ErrorCode.NONE) {
     throw errorForCode(metadata?.errorCode ?? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `Topic "${topic}".`);
@@ -37,6 +45,7 @@ export async function topicOffsets(client: Client, topic: string): Promise<Parti
       listPartitionOffsets(
         client,
         partitions.map((partition) => ({ topic, partition, spec })),
+        isolation,
       ),
     ),
   );

@@ -172,6 +172,7 @@ export async function* runSearch(
     request.partitions,
     request.cursor,
     request.exactKey,
+    request.isolation,
   );
   // Newest N reads each partition down from its end, so page 1 holds the newest records.
   const merge: SearchMerge =

@@ -139,6 +139,7 @@ export async function* streamTail(
     base.partitions,
     base.cursor,
     base.exactKey,
+    base.isolation,
   );
   let cursor: Cursor = new Map(starts.map((start) => [start.partition, start.startOffset]));
   let lastEnds: ReadonlyMap<number, bigint> = new Map(

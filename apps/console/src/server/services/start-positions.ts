@@ -36,7 +36,9 @@ function clamp(value: bigint, low: bigint, high: bigint): bigint {
  * Resolves each selected partition's start: from the cursor when there is one (its partitions are
  * the selection), else from the start spec. Offsets are clamped into [log start, high watermark],
  * so a cursor into deleted records continues at the log start. With `exactKey`, the selection
- * narrows to the partition the key hashes to (see key-pruning.ts).
+ * narrows to the partition the key hashes to (see key-pruning.ts). A read_committed search's
+ * ranges end at the last stable offset, where a read_committed consumer's "latest" is, so its end
+ * (and a live tail's start) is what such a consumer could read.
  */
 export async function resolveStartPositions(
   admin: OffsetsAdmin,
@@ -45,8 +47,9 @@ export async function resolveStartPositions(
   selected: readonly number[] | undefined,
   cursor: Cursor | undefined,
   exactKey?: string,
+  isolation: 'read_committed' | 'read_uncommitted' = 'read_uncommitted',
 ): Promise<ResolvedStarts> {
-  const ranges = await admin.topicOffsets(topic);
+  const ranges = await admin.topicOffsets(topic, isolation);
   const byPartition = new Map<number, PartitionOffsetRange>(ranges.map((range) => [range.partition, range]));
   const wanted =
     cursor !== undefined ? [...cursor.keys()] : (selected ?? ranges.map((range) => range.partition));
