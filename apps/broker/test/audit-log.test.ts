@@ -1,6 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Admin, type AuditEventQuery, type AuditEventRow, ErrorCode, InternalAdmin } from '@weir/protocol';
+import {
+  Admin,
+  type AuditEventQuery,
+  type AuditEventRow,
+  ErrorCode,
+  InternalAdmin,
+  TransactionalProducer,
+} from '@weir/protocol';
 import { type RunningBroker, startBroker } from '@weir/test-broker';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BrokerConfigInput } from '../src/config/broker-config';
@@ -177,5 +184,28 @@ describe('the audit log of a real broker', () => {
     await running.stop();
     const restarted = await start(bounded, running.dataDir);
     expect((await list(restarted)).map((event) => event.resourceName)).toEqual(newest);
+  });
+
+  it('records an operator abort of a hanging transaction with its reason', async () => {
+    const running = await start({ topics: { autoCreateEnable: false } });
+    const { admin, internal } = internalAdmins(running);
+    await admin.createTopics([{ name: 'payments', partitions: 1 }]);
+    const data = clientSession(running);
+    opened.push(data.client);
+    const producer = new TransactionalProducer(data.client, { transactionalId: 'payments-writer' });
+    await producer.initTransactions();
+    producer.beginTransaction();
+    await producer.send({ topic: 'payments', messages: [{ value: 'half-done' }] });
+    // Never committed: the transaction hangs until the operator aborts it.
+    await internal.abortTransaction('payments-writer', 'producer host died; LSO stuck');
+    const [abort] = await list(running, { action: 'abort-transaction' });
+    expect(abort).toMatchObject({
+      resourceType: 'transactional-id',
+      resourceName: 'payments-writer',
+      principal: INTERNAL_PRINCIPAL,
+      outcomeName: 'NONE',
+      input: { reason: 'producer host died; LSO stuck' },
+    });
+    await producer.close().catch(() => undefined);
   });
 });

@@ -10,7 +10,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const auditConfigSchema = z
   .strictObject({
     /** The most events kept; the file holds at most twice this many lines before it is rewritten. */
-    maxEvents: z.number().int().min(10).max(1_000_000).default(100_000),
+    maxEvents: z.number().int().min(10).max(1_000_000).default(50_000),
     /** How long an event is kept (default 90 days). */
     retentionMs: z
       .number()
