@@ -8,6 +8,7 @@ import {
   EmptyState,
   Timestamp,
 } from '@weir/ui';
+import { useMemo, useRef } from 'react';
 import type { MessageRow } from '../../../../../server/api/schemas/messages';
 import { type DecodeMode, previewPayload } from './decode-payload';
 
@@ -101,6 +102,40 @@ export function MessageTable({
   emptyTitle,
   mode,
 }: MessageTableProps) {
+  // The columns are kept while the open record, the layout and the decoder stay the same, so the
+  // table's memoised rows (DataTable) re-render only when new rows arrive: a live tail prepends
+  // rows several times a second to up to a thousand. The latest `onOpen` is read at click time,
+  // so callers may pass a new function on every render.
+  const onOpenRef = useRef(onOpen);
+  onOpenRef.current = onOpen;
+  const columns = useMemo(
+    () => messageColumns(openKey, (key) => onOpenRef.current(key), compact, mode),
+    [openKey, compact, mode],
+  );
+  return (
+    <DataTable
+      label="Messages"
+      columns={columns}
+      rows={rows}
+      rowKey={recordKey}
+      maxHeightClassName="max-h-[55dvh]"
+      empty={
+        <EmptyState title={emptyTitle ?? (running ? 'Searching…' : 'No records on this page')}>
+          {running || emptyTitle !== undefined
+            ? null
+            : 'Change the start position or the filters, or go to the next page.'}
+        </EmptyState>
+      }
+    />
+  );
+}
+
+function messageColumns(
+  openKey: string,
+  onOpen: (key: string) => void,
+  compact: boolean | undefined,
+  mode: DecodeMode | undefined,
+): readonly DataTableColumn<MessageRow>[] {
   const allColumns: readonly DataTableColumn<MessageRow>[] = [
     { id: 'partition', header: 'Partition', align: 'right', cell: (row) => <Count value={row.partition} /> },
     { id: 'offset', header: 'Offset', align: 'right', cell: (row) => <Count value={row.offset} /> },
@@ -156,27 +191,11 @@ export function MessageTable({
       },
     },
   ];
-  const columns = compact
+  return compact
     ? allColumns
         .filter((column) => !COLUMNS_THE_RECORD_SHOWS.has(column.id))
         .map((column) =>
           column.id === 'key' ? { ...column, className: 'max-w-32 truncate font-mono text-xs' } : column,
         )
     : allColumns;
-  return (
-    <DataTable
-      label="Messages"
-      columns={columns}
-      rows={rows}
-      rowKey={recordKey}
-      maxHeightClassName="max-h-[55dvh]"
-      empty={
-        <EmptyState title={emptyTitle ?? (running ? 'Searching…' : 'No records on this page')}>
-          {running || emptyTitle !== undefined
-            ? null
-            : 'Change the start position or the filters, or go to the next page.'}
-        </EmptyState>
-      }
-    />
-  );
 }
