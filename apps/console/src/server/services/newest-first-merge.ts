@@ -1,5 +1,5 @@
 import type { ScannedRecord } from '@weir/protocol';
-import type { MergePosition, ScanNeed, SearchMerge } from './partition-merge';
+import { type MergePosition, type ScanNeed, type SearchMerge, takeInOrder } from './partition-merge';
 import type { Cursor } from './search-cursor';
 import type { PartitionStart } from './start-positions';
 
@@ -114,22 +114,7 @@ export class NewestFirstMerge implements SearchMerge {
 
   /** Takes up to `limit` rows newest first, stopping early where the next head is not known yet. */
   take(limit: number): ScannedRecord[] {
-    const taken: ScannedRecord[] = [];
-    while (taken.length < limit) {
-      let best: PartitionState | undefined;
-      let blocked = false;
-      for (const state of this.#states) {
-        const head = state.buffer[0];
-        if (head === undefined) {
-          if (!isDone(state)) blocked = true;
-          continue;
-        }
-        if (best === undefined || follows(head, best.buffer[0]!)) best = state;
-      }
-      if (blocked || best === undefined) break;
-      taken.push(best.buffer.shift()!);
-    }
-    return taken;
+    return takeInOrder(this.#states, limit, follows, isDone);
   }
 
   get exhausted(): boolean {

@@ -62,6 +62,35 @@ function precedes(left: ScannedRecord, right: ScannedRecord): boolean {
   return left.offset < right.offset;
 }
 
+/**
+ * The k-way merge step both orders share: takes up to `limit` buffered rows, each time the head
+ * that `comesFirst` puts before every other, and stops as soon as a partition with nothing
+ * buffered is not `done`, since its next match could come before every head.
+ */
+export function takeInOrder<State extends { readonly buffer: ScannedRecord[] }>(
+  states: readonly State[],
+  limit: number,
+  comesFirst: (left: ScannedRecord, right: ScannedRecord) => boolean,
+  done: (state: State) => boolean,
+): ScannedRecord[] {
+  const taken: ScannedRecord[] = [];
+  while (taken.length < limit) {
+    let best: State | undefined;
+    let blocked = false;
+    for (const state of states) {
+      const head = state.buffer[0];
+      if (head === undefined) {
+        if (!done(state)) blocked = true;
+        continue;
+      }
+      if (best === undefined || comesFirst(head, best.buffer[0]!)) best = state;
+    }
+    if (blocked || best === undefined) break;
+    taken.push(best.buffer.shift()!);
+  }
+  return taken;
+}
+
 export class PartitionMerge implements SearchMerge {
   readonly #states: PartitionState[];
 
@@ -105,22 +134,7 @@ export class PartitionMerge implements SearchMerge {
 
   /** Takes up to `limit` rows in merge order, stopping early where the next head is not known yet. */
   take(limit: number): ScannedRecord[] {
-    const taken: ScannedRecord[] = [];
-    while (taken.length < limit) {
-      let best: PartitionState | undefined;
-      let blocked = false;
-      for (const state of this.#states) {
-        const head = state.buffer[0];
-        if (head === undefined) {
-          if (!state.scanDone) blocked = true;
-          continue;
-        }
-        if (best === undefined || precedes(head, best.buffer[0]!)) best = state;
-      }
-      if (blocked || best === undefined) break;
-      taken.push(best.buffer.shift()!);
-    }
-    return taken;
+    return takeInOrder(this.#states, limit, precedes, (state) => state.scanDone);
   }
 
   /** Every partition read to its end with nothing left to take. */
