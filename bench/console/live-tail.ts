@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { Browser } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { Admin, Client } from '@weir/protocol';
 import { formatCount } from '../harness/table';
 import type { Row } from './rows';
@@ -37,6 +37,25 @@ const ROW_WATCH_SCRIPT = `
     }
   }).observe(document, { childList: true, subtree: true });
 `;
+
+const SETTLED_AFTER_MS = 300;
+const SETTLE_DEADLINE_MS = 5_000;
+
+async function rowsSettled(page: Page): Promise<void> {
+  const deadlineMs = Date.now() + SETTLE_DEADLINE_MS;
+  let count = -1;
+  let unchangedSinceMs = Date.now();
+  while (Date.now() < deadlineMs) {
+    const now = (await page.evaluate('window.__weirTail.length')) as number;
+    if (now !== count) {
+      count = now;
+      unchangedSinceMs = Date.now();
+    } else if (Date.now() - unchangedSinceMs >= SETTLED_AFTER_MS) {
+      return;
+    }
+    await sleep(50);
+  }
+}
 
 /** Runs kcat -P with its stdin open; `write` hands it lines, `end` closes stdin and waits. */
 function startKcatProducer(bootstrap: string, topic: string) {
@@ -88,8 +107,9 @@ export async function liveTailRows(browser: Browser, consoleUrl: string, bootstr
       await sleep(10);
     }
     await producer.end();
-    // Rows still on their way: the page gets a second to show them.
-    await sleep(1000);
+    // Rows still on their way: poll until the page's row count stops growing (no new row for three
+    // of the tail's 100 ms rounds), within a few seconds.
+    await rowsSettled(page);
     const seen = (await page.evaluate('window.__weirTail')) as [sentMs: number, shownMs: number][];
     const measured = seen
       .filter(([sentMs]) => sentMs >= startedMs + WARMUP_SECONDS * 1000)
