@@ -2,12 +2,10 @@
 
 import { AsOfIndicator, ErrorState, Pager, Panel } from '@weir/ui';
 import type { SearchInput } from '../../../../../server/api/schemas/messages';
-import type { DecodeMode } from './decode-payload';
 import { KeyPartitionNote } from './key-partition-note';
 import type { MessageParams } from './message-params';
 import { MessageTable, recordKey } from './message-table';
 import { ReadCommittedToggle } from './read-committed-toggle';
-import { RecordViewer } from './record-viewer';
 import { ResultsLayout } from './results-layout';
 import { SearchProgress } from './search-progress';
 import { useMessageSearch } from './use-message-search';
@@ -34,7 +32,10 @@ export function SearchRun({ topic, input, params, setParams }: SearchRunProps) {
 
   return (
     <ResultsLayout
-      recordKey={open ? params.open : ''}
+      topic={topic}
+      open={open}
+      params={params}
+      setParams={setParams}
       results={
         <Panel
           title="Results"
@@ -93,18 +94,6 @@ export function SearchRun({ topic, input, params, setParams }: SearchRunProps) {
             />
           </div>
         </Panel>
-      }
-      record={
-        open ? (
-          <Panel title="Record">
-            <RecordViewer
-              topic={topic}
-              record={open}
-              mode={params.decode}
-              onModeChange={(mode: DecodeMode) => setParams({ decode: mode })}
-            />
-          </Panel>
-        ) : null
       }
     />
   );

@@ -2,12 +2,10 @@
 
 import { AsOfIndicator, Button, ErrorState, formatCount, Panel } from '@weir/ui';
 import type { TailInput } from '../../../../../server/api/schemas/message-tail';
-import type { DecodeMode } from './decode-payload';
 import { KeyPartitionNote } from './key-partition-note';
 import type { MessageParams } from './message-params';
 import { MessageTable, recordKey } from './message-table';
 import { ReadCommittedToggle } from './read-committed-toggle';
-import { RecordViewer } from './record-viewer';
 import { ResultsLayout } from './results-layout';
 import { tailRowCap, useLiveTail } from './use-live-tail';
 
@@ -41,7 +39,10 @@ export function TailRun({ topic, input, params, setParams }: TailRunProps) {
 
   return (
     <ResultsLayout
-      recordKey={open ? params.open : ''}
+      topic={topic}
+      open={open}
+      params={params}
+      setParams={setParams}
       results={
         <Panel
           title="Live tail"
@@ -99,18 +100,6 @@ export function TailRun({ topic, input, params, setParams }: TailRunProps) {
             />
           </div>
         </Panel>
-      }
-      record={
-        open ? (
-          <Panel title="Record">
-            <RecordViewer
-              topic={topic}
-              record={open}
-              mode={params.decode}
-              onModeChange={(mode: DecodeMode) => setParams({ decode: mode })}
-            />
-          </Panel>
-        ) : null
       }
     />
   );
