@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
+import { type Profiler, Session } from 'node:inspector/promises';
+import { findSourceMap } from 'node:module';
 import { join } from 'node:path';
 import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 
@@ -62,6 +63,7 @@ export class BrokerPhaseProbe {
     const stats: PhaseStats = { eventLoopDelayP99Ms: Math.max(0, p99Ms - RESOLUTION_MS) };
     if (this.#session !== undefined && this.#profileName !== undefined) {
       const { profile } = await this.#session.post('Profiler.stop');
+      mapToSources(profile);
       await mkdir(this.profileDir!, { recursive: true });
       stats.profilePath = join(this.profileDir!, `${this.#profileName}.cpuprofile`);
       await writeFile(stats.profilePath, JSON.stringify(profile));
@@ -73,5 +75,20 @@ export class BrokerPhaseProbe {
   close(): void {
     this.#histogram?.disable();
     this.#session?.disconnect();
+  }
+}
+
+/**
+ * tsx hands V8 each TypeScript module as one line of generated code, so a profile's positions would
+ * all read line 1; tsx registers the modules' source maps, so each frame is moved to its place in the
+ * TypeScript source instead (frames without a map, Node's own, keep theirs).
+ */
+function mapToSources(profile: Profiler.Profile): void {
+  for (const { callFrame } of profile.nodes) {
+    if (!callFrame.url.startsWith('file://')) continue;
+    const entry = findSourceMap(callFrame.url)?.findEntry(callFrame.lineNumber, callFrame.columnNumber);
+    if (entry === undefined || !('originalLine' in entry)) continue;
+    callFrame.lineNumber = entry.originalLine;
+    callFrame.columnNumber = entry.originalColumn;
   }
 }

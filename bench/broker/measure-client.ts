@@ -34,18 +34,18 @@ export async function measureClient(
   let phaseStats: Promise<PhaseStats | undefined> | undefined;
   let phaseStarted = false;
   const run = start((label) => {
+    // The server's CPU is read before the broker is told, so its profiling work is not counted.
+    if (pids.length > 0 && label === 'start') {
+      startCpuMs = serverCpuNowMs();
+      startMs = performance.now();
+    } else if (pids.length > 0) {
+      serverCpuMs = serverCpuNowMs() - startCpuMs;
+      serverSeconds = (performance.now() - startMs) / 1000;
+    }
     if (label === 'start') {
       probe?.service.phaseStart(probe.name);
       phaseStarted = true;
     } else if (probe !== undefined) phaseStats = probe.service.phaseEnd();
-    if (pids.length === 0) return;
-    if (label === 'start') {
-      startCpuMs = serverCpuNowMs();
-      startMs = performance.now();
-    } else {
-      serverCpuMs = serverCpuNowMs() - startCpuMs;
-      serverSeconds = (performance.now() - startMs) / 1000;
-    }
   });
   const ran = await run.catch(async (error: unknown) => {
     // A client that failed mid-phase must not leave the broker's phase (and profile) open.

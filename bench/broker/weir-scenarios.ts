@@ -150,13 +150,13 @@ export async function measureSdk(root: string, report: BenchReport): Promise<voi
             timeoutMs: CHILD_TIMEOUT_MS,
             onMark: (label) => {
               if (label === 'start') {
-                weir.service.phaseStart(`sdk-latency-${acks.key}`);
                 startCpuMs = processCpuMs(weir.service.pid);
                 startMs = performance.now();
+                weir.service.phaseStart(`sdk-latency-${acks.key}`);
               } else {
-                phaseStats = weir.service.phaseEnd();
                 serverCpuMs = processCpuMs(weir.service.pid) - startCpuMs;
                 serverSeconds = (performance.now() - startMs) / 1000;
+                phaseStats = weir.service.phaseEnd();
               }
             },
           },
@@ -299,12 +299,12 @@ async function measureKcatRun(
   let phaseStats: Promise<PhaseStats | undefined> = Promise.resolve(undefined);
   const run = await runKcat(args, CHILD_TIMEOUT_MS, {
     onStart: () => {
-      weir.service.phaseStart(phaseName);
       startCpuMs = processCpuMs(weir.service.pid);
+      weir.service.phaseStart(phaseName);
     },
     onEnd: () => {
-      phaseStats = weir.service.phaseEnd();
       serverCpuMs = processCpuMs(weir.service.pid) - startCpuMs;
+      phaseStats = weir.service.phaseEnd();
     },
   });
   return {
