@@ -1,6 +1,6 @@
 import { Session } from 'node:inspector/promises';
 import { describe, expect, it } from 'vitest';
-import { type CpuProfile, type CpuProfileNode, summarizeProfiles } from './cpu-profile';
+import { type CpuProfile, type CpuProfileNode, callerChains, summarizeProfiles } from './cpu-profile';
 
 const frame = (
   id: number,
@@ -57,6 +57,19 @@ describe('summarizeProfiles', () => {
       selfUs: 100,
       totalUs: 100,
     });
+  });
+
+  it('groups the self time of a function by the chain of its nearest callers', () => {
+    // The outer walk (called by main) sampled 30 µs, the inner one (called by walk) 10 + 10.
+    expect(callerChains([profile], 'walk', 2)).toEqual([
+      { callers: ['main file:///app.js:1', '(root)'], selfUs: 30 },
+      { callers: ['walk file:///app.js:10', 'main file:///app.js:1'], selfUs: 20 },
+    ]);
+    expect(callerChains([profile, profile], 'walk', 1)).toEqual([
+      { callers: ['main file:///app.js:1'], selfUs: 60 },
+      { callers: ['walk file:///app.js:10'], selfUs: 40 },
+    ]);
+    expect(callerChains([profile], 'absent', 3)).toEqual([]);
   });
 
   it('finds the function a real V8 profile spent its time in', async () => {

@@ -1,22 +1,27 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { type Column, formatTable } from '../harness/table';
-import { type CpuProfile, type FunctionTime, summarizeProfiles } from './cpu-profile';
+import { type CpuProfile, callerChains, type FunctionTime, summarizeProfiles } from './cpu-profile';
 
 /**
  * Prints the functions that took the most time in one or more `.cpuprofile` files (several are
  * summed, e.g. the rounds of one row): the top by self time, then the top by total time.
  *
  *   npm run profile:summary -- <file.cpuprofile>... [--top N]   (from bench/; N defaults to 25)
+ *
+ * With `--callers <function name>` it prints instead where that function's self time came from: the
+ * chains of its six nearest callers, largest first (e.g. which path calls a native copy).
  */
 
-const args = process.argv.slice(2);
-const topIndex = args.indexOf('--top');
-const top = topIndex === -1 ? 25 : Number(args[topIndex + 1]);
-const files = args.filter((_, index) => topIndex === -1 || (index !== topIndex && index !== topIndex + 1));
+const { values, positionals: files } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: 'string', default: '25' }, callers: { type: 'string' } },
+});
+const top = Number(values.top);
 if (files.length === 0 || !(top > 0)) {
-  process.stderr.write('usage: profile-summary <file.cpuprofile>... [--top N]\n');
+  process.stderr.write('usage: profile-summary <file.cpuprofile>... [--top N] [--callers <function name>]\n');
   process.exit(2);
 }
 
@@ -55,6 +60,19 @@ const cells = (entry: FunctionTime): string[] => [
   (entry.totalUs / 1000).toFixed(1),
   percent(entry.totalUs),
 ];
+
+if (values.callers !== undefined) {
+  console.log(`Self time of ${values.callers} by caller chain (nearest caller first)`);
+  for (const chain of callerChains(profiles, values.callers, 6).slice(0, top)) {
+    const callers = chain.callers.map((caller) =>
+      caller.replace(/file:\/\/\S+/, (url) => shortLocation(url)),
+    );
+    console.log(
+      `${(chain.selfUs / 1000).toFixed(1).padStart(9)} ms  ${percent(chain.selfUs).padStart(6)}  ${callers.join(' < ')}`,
+    );
+  }
+  process.exit(0);
+}
 
 console.log(
   `${files.length} profile(s), ${totalMs.toFixed(0)} ms sampled, ${percent(idleUs)} idle; ` +
