@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { MIB } from '../log/units';
 
 /**
@@ -9,6 +10,9 @@ import { MIB } from '../log/units';
  * row, the median is shown; default 3), BROKER_BENCH_LATENCY_SECONDS (default 5),
  * BROKER_BENCH_MAX_SECONDS (cap of one kafkajs/NATS/Redis publish run, default 20),
  * BROKER_BENCH_ONLY (comma list of sections: sdk, kafkajs, kcat, nats, redis, floor).
+ * BROKER_BENCH_CPU_PROF=<dir> has each Weir broker write a V8 CPU profile of every timed phase
+ * into <dir> (`<section>-<workload>-r<round>.cpuprofile`; read them with `npm run
+ * profile:summary`). Profiling costs the broker CPU, so its rows' CPU figures run high.
  */
 
 const SCALE = numberFromEnvironment('BROKER_BENCH_SCALE', 1);
@@ -18,6 +22,8 @@ export const MAX_SECONDS = numberFromEnvironment('BROKER_BENCH_MAX_SECONDS', 20)
 const SECTION_NAMES = ['sdk', 'kafkajs', 'kcat', 'nats', 'redis', 'floor'] as const;
 export type Section = (typeof SECTION_NAMES)[number];
 export const SECTIONS = sectionsFromEnvironment('BROKER_BENCH_ONLY');
+/** An absolute directory for the brokers' phase profiles, or undefined when none are wanted. */
+export const CPU_PROFILE_DIR = directoryFromEnvironment('BROKER_BENCH_CPU_PROF');
 
 export const PARTITION_COUNT = 6;
 export const FLUSH_MS = 100;
@@ -77,4 +83,9 @@ function sectionsFromEnvironment(name: string): ReadonlySet<Section> {
     }
   }
   return new Set(wanted as Section[]);
+}
+
+function directoryFromEnvironment(name: string): string | undefined {
+  const text = process.env[name];
+  return text === undefined || text === '' ? undefined : resolve(text);
 }

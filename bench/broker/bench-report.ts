@@ -18,10 +18,17 @@ export interface Measured {
   /** CPU the server used between the client's start and end marks, and how long that was. */
   serverCpuMs: number | undefined;
   serverSeconds: number | undefined;
+  /** The broker's event-loop delay p99 over the same phase (Weir rows only). */
+  serverLoopDelayP99Ms?: number | undefined;
 }
 
 export const messagesPerSecond = (run: Measured): number => run.records / run.seconds;
 export const megabytesPerSecond = (run: Measured): number => run.payloadBytes / run.seconds / MB;
+/** Server CPU per MB of value bytes moved (undefined where server CPU was not measured). */
+export const serverCpuMsPerMegabyte = (run: Measured): number | undefined =>
+  run.serverCpuMs === undefined || run.payloadBytes <= 0
+    ? undefined
+    : run.serverCpuMs / (run.payloadBytes / MB);
 
 export interface Row {
   system: string;

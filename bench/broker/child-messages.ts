@@ -4,10 +4,17 @@ export type ChildMessage =
   | { kind: 'result'; value: unknown }
   | { kind: 'error'; message: string }
   /** The timed phase starts or ends now; the parent samples the server's CPU at these points. */
-  | { kind: 'mark'; label: 'start' | 'end' };
+  | { kind: 'mark'; label: 'start' | 'end' }
+  /** A service's answer to `phase-end`: what it measured of itself (undefined if it measures nothing). */
+  | { kind: 'phase'; value: unknown };
 
 /**
  * What the parent sends a service child: `go` starts the timed work of a service that warmed up
- * first (so process start-up is not timed), `stop` ends it.
+ * first (so process start-up is not timed), `stop` ends it; `phase-start` and `phase-end` bracket
+ * a client's timed phase so a server can measure itself over exactly that phase.
  */
-export type ParentMessage = { kind: 'go' } | { kind: 'stop' };
+export type ParentMessage =
+  | { kind: 'go' }
+  | { kind: 'stop' }
+  | { kind: 'phase-start'; name: string }
+  | { kind: 'phase-end' };

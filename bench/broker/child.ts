@@ -23,15 +23,27 @@ try {
   const task = childTasks[taskName as ChildTaskName] as (input: unknown) => Promise<unknown>;
   const output = await task(JSON.parse(inputJson ?? '{}'));
   if (isService(output)) {
+    // Phase starts and ends run one after the other, so an end never overtakes its start.
+    let phases = Promise.resolve();
     process.on('message', (message: ParentMessage) => {
-      if (message.kind === 'go') {
-        output.go?.();
-        return;
+      switch (message.kind) {
+        case 'go':
+          output.go?.();
+          return;
+        case 'phase-start':
+          phases = phases.then(() => output.phase?.start(message.name));
+          return;
+        case 'phase-end':
+          phases = phases.then(async () => {
+            await send({ kind: 'phase', value: await output.phase?.end() });
+          });
+          return;
+        case 'stop':
+          output.stop().then(
+            () => process.exit(0),
+            () => process.exit(1),
+          );
       }
-      output.stop().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
     });
     await send({ kind: 'result', value: output.value });
   } else {
@@ -47,9 +59,14 @@ try {
   process.exit(1);
 }
 
-function isService(
-  output: unknown,
-): output is { value: unknown; stop: () => Promise<void>; go?: () => void } {
+interface Service {
+  value: unknown;
+  stop: () => Promise<void>;
+  go?: () => void;
+  phase?: { start(name: string): Promise<void>; end(): Promise<unknown> };
+}
+
+function isService(output: unknown): output is Service {
   return (
     typeof output === 'object' && output !== null && 'stop' in output && typeof output.stop === 'function'
   );

@@ -1,8 +1,21 @@
 import os from 'node:os';
 import { type Column, formatCount, formatRate, formatTable } from '../harness/table';
 import { sizeLabel } from '../log/units';
-import { FLUSH_MS, PARTITION_COUNT, RECORDS_PER_SEND, SEND_WINDOW_BYTES, SIZES } from './bench-config';
-import { type BenchReport, megabytesPerSecond, messagesPerSecond, type Row } from './bench-report';
+import {
+  CPU_PROFILE_DIR,
+  FLUSH_MS,
+  PARTITION_COUNT,
+  RECORDS_PER_SEND,
+  SEND_WINDOW_BYTES,
+  SIZES,
+} from './bench-config';
+import {
+  type BenchReport,
+  megabytesPerSecond,
+  messagesPerSecond,
+  type Row,
+  serverCpuMsPerMegabyte,
+} from './bench-report';
 
 const columns: Column[] = [
   { title: 'system · client' },
@@ -14,6 +27,8 @@ const columns: Column[] = [
   { title: 'p99 ms', alignRight: true },
   { title: 'client CPU', alignRight: true },
   { title: 'server CPU', alignRight: true },
+  { title: 'server CPU ms/MB', alignRight: true },
+  { title: 'broker loop p99 ms', alignRight: true },
   { title: 'target' },
   { title: 'ratio', alignRight: true },
   { title: 'status' },
@@ -30,7 +45,11 @@ function formatRow(row: Row): string[] {
   const verdict = target?.verdict;
   const status = target === undefined ? '' : verdict === undefined ? 'n/a' : verdict.met ? 'met' : 'MISSED';
   const workload = row.note ? `${row.workload} (${row.note})` : row.workload;
-  if (row.failure !== undefined) return [row.system, workload, '', '', '', '', '', '', '', '', '', 'FAILED'];
+  if (row.failure !== undefined) {
+    return [row.system, workload, ...Array.from({ length: columns.length - 3 }, () => ''), 'FAILED'];
+  }
+  const cpuMsPerMegabyte = run ? serverCpuMsPerMegabyte(run) : undefined;
+  const loopDelayP99Ms = run?.serverLoopDelayP99Ms;
   return [
     row.system,
     workload,
@@ -45,6 +64,8 @@ function formatRow(row: Row): string[] {
     latency ? latency.p99Ms.toFixed(3) : '',
     run ? percentOfCore(run.clientCpuMs, run.seconds) : '',
     run ? percentOfCore(run.serverCpuMs, run.serverSeconds) : '',
+    cpuMsPerMegabyte === undefined || Number.isNaN(cpuMsPerMegabyte) ? '' : cpuMsPerMegabyte.toFixed(2),
+    loopDelayP99Ms === undefined ? '' : loopDelayP99Ms.toFixed(3),
     target?.label ?? '',
     verdict?.ratio ?? '',
     status,
@@ -69,8 +90,16 @@ export function printResults(report: BenchReport, run: { startedMs: number; load
       `${RECORDS_PER_SEND} records per call, with up to ${sizeLabel(SEND_WINDOW_BYTES)} of values in unanswered ` +
       'calls; MB/s count ' +
       'value bytes only (MB = 10^6 B). CPU is % of one core over the timed phase; server CPU is the ' +
-      'broker (or NATS/Redis) process.\n',
+      'broker (or NATS/Redis) process, and server CPU ms/MB its CPU time over the phase per MB of values ' +
+      'moved. Broker loop p99 is how late a 1 ms timer inside the Weir broker fired, 99th percentile over ' +
+      'the timed phase (perf_hooks.monitorEventLoopDelay).\n',
   );
+  if (CPU_PROFILE_DIR !== undefined) {
+    console.log(
+      `The Weir brokers profiled every timed phase into ${CPU_PROFILE_DIR} (BROKER_BENCH_CPU_PROF), which ` +
+        'costs them CPU: their rows are not comparable with an unprofiled run.\n',
+    );
+  }
   console.log(formatTable(columns, report.rows.map(formatRow)));
   console.log('');
   for (const note of report.notes) console.log(note);

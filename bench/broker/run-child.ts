@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { PhaseStats } from './broker-phase-probe';
 import type { ChildMessage, ParentMessage } from './child-messages';
 import type { ChildTaskName, ChildTasks } from './child-tasks';
 
@@ -27,6 +28,10 @@ export interface ServiceChild<Value> {
   stop(timeoutMs: number): Promise<void>;
   /** Tells a service that warmed up to start its timed work. */
   go(): void;
+  /** Tells the service a client's timed phase starts now (`name` names its CPU profile). */
+  phaseStart(name: string): void;
+  /** Tells the service the phase ended; resolves with what it measured of itself over it. */
+  phaseEnd(): Promise<PhaseStats | undefined>;
 }
 
 function start(name: string, input: unknown): ChildProcess {
@@ -79,6 +84,12 @@ export function startServiceChild<Name extends ChildTaskName>(
 ): Promise<ServiceChild<ServiceValue<Name>>> {
   const child = start(name, input);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Answers to phase-end arrive in the order they were asked for.
+  const phaseAnswers: ((stats: PhaseStats | undefined) => void)[] = [];
+  // A service that died mid-phase measured nothing; its callers must not wait for ever.
+  child.once('exit', () => {
+    for (const answer of phaseAnswers.splice(0)) answer(undefined);
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -89,7 +100,9 @@ export function startServiceChild<Name extends ChildTaskName>(
       reject(new Error(`${name} exited with ${signal ?? code} before it was up`));
     });
     child.on('message', (message: ChildMessage) => {
-      if (message.kind === 'error') {
+      if (message.kind === 'phase') {
+        phaseAnswers.shift()?.(message.value as PhaseStats | undefined);
+      } else if (message.kind === 'error') {
         clearTimeout(timer);
         reject(new Error(`${name}: ${message.message}`));
       } else if (message.kind === 'result') {
@@ -99,6 +112,19 @@ export function startServiceChild<Name extends ChildTaskName>(
           value: message.value as ServiceValue<Name>,
           go() {
             child.send({ kind: 'go' } satisfies ParentMessage);
+          },
+          phaseStart(name: string) {
+            child.send({ kind: 'phase-start', name } satisfies ParentMessage);
+          },
+          phaseEnd() {
+            return new Promise<PhaseStats | undefined>((answer, fail) => {
+              if (child.exitCode !== null || child.signalCode !== null) {
+                fail(new Error(`${name} exited before the phase ended`));
+                return;
+              }
+              phaseAnswers.push(answer);
+              child.send({ kind: 'phase-end' } satisfies ParentMessage);
+            });
           },
           async stop(timeoutMs: number) {
             if (child.exitCode !== null || child.signalCode !== null) return;

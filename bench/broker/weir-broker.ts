@@ -6,6 +6,7 @@ import {
   createBrokerMetrics,
   createLogger,
 } from '@weir/broker';
+import { BrokerPhaseProbe } from './broker-phase-probe';
 
 export interface WeirBrokerInput {
   dataDir: string;
@@ -22,6 +23,8 @@ export interface WeirBrokerInput {
   security?: BrokerConfigInput['security'];
   /** The `log.cleaner` section, for the compaction benchmark. */
   cleaner?: NonNullable<BrokerConfigInput['log']>['cleaner'];
+  /** Where a CPU profile of each timed phase is written; none are taken without it. */
+  cpuProfileDir?: string;
 }
 
 type ClientListenerInput = NonNullable<NonNullable<BrokerConfigInput['listeners']>['client']>;
@@ -31,7 +34,8 @@ type ClientListenerInput = NonNullable<NonNullable<BrokerConfigInput['listeners'
  * and metrics) minus the health and metrics HTTP servers, on an ephemeral loopback port. Groups
  * rebalance without the initial delay unless the input sets one. The answer carries the internal
  * listener's port and its token (generated into the data directory) for the console benchmark;
- * `metrics` lets a task that wraps this one observe the broker's requests.
+ * `metrics` lets a task that wraps this one observe the broker's requests. `phase` brackets a
+ * timed phase the parent announces (event-loop delay, and a CPU profile with `cpuProfileDir`).
  */
 export async function weirBroker(input: WeirBrokerInput, metrics: BrokerMetrics = createBrokerMetrics()) {
   const config = brokerConfigSchema.parse({
@@ -50,12 +54,17 @@ export async function weirBroker(input: WeirBrokerInput, metrics: BrokerMetrics 
     metrics,
   });
   await broker.start();
+  const probe = new BrokerPhaseProbe(input.cpuProfileDir);
   return {
     value: {
       port: broker.clientPort,
       internalPort: broker.internalPort ?? 0,
       internalToken: broker.internalToken ?? '',
     },
-    stop: () => broker.stop(),
+    phase: probe,
+    stop: async () => {
+      probe.close();
+      await broker.stop();
+    },
   };
 }

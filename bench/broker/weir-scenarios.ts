@@ -18,6 +18,7 @@ import {
   warmupCount,
 } from './bench-config';
 import { type BenchReport, cappedNote, type Measured, progress } from './bench-report';
+import type { PhaseStats } from './broker-phase-probe';
 import type { ChildTaskName, ChildTasks } from './child-tasks';
 import { runKcat, writeKcatInput } from './kcat';
 import { measureClient, prefault } from './measure-client';
@@ -34,14 +35,20 @@ type ClientTaskName = Extract<
   'sdk-produce' | 'sdk-consume' | 'kafkajs-produce' | 'kafkajs-consume'
 >;
 
-/** A client child task measured against the broker's CPU between the child's start and end marks. */
+/**
+ * A client child task measured against the broker's CPU and event-loop delay between the child's
+ * start and end marks; `phaseName` names the phase's CPU profile when profiling is on.
+ */
 function measureChild<Name extends ClientTaskName>(
   weir: WeirBroker,
   name: Name,
   input: Parameters<ChildTasks[Name]>[0],
+  phaseName: string,
 ): Promise<Measured> {
-  return measureClient(weir.service.pid, (onMark) =>
-    runChild(name, input, { timeoutMs: CHILD_TIMEOUT_MS, onMark }),
+  return measureClient(
+    weir.service.pid,
+    (onMark) => runChild(name, input, { timeoutMs: CHILD_TIMEOUT_MS, onMark }),
+    { service: weir.service, name: phaseName },
   );
 }
 
@@ -85,6 +92,7 @@ export async function measureSdk(root: string, report: BenchReport): Promise<voi
               weir,
               'sdk-produce',
               produceInput(weir, topic, warmupTopic, size, acks),
+              `sdk-produce-${size.key}-${acks.key}-r${round}`,
             );
             await verifyCount(weir, topic, size.count);
             runs.push(run);
@@ -98,14 +106,19 @@ export async function measureSdk(root: string, report: BenchReport): Promise<voi
         for (let round = 0; round < ROUND_COUNT; round++) {
           progress(`SDK ${workload}, round ${round + 1}/${ROUND_COUNT}`);
           runs.push(
-            await measureChild(weir, 'sdk-consume', {
-              bootstrap: weir.bootstrap,
-              topic: `sdk-${size.key}-acks1-r${round}`,
-              warmupTopic,
-              warmupCount: warmupCount(size) * 2,
-              partitionCount: PARTITION_COUNT,
-              count: size.count,
-            }),
+            await measureChild(
+              weir,
+              'sdk-consume',
+              {
+                bootstrap: weir.bootstrap,
+                topic: `sdk-${size.key}-acks1-r${round}`,
+                warmupTopic,
+                warmupCount: warmupCount(size) * 2,
+                partitionCount: PARTITION_COUNT,
+                count: size.count,
+              },
+              `sdk-consume-${size.key}-r${round}`,
+            ),
           );
         }
         return report.medianRow('Weir · SDK', workload, runs);
@@ -121,6 +134,7 @@ export async function measureSdk(root: string, report: BenchReport): Promise<voi
         let serverSeconds: number | undefined;
         let startCpuMs = 0;
         let startMs = 0;
+        let phaseStats: Promise<PhaseStats | undefined> = Promise.resolve(undefined);
         const latency = await runChild(
           'sdk-latency',
           {
@@ -138,9 +152,11 @@ export async function measureSdk(root: string, report: BenchReport): Promise<voi
               if (label === 'start') {
                 startCpuMs = processCpuMs(weir.service.pid);
                 startMs = performance.now();
+                weir.service.phaseStart(`sdk-latency-${acks.key}`);
               } else {
                 serverCpuMs = processCpuMs(weir.service.pid) - startCpuMs;
                 serverSeconds = (performance.now() - startMs) / 1000;
+                phaseStats = weir.service.phaseEnd();
               }
             },
           },
@@ -152,6 +168,7 @@ export async function measureSdk(root: string, report: BenchReport): Promise<voi
           clientCpuMs: latency.clientCpuMs,
           serverCpuMs,
           serverSeconds,
+          serverLoopDelayP99Ms: (await phaseStats)?.eventLoopDelayP99Ms,
         };
         report.notes.push(
           `Latency ${acks.label}: ${formatCount(latency.sent)} sends at ${formatRate(latency.achievedPerSecond)}/s ` +
@@ -179,10 +196,15 @@ export async function measureKafkajs(root: string, report: BenchReport): Promise
           await createTopics(weir, [topic]);
           await prefault(root, size);
           progress(`kafkajs ${workload}`);
-          const run = await measureChild(weir, 'kafkajs-produce', {
-            ...produceInput(weir, topic, warmupTopic, size, acks),
-            maxSeconds: MAX_SECONDS,
-          });
+          const run = await measureChild(
+            weir,
+            'kafkajs-produce',
+            {
+              ...produceInput(weir, topic, warmupTopic, size, acks),
+              maxSeconds: MAX_SECONDS,
+            },
+            `kafkajs-produce-${size.key}-${acks.key}`,
+          );
           await verifyCount(weir, topic, run.records);
           produced.set(topic, run.records);
           return { system: 'Weir · kafkajs', workload, run, note: cappedNote(run, size) };
@@ -194,12 +216,17 @@ export async function measureKafkajs(root: string, report: BenchReport): Promise
       if (count === undefined) continue;
       await report.attempt('Weir · kafkajs', workload, async () => {
         progress(`kafkajs ${workload}`);
-        const run = await measureChild(weir, 'kafkajs-consume', {
-          bootstrap: weir.bootstrap,
-          topic,
-          count,
-          groupId: `bench-${size.key}`,
-        });
+        const run = await measureChild(
+          weir,
+          'kafkajs-consume',
+          {
+            bootstrap: weir.bootstrap,
+            topic,
+            count,
+            groupId: `bench-${size.key}`,
+          },
+          `kafkajs-consume-${size.key}`,
+        );
         return { system: 'Weir · kafkajs', workload, run };
       });
     }
@@ -221,7 +248,7 @@ export async function measureKcat(root: string, report: BenchReport): Promise<vo
           await createTopics(weir, [topic]);
           await prefault(root, size);
           progress(`kcat ${workload}`);
-          const run = await measureKcatRun(weir, size, [
+          const run = await measureKcatRun(weir, size, `kcat-produce-${size.key}-${acks.key}`, [
             '-P',
             '-b',
             weir.bootstrap,
@@ -240,7 +267,7 @@ export async function measureKcat(root: string, report: BenchReport): Promise<vo
       const workload = `consume ${size.label}`;
       await report.attempt('Weir · kcat', workload, async () => {
         progress(`kcat ${workload}`);
-        const run = await measureKcatRun(weir, size, [
+        const run = await measureKcatRun(weir, size, `kcat-consume-${size.key}`, [
           '-C',
           '-b',
           weir.bootstrap,
@@ -261,15 +288,23 @@ export async function measureKcat(root: string, report: BenchReport): Promise<vo
   }
 }
 
-async function measureKcatRun(weir: WeirBroker, size: Size, args: string[]): Promise<Measured> {
+async function measureKcatRun(
+  weir: WeirBroker,
+  size: Size,
+  phaseName: string,
+  args: string[],
+): Promise<Measured> {
   let startCpuMs = 0;
   let serverCpuMs = 0;
+  let phaseStats: Promise<PhaseStats | undefined> = Promise.resolve(undefined);
   const run = await runKcat(args, CHILD_TIMEOUT_MS, {
     onStart: () => {
       startCpuMs = processCpuMs(weir.service.pid);
+      weir.service.phaseStart(phaseName);
     },
     onEnd: () => {
       serverCpuMs = processCpuMs(weir.service.pid) - startCpuMs;
+      phaseStats = weir.service.phaseEnd();
     },
   });
   return {
@@ -279,5 +314,6 @@ async function measureKcatRun(weir: WeirBroker, size: Size, args: string[]): Pro
     clientCpuMs: run.clientCpuMs,
     serverCpuMs,
     serverSeconds: run.seconds,
+    serverLoopDelayP99Ms: (await phaseStats)?.eventLoopDelayP99Ms,
   };
 }

@@ -1,7 +1,13 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Admin, Client } from '@weir/protocol';
-import { FLUSH_MS, PARTITION_COUNT, SERVER_START_TIMEOUT_MS, SERVER_STOP_TIMEOUT_MS } from './bench-config';
+import {
+  CPU_PROFILE_DIR,
+  FLUSH_MS,
+  PARTITION_COUNT,
+  SERVER_START_TIMEOUT_MS,
+  SERVER_STOP_TIMEOUT_MS,
+} from './bench-config';
 import { type ServiceChild, startServiceChild } from './run-child';
 
 /** A Weir broker in its own process under the run's directory, with an admin client for setup. */
@@ -17,7 +23,11 @@ export async function startWeir(root: string, name: string): Promise<WeirBroker>
   await mkdir(dataDir, { recursive: true });
   const service = await startServiceChild(
     'weir-broker',
-    { dataDir, flushMs: FLUSH_MS },
+    {
+      dataDir,
+      flushMs: FLUSH_MS,
+      ...(CPU_PROFILE_DIR === undefined ? {} : { cpuProfileDir: CPU_PROFILE_DIR }),
+    },
     SERVER_START_TIMEOUT_MS,
   );
   const bootstrap = `127.0.0.1:${service.value.port}`;
