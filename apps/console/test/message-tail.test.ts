@@ -1,3 +1,4 @@
+import { isTrackedEnvelope } from '@trpc/server';
 import type { Client } from '@weir/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TailEvent, TailInput } from '../src/server/api/schemas/message-tail';
@@ -11,7 +12,14 @@ let gateway: GatewayFixture;
 
 beforeAll(async () => {
   gateway = await startGateway();
-  for (const name of ['tail-filters', 'tail-abort', 'tail-rate', 'tail-cap', 'tail-resume']) {
+  for (const name of [
+    'tail-filters',
+    'tail-abort',
+    'tail-rate',
+    'tail-cap',
+    'tail-resume',
+    'tail-reconnect',
+  ]) {
     await gateway.caller.topics.create({ name, partitions: 2 });
   }
   // Records from before the tail starts: a tail begins at the end, so none of these may show.
@@ -166,4 +174,58 @@ describe('messages.tail', () => {
     second.abort();
     await second.events.return(undefined);
   });
+
+  it("tracks every event by its cursor, and a reconnect's lastEventId resumes there as tRPC's SSE client does", async () => {
+    const input = { topic: 'tail-reconnect', maxValueBytes: 1024, decode: 'none' as const };
+    const first = (await gateway.caller.messages.tail(input))[Symbol.asyncIterator]();
+    const started = trackedEvent((await first.next()).value);
+    expect(started.event).toMatchObject({ type: 'started', cursor: '0:0,1:0' });
+    expect(started.id).toBe(started.event.cursor);
+    // The connection drops (the iteration ends, as when the SSE response closes); records arrive
+    // before the client reconnects.
+    await first.return?.(undefined);
+    await gateway.clients.producer('none').send({
+      topic: 'tail-reconnect',
+      messages: [
+        { partition: 0, value: Buffer.from('during-the-drop') },
+        { partition: 1, value: Buffer.from('also-during-the-drop') },
+      ],
+    });
+    // `cursor` is what the page asked for first; `lastEventId` wins, as after a reconnect.
+    const second = await gateway.caller.messages.tail({
+      ...input,
+      cursor: '0:9,1:9',
+      lastEventId: started.id,
+    });
+    const seen: TailEvent[] = [];
+    for await (const value of second) {
+      const { id, event } = trackedEvent(value);
+      expect(id).toBe(event.cursor);
+      seen.push(event);
+      if (rowsOf(seen).length >= 2) break;
+    }
+    expect(
+      rowsOf(seen)
+        .map((row) => row.value?.text)
+        .sort(),
+    ).toEqual(['also-during-the-drop', 'during-the-drop']);
+  });
+
+  it('refuses a tail of no partitions, naming the field', async () => {
+    await expect(
+      gateway.caller.messages.tail({
+        topic: 'tail-reconnect',
+        maxValueBytes: 1024,
+        decode: 'none',
+        partitions: [],
+      }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('partitions') });
+  });
 });
+
+/** A tail event as the router sends it: tracked, with its id. */
+function trackedEvent(value: unknown): { id: string; event: TailEvent } {
+  expect(isTrackedEnvelope(value)).toBe(true);
+  const [id, event] = value as unknown as [string, TailEvent];
+  return { id, event };
+}

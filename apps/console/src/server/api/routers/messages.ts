@@ -1,3 +1,4 @@
+import { tracked } from '@trpc/server';
 import { type GatewayServices, schemasOf } from '../../gateway-services';
 import type { SearchDeps } from '../../services/message-search';
 import { DEFAULT_TAIL_LIMITS, streamTail } from '../../services/message-tail';
@@ -79,14 +80,23 @@ export function messagesRouter(transport: Transport) {
       const deps = { ...searchDeps(ctx), openClient: () => ctx.services.broker.dedicatedClient() };
       const limits = ctx.services.tailLimits ?? DEFAULT_TAIL_LIMITS;
       try {
-        yield* streamTail(
+        const { lastEventId, ...tail } = input;
+        const events = streamTail(
           deps,
-          input,
+          { ...tail, cursor: lastEventId ?? tail.cursor },
           limits,
           ctx.services.searchLimits,
           signal ?? new AbortController().signal,
           await decodersOf(ctx.services, input),
         );
+        // Each event's id is the cursor after it: a client whose connection dropped reconnects
+        // with it as `lastEventId` and misses nothing (what came meanwhile is read first, within
+        // the rate cap, and what the cap passes over is counted as skipped).
+        for await (const event of events) {
+          // Never empty: a tail has at least one partition (the input refuses an empty list).
+          if (event.cursor === '') throw new Error('invariant: a live tail event without a cursor');
+          yield tracked(event.cursor, event);
+        }
       } catch (error) {
         throw toTrpcError(error);
       }

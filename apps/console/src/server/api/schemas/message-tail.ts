@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { asOfMsSchema } from './common';
+import { asOfMsSchema, partitionSchema } from './common';
 import { browseInputSchema, cursorSchema, keyPartitionSchema, messageRowSchema } from './messages';
 
 /*
@@ -20,8 +20,16 @@ export const tailInputSchema = browseInputSchema
     isolation: true,
   })
   .extend({
+    /** The partitions to tail (default all); an empty list would tail nothing, so it is refused. */
+    partitions: z.array(partitionSchema).min(1).max(1000).optional(),
     /** Resume here (per-partition next offsets, as the search's cursors); default the current end. */
     cursor: cursorSchema.optional(),
+    /**
+     * Set by tRPC's SSE client when it reconnects after a dropped connection: the id of the last
+     * event it got, which is that event's cursor (the router sends every event `tracked` by it).
+     * It takes precedence over `cursor`, so a reconnected tail continues where the old one was.
+     */
+    lastEventId: cursorSchema.nullish(),
   });
 
 const countersShape = {

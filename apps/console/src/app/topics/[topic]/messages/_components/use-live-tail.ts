@@ -30,6 +30,11 @@ export type LiveTailState = {
   resume: () => void;
 };
 
+/** Adds the current subscription's skipped count to the earlier ones' (idempotent once folded). */
+function foldSkipped(skipped: { before: number; now: number }) {
+  return { before: skipped.before + skipped.now, now: 0 };
+}
+
 /**
  * Runs a live tail (the `messages.tail` subscription). Rows are kept newest first: a tail's
  * question is "what is arriving now", so the newest record sits at the top where the eye is,
@@ -37,15 +42,17 @@ export type LiveTailState = {
  *
  * Pause unsubscribes, so the server stops reading, and keeps the cursor of the last event; Resume
  * subscribes again from that cursor, so the records appended while paused arrive first (within the
- * server's rate cap) and none is missed silently. Mount it with a key per tail.
+ * server's rate cap) and none is missed silently. A dropped connection is the same without the
+ * click: tRPC's client reconnects with the last event's cursor (`lastEventId`). Mount it with a key
+ * per tail.
  */
 export function useLiveTail(input: TailInput): LiveTailState {
   const trpc = useTRPC();
   const [rows, setRows] = useState<MessageRow[]>([]);
   const [receivedRows, setReceivedRows] = useState(0);
   const [samples, setSamples] = useState<TailSample[]>([]);
-  const [skippedBefore, setSkippedBefore] = useState(0);
-  const [skippedNow, setSkippedNow] = useState(0);
+  // What earlier subscriptions skipped, and what the current one says it has (each counts from zero).
+  const [skipped, setSkipped] = useState({ before: 0, now: 0 });
   const [maxRowsPerSecond, setMaxRowsPerSecond] = useState<number | undefined>();
   const [keyPartition, setKeyPartition] = useState<KeyPartition>(null);
   const [asOfMs, setAsOfMs] = useState<number | undefined>();
@@ -60,9 +67,7 @@ export function useLiveTail(input: TailInput): LiveTailState {
   const stopAt = (last: string | undefined) => {
     setResumeCursor(last);
     setConnected(false);
-    // Each subscription counts from zero: keep what the earlier ones skipped.
-    setSkippedBefore((before) => before + skippedNow);
-    setSkippedNow(0);
+    setSkipped(foldSkipped);
     setSamples([]);
   };
 
@@ -71,10 +76,14 @@ export function useLiveTail(input: TailInput): LiveTailState {
       { ...input, cursor: resumeCursor },
       {
         enabled,
-        onData: (event: TailEvent) => {
+        // Every event is tracked by its cursor: when the connection drops, tRPC's client reconnects
+        // with the last one as `lastEventId`, and the server continues from there.
+        onData: ({ data: event }: { data: TailEvent }) => {
           setCursor(event.cursor);
           switch (event.type) {
             case 'started':
+              // A reconnected subscription counts from zero again: keep what the earlier one skipped.
+              setSkipped(foldSkipped);
               setConnected(true);
               setAsOfMs(event.asOfMs);
               setKeyPartition(event.keyPartition);
@@ -90,7 +99,7 @@ export function useLiveTail(input: TailInput): LiveTailState {
             }
             case 'stats':
               setAsOfMs(event.asOfMs);
-              setSkippedNow(event.skippedRecords);
+              setSkipped((current) => ({ ...current, now: event.skippedRecords }));
               setSamples((current) =>
                 addSample(current, {
                   atMs: event.asOfMs,
@@ -100,7 +109,7 @@ export function useLiveTail(input: TailInput): LiveTailState {
               );
               break;
             case 'ended':
-              setSkippedNow(event.skippedRecords);
+              setSkipped((current) => ({ ...current, now: event.skippedRecords }));
               stopAt(event.cursor);
               setCapped(true);
               break;
@@ -115,7 +124,7 @@ export function useLiveTail(input: TailInput): LiveTailState {
   return {
     rows,
     droppedRows: Math.max(0, receivedRows - rows.length),
-    skippedRecords: skippedBefore + skippedNow,
+    skippedRecords: skipped.before + skipped.now,
     ...rates,
     maxRowsPerSecond,
     keyPartition,
