@@ -8,7 +8,7 @@ const TOPIC = 'streamed';
 const PARTITIONS = [0, 1, 2, 3];
 const FILLED_PARTITIONS = [0, 1, 2];
 const BATCHES_PER_PARTITION = 8;
-/** One record per batch: eight of them make a partition's records span several 1 MiB write windows. */
+/** One record per batch: eight of them make a partition's records span several read chunks. */
 const VALUE_BYTES = 300 * 1024;
 
 function storedValue(partition: number, batch: number): string {
@@ -16,11 +16,12 @@ function storedValue(partition: number, batch: number): string {
 }
 
 /**
- * A Fetch answer whose records stay on disk until written (read a window at a time, with the fields
- * between them, and written in one corked write per window) must be byte for byte the answer read
- * into memory and encoded whole. Two brokers hold the same batches, one reading every answer into
- * memory and one none; both answer the same Fetch requests, over several partitions (an empty one
- * among them), each with more records than one window, read at once and one after the other.
+ * A Fetch answer whose records stay on disk until written (segment regions, read piece by piece
+ * as the client's socket drains, with the encoded fields between them written as they come) must
+ * be byte for byte the answer read into memory and encoded whole. Two brokers hold the same
+ * batches, one reading every answer into memory and one none; both answer the same Fetch requests,
+ * over several partitions (an empty one among them), each with records of several 256 KiB read
+ * chunks, the partitions read at once and one after the other.
  */
 describe('Fetch answers streamed from disk', () => {
   const brokers: RunningBroker[] = [];
@@ -112,7 +113,7 @@ describe('Fetch answers streamed from disk', () => {
     'answers v%i byte for byte as the in-memory read, partitions read at once',
     async (version) => {
       const [inMemory, streamed] = await answers(version, fetchRequest(64 * 1024 * 1024));
-      // Several windows' worth of records, so the streamed answer took several writes.
+      // Several chunks' worth of records, so the streamed answer took several reads and writes.
       expect(streamed!.length).toBeGreaterThan(3 * BATCHES_PER_PARTITION * VALUE_BYTES);
       expect(streamed!.equals(inMemory!)).toBe(true);
     },

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { type DeferredBytes, FrameDecoder, type FramePart, isDeferredBytes } from '@weir/protocol';
+import { FrameDecoder, type FramePart, isDeferredBytes } from '@weir/protocol';
 import type { ConnectionAuth } from './auth/connection-auth';
 import type { Dispatcher, DispatchOutcome } from './dispatcher';
 import type { HeldRequestBytes } from './held-request-bytes';
@@ -36,12 +36,10 @@ export type FrameRefusalReason =
 const CLOSE_LINGER_MS = 5_000;
 
 /**
- * How much of the deferred record sets (stored batches left on disk) of one answer is read ahead of
- * the socket at a time: the reads of one window run together and its bytes go out with the answer's
- * encoded fields between them in one corked write (one writev), so a connection whose client reads
- * slowly holds at most this much beyond the socket's own buffers.
+ * How much of a deferred record set (stored batches left on disk) is read at a time while it is
+ * written: what a connection whose client reads slowly holds beyond the socket's own buffers.
  */
-const DEFERRED_WINDOW_BYTES = 1024 * 1024;
+const DEFERRED_CHUNK_BYTES = 256 * 1024;
 
 /** A request that has been started and is not answered yet. */
 interface PendingRequest {
@@ -343,27 +341,30 @@ export class Connection {
   }
 
   /**
-   * Writes an answer that has deferred parts, a window at a time: the parts from where the last
-   * window stopped, with deferred ones read (together) up to {@link DEFERRED_WINDOW_BYTES} in all,
-   * go out in one corked write once the socket has taken the window before; the deferred parts are
-   * released at the end. Nothing is copied on the way: each stored byte is read once into a buffer
-   * that the socket writes as it is. A deferred part that cannot be read (a storage error, or
-   * content shorter than its length) leaves the frame unfinishable, so the connection closes.
-   * Resolves with whether the socket can take more at once.
+   * Writes an answer that has deferred parts: those are read a chunk at a time, each written when
+   * the socket has taken the one before, then released. A deferred part that cannot be read (a
+   * storage error) leaves the frame unfinishable, so the connection closes. Resolves with whether
+   * the socket can take more at once.
    */
   async #writeStreaming(parts: readonly FramePart[]): Promise<boolean> {
     let writable = true;
     this.#streaming = true;
     try {
-      const cursor = { partIndex: 0, fromByte: 0 };
-      while (cursor.partIndex < parts.length) {
-        if (!writable) await this.#drained();
-        if (this.#closed) return false;
-        const pieces = await readWindow(parts, cursor);
-        if (this.#closed) return false;
-        this.socket.cork();
-        for (const piece of pieces) writable = this.socket.write(piece) && writable;
-        this.socket.uncork();
+      for (const part of parts) {
+        if (!isDeferredBytes(part)) {
+          writable = this.socket.write(part);
+          continue;
+        }
+        for (let fromByte = 0; fromByte < part.length; ) {
+          if (!writable) await this.#drained();
+          if (this.#closed) return false;
+          const chunk = await part.read(fromByte, DEFERRED_CHUNK_BYTES);
+          if (this.#closed) return false;
+          if (chunk.length === 0)
+            throw new Error(`stored records ended ${part.length - fromByte} bytes early`);
+          fromByte += chunk.length;
+          writable = this.socket.write(chunk);
+        }
       }
       return writable;
     } catch (error) {
@@ -414,49 +415,6 @@ export class Connection {
 
 function releaseParts(parts: readonly FramePart[]): void {
   for (const part of parts) if (isDeferredBytes(part)) part.release();
-}
-
-/**
- * The next window of an answer's parts from `cursor` on (which it moves past them): bytes parts as
- * they are, and deferred parts read up to {@link DEFERRED_WINDOW_BYTES} of them in all, the reads
- * started together. Every read has finished when it resolves, so releasing the parts afterwards
- * never closes a file under a read; a failed or short read rejects.
- */
-async function readWindow(
-  parts: readonly FramePart[],
-  cursor: { partIndex: number; fromByte: number },
-): Promise<Uint8Array[]> {
-  const pieces: (Uint8Array | Promise<Uint8Array>)[] = [];
-  let windowLeftBytes = DEFERRED_WINDOW_BYTES;
-  while (cursor.partIndex < parts.length && windowLeftBytes > 0) {
-    const part = parts[cursor.partIndex]!;
-    if (!isDeferredBytes(part)) {
-      pieces.push(part);
-      cursor.partIndex += 1;
-      continue;
-    }
-    const byteCount = Math.min(part.length - cursor.fromByte, windowLeftBytes);
-    if (byteCount > 0) pieces.push(readExactly(part, cursor.fromByte, byteCount));
-    windowLeftBytes -= byteCount;
-    cursor.fromByte += byteCount;
-    if (cursor.fromByte >= part.length) {
-      cursor.partIndex += 1;
-      cursor.fromByte = 0;
-    }
-  }
-  const settled = await Promise.allSettled(pieces);
-  const failed = settled.find((result) => result.status === 'rejected');
-  if (failed !== undefined) throw failed.reason;
-  return settled.map((result) => (result as PromiseFulfilledResult<Uint8Array>).value);
-}
-
-/** `byteCount` bytes of `part` from `fromByte` on; fewer mean its content is gone, which rejects. */
-async function readExactly(part: DeferredBytes, fromByte: number, byteCount: number): Promise<Uint8Array> {
-  const bytes = await part.read(fromByte, byteCount);
-  if (bytes.length !== byteCount) {
-    throw new Error(`stored records ended ${part.length - fromByte - bytes.length} bytes early`);
-  }
-  return bytes;
 }
 
 /**
