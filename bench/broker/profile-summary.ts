@@ -25,9 +25,17 @@ if (files.length === 0 || !(top > 0)) {
   process.exit(2);
 }
 
-const profiles = await Promise.all(
-  files.map(async (file) => JSON.parse(await readFile(file, 'utf8')) as CpuProfile),
-);
+/** A profile file, or the reason it is not one, named (a wrong path should not print a stack). */
+async function readProfile(file: string): Promise<CpuProfile> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
+  } catch (error) {
+    process.stderr.write(`profile-summary: ${file}: ${error instanceof Error ? error.message : error}\n`);
+    process.exit(2);
+  }
+}
+
+const profiles = await Promise.all(files.map(readProfile));
 const summary = summarizeProfiles(profiles);
 const totalMs = summary.totalUs / 1000;
 const idleUs =
