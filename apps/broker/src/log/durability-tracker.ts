@@ -42,7 +42,8 @@ export class DurabilityTracker {
   /** Offsets below this are on disk and, with a recorder, so is the flushed point saying so. */
   #flushedOffset: number;
   #unflushedMessages = 0;
-  readonly #dirtySegments = new Set<Segment>();
+  /** Created with the first write; a partition that is only opened never needs it. */
+  #dirtySegments: Set<Segment> | undefined;
   #waiters: FlushWaiter[] = [];
   #flushInFlight: Promise<void> | undefined;
   #flushAgain = false;
@@ -65,6 +66,7 @@ export class DurabilityTracker {
 
   /** Notes that `segment` has data that is not yet fdatasync'd. */
   markDirty(segment: Segment): void {
+    this.#dirtySegments ??= new Set();
     this.#dirtySegments.add(segment);
   }
 
@@ -103,12 +105,12 @@ export class DurabilityTracker {
 
   /** Forgets a segment that was deleted (truncation, retention) so it is not flushed. */
   forget(segment: Segment): void {
-    this.#dirtySegments.delete(segment);
+    this.#dirtySegments?.delete(segment);
   }
 
   /** Starts over at `offset` with nothing written: the log was emptied and begins again there. */
   restartAt(offset: number): void {
-    this.#dirtySegments.clear();
+    this.#dirtySegments?.clear();
     this.#flushedOffset = offset;
   }
 
@@ -152,8 +154,8 @@ export class DurabilityTracker {
       // Only writes that completed before this point are covered by the fdatasync below.
       const covered = this.recorder?.capture();
       const coveredOffset = covered?.offset ?? this.host.writtenOffset();
-      const segments = [...this.#dirtySegments];
-      this.#dirtySegments.clear();
+      const segments = [...(this.#dirtySegments ?? [])];
+      this.#dirtySegments?.clear();
       this.#unflushedMessages = 0;
       this.#clearTimer();
       // The point is recorded beside the data it covers, with the point before it, whose data is
@@ -177,7 +179,9 @@ export class DurabilityTracker {
       this.#advance(coveredOffset);
     } while (
       this.#flushAgain ||
-      this.#waiters.some((waiter) => waiter.offset > this.#flushedOffset && this.#dirtySegments.size > 0)
+      this.#waiters.some(
+        (waiter) => waiter.offset > this.#flushedOffset && (this.#dirtySegments?.size ?? 0) > 0,
+      )
     );
   }
 

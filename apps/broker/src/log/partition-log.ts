@@ -138,7 +138,8 @@ export class PartitionLog {
   readonly #appends = new AppendQueue(this.#hooks);
   readonly #storage: StorageGuard;
   readonly #durability: DurabilityTracker;
-  readonly #listeners = new Set<(change: LogChange) => void>();
+  /** Created with the first subscriber; an empty Set costs more than the pointer. */
+  #listeners: Set<(change: LogChange) => void> | undefined;
   readonly #verifications = new TransactionVerifications();
   /** Each leader epoch's first offset (KIP-101), persisted before the batches it describes. */
   readonly #epochs: LeaderEpochCache;
@@ -257,8 +258,10 @@ export class PartitionLog {
    * are appends). The partition that owns the log subscribes once.
    */
   subscribe(listener: (change: LogChange) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    this.#listeners ??= new Set();
+    const listeners = this.#listeners;
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   }
 
   /**
@@ -616,6 +619,7 @@ export class PartitionLog {
   }
 
   #notify(change: LogChange): void {
+    if (this.#listeners === undefined) return;
     for (const listener of this.#listeners) listener(change);
   }
 
