@@ -21,13 +21,18 @@ import { BATCH_PAYLOAD_BYTES, encodeBenchBatch, RECORD_BYTES } from './workload'
  *
  * Environment knobs, for a quicker run or a smaller disk: LOG_BENCH_SECONDS (per throughput run,
  * default 4), LOG_BENCH_ROUNDS (throughput runs per scenario, default 3), LOG_BENCH_BIG_GIB
- * (default 4), LOG_BENCH_PARTITIONS (default 10000).
+ * (default 4), LOG_BENCH_PARTITIONS (default 10000), LOG_BENCH_ONLY (a comma-separated subset of
+ * throughput, big, many: run only those parts; default all three).
  */
+
+type Part = 'throughput' | 'big' | 'many';
+const ALL_PARTS: readonly Part[] = ['throughput', 'big', 'many'];
 
 const SCENARIO_SECONDS = numberFromEnvironment('LOG_BENCH_SECONDS', 4);
 const ROUND_COUNT = Math.round(numberFromEnvironment('LOG_BENCH_ROUNDS', 3));
 const BIG_PARTITION_BYTES = numberFromEnvironment('LOG_BENCH_BIG_GIB', 4) * GIB;
 const PARTITION_COUNT = Math.round(numberFromEnvironment('LOG_BENCH_PARTITIONS', 10_000));
+const PARTS = partsFromEnvironment('LOG_BENCH_ONLY');
 const APPENDER_COUNT = 64;
 const APPEND_SCENARIOS: AppendScenario[] = [false, true].flatMap((durable) =>
   [1, 8].map((partitionCount) => ({ partitionCount, durable, appenderCount: APPENDER_COUNT })),
@@ -50,6 +55,17 @@ function numberFromEnvironment(name: string, fallback: number): number {
   const value = Number(text);
   if (!(value > 0)) throw new Error(`${name} must be a positive number, got ${text}`);
   return value;
+}
+
+function partsFromEnvironment(name: string): ReadonlySet<Part> {
+  const text = process.env[name];
+  if (text === undefined || text === '') return new Set(ALL_PARTS);
+  const names = text.split(',').map((part) => part.trim());
+  for (const part of names) {
+    if (!ALL_PARTS.includes(part as Part))
+      throw new Error(`${name} lists ${part}; use ${ALL_PARTS.join(', ')}`);
+  }
+  return new Set(names as Part[]);
 }
 
 function progress(message: string): void {
@@ -196,9 +212,9 @@ async function measureManyPartitionOpen(root: string, notes: string[]): Promise<
 
 async function main(root: string): Promise<string[]> {
   const notes: string[] = [];
-  await measureThroughput(root, encodeBenchBatch(), notes);
-  await measureLargePartition(root, notes);
-  await measureManyPartitionOpen(root, notes);
+  if (PARTS.has('throughput')) await measureThroughput(root, encodeBenchBatch(), notes);
+  if (PARTS.has('big')) await measureLargePartition(root, notes);
+  if (PARTS.has('many')) await measureManyPartitionOpen(root, notes);
   return notes;
 }
 

@@ -36,8 +36,11 @@ function tracker(written: { offset: number }, errors: StorageError[] = []) {
   return new DurabilityTracker(
     0,
     { flushMessages: Number.POSITIVE_INFINITY, flushMs: Number.POSITIVE_INFINITY },
-    () => written.offset,
-    (error) => errors.push(error),
+    {
+      writtenOffset: () => written.offset,
+      onStorageError: (error) => errors.push(error),
+      onFlushed: () => {},
+    },
   );
 }
 
@@ -114,9 +117,7 @@ describe('DurabilityTracker', () => {
     const durability = new DurabilityTracker(
       0,
       { flushMessages: Number.POSITIVE_INFINITY, flushMs: Number.POSITIVE_INFINITY },
-      () => written.offset,
-      () => {},
-      () => {},
+      { writtenOffset: () => written.offset, onStorageError: () => {}, onFlushed: () => {} },
       {
         capture: () => ({ offset: written.offset, segmentBaseOffset: 0, positionBytes: written.offset * 10 }),
         record: (point, confirmedOffset) =>

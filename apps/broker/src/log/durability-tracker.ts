@@ -13,6 +13,16 @@ export interface FlushedPointRecorder {
   record(point: FlushedPoint, confirmedOffset: number): Promise<void>;
 }
 
+/** What the tracker needs from its log. */
+export interface DurabilityHost {
+  /** One past the last offset written so far: what a flush round covers when there is no recorder. */
+  writtenOffset(): number;
+  /** A flush failed; the log goes offline. */
+  onStorageError(error: StorageError): void;
+  /** The flushed offset advanced. */
+  onFlushed(): void;
+}
+
 interface FlushWaiter {
   offset: number;
   resolve: () => void;
@@ -24,7 +34,7 @@ interface FlushWaiter {
  * A flush runs when someone waits or asks for one, when `flush.messages` messages are unflushed,
  * or `flush.ms` after the first unflushed write. One flush covers everything written before it
  * started; data written while it runs waits for the next one, which starts as soon as it ends.
- * Every advance of the flushed offset is reported to `onFlushed`. With a recorder, the new
+ * Every advance of the flushed offset is reported to the host's `onFlushed`. With a recorder, the new
  * flushed point is recorded durably before anyone hears of it, so no waiter is told its data is
  * durable before a restart would know it too (docs/architecture.md §4).
  */
@@ -32,7 +42,8 @@ export class DurabilityTracker {
   /** Offsets below this are on disk and, with a recorder, so is the flushed point saying so. */
   #flushedOffset: number;
   #unflushedMessages = 0;
-  readonly #dirtySegments = new Set<Segment>();
+  /** Created with the first write; a partition that is only opened never needs it. */
+  #dirtySegments: Set<Segment> | undefined;
   #waiters: FlushWaiter[] = [];
   #flushInFlight: Promise<void> | undefined;
   #flushAgain = false;
@@ -42,9 +53,7 @@ export class DurabilityTracker {
   constructor(
     flushedOffset: number,
     private readonly config: Pick<LogConfig, 'flushMessages' | 'flushMs'>,
-    private readonly writtenOffset: () => number,
-    private readonly onStorageError: (error: StorageError) => void,
-    private readonly onFlushed: () => void = () => {},
+    private readonly host: DurabilityHost,
     private readonly recorder?: FlushedPointRecorder,
   ) {
     this.#flushedOffset = flushedOffset;
@@ -57,6 +66,7 @@ export class DurabilityTracker {
 
   /** Notes that `segment` has data that is not yet fdatasync'd. */
   markDirty(segment: Segment): void {
+    this.#dirtySegments ??= new Set();
     this.#dirtySegments.add(segment);
   }
 
@@ -89,18 +99,18 @@ export class DurabilityTracker {
 
   /** Starts a flush now when written data is not on disk yet; does not wait for it. */
   requestFlush(): void {
-    if (this.#failure || this.writtenOffset() <= this.#flushedOffset) return;
+    if (this.#failure || this.host.writtenOffset() <= this.#flushedOffset) return;
     void this.#requestFlush();
   }
 
   /** Forgets a segment that was deleted (truncation, retention) so it is not flushed. */
   forget(segment: Segment): void {
-    this.#dirtySegments.delete(segment);
+    this.#dirtySegments?.delete(segment);
   }
 
   /** Starts over at `offset` with nothing written: the log was emptied and begins again there. */
   restartAt(offset: number): void {
-    this.#dirtySegments.clear();
+    this.#dirtySegments?.clear();
     this.#flushedOffset = offset;
   }
 
@@ -143,9 +153,9 @@ export class DurabilityTracker {
       if (this.#failure) return;
       // Only writes that completed before this point are covered by the fdatasync below.
       const covered = this.recorder?.capture();
-      const coveredOffset = covered?.offset ?? this.writtenOffset();
-      const segments = [...this.#dirtySegments];
-      this.#dirtySegments.clear();
+      const coveredOffset = covered?.offset ?? this.host.writtenOffset();
+      const segments = [...(this.#dirtySegments ?? [])];
+      this.#dirtySegments?.clear();
       this.#unflushedMessages = 0;
       this.#clearTimer();
       // The point is recorded beside the data it covers, with the point before it, whose data is
@@ -161,7 +171,7 @@ export class DurabilityTracker {
         await Promise.all([...segments.map((segment) => segment.flush()), recording]);
       } catch (error) {
         if (error instanceof StorageError) {
-          this.onStorageError(error);
+          this.host.onStorageError(error);
           return;
         }
         throw error;
@@ -169,14 +179,16 @@ export class DurabilityTracker {
       this.#advance(coveredOffset);
     } while (
       this.#flushAgain ||
-      this.#waiters.some((waiter) => waiter.offset > this.#flushedOffset && this.#dirtySegments.size > 0)
+      this.#waiters.some(
+        (waiter) => waiter.offset > this.#flushedOffset && (this.#dirtySegments?.size ?? 0) > 0,
+      )
     );
   }
 
   #advance(offset: number): void {
     if (offset > this.#flushedOffset) {
       this.#flushedOffset = offset;
-      this.onFlushed();
+      this.host.onFlushed();
     }
     this.#resolveCovered();
   }

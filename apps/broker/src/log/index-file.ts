@@ -1,6 +1,13 @@
 import type { StorageIo } from './storage';
 
 /**
+ * The entries of every index that has none, shared: most segments of most partitions never get an
+ * entry, and each empty Buffer of its own cost two objects. Never written to: an append first
+ * grows `entries` into a buffer of its own (`slotForAppend`).
+ */
+const NO_ENTRIES = Buffer.alloc(0);
+
+/**
  * The mechanics shared by the offset and time indexes: fixed-width entries kept in memory, and a
  * file that is preallocated to its maximum size when the segment becomes active and written out,
  * trimmed to its entries, when the segment rolls or the log closes.
@@ -22,7 +29,7 @@ export abstract class IndexFile {
     protected readonly entryBytes: number,
     readonly maxIndexBytes: number,
   ) {
-    this.entries = Buffer.alloc(0);
+    this.entries = NO_ENTRIES;
   }
 
   get count(): number {
@@ -75,14 +82,14 @@ export abstract class IndexFile {
   /** Forgets every entry (for a new segment or before a rebuild). */
   reset(): void {
     // Grown on the first append; most segments of most partitions never get an entry.
-    this.entries = Buffer.alloc(0);
+    this.entries = NO_ENTRIES;
     this.entryCount = 0;
     this.#loaded = true;
   }
 
   /** Drops the in-memory entries of a closed segment; the next lookup loads them again. */
   unload(): void {
-    this.entries = Buffer.alloc(0);
+    this.entries = NO_ENTRIES;
     this.entryCount = 0;
     this.#loaded = false;
   }

@@ -184,9 +184,15 @@ function rejected(errorCode: number, reason: string): SequenceCheck {
   return { kind: 'rejected', errorCode, reason };
 }
 
+const NO_ENTRIES: ReadonlyMap<number, MutableEntry> = new Map();
+
 /** The producer state of one partition. Not safe for concurrent appends: the log serializes them. */
 export class ProducerStateManager {
-  readonly #entries = new Map<number, MutableEntry>();
+  /**
+   * Created with the first producer: most partitions of a broker with thousands never see an
+   * idempotent producer, and an empty Map still costs a few hundred bytes.
+   */
+  #entries: Map<number, MutableEntry> | undefined;
   readonly #onTransactionCompleted: ((transaction: CompletedTransaction) => void) | undefined;
   #mapEndOffset = 0;
 
@@ -201,12 +207,12 @@ export class ProducerStateManager {
 
   /** How many producers are tracked. */
   get producerCount(): number {
-    return this.#entries.size;
+    return this.#entries?.size ?? 0;
   }
 
   /** A copy of one producer's entry. */
   entry(producerId: number): ProducerEntry | undefined {
-    const entry = this.#entries.get(producerId);
+    const entry = this.#entries?.get(producerId);
     return entry === undefined ? undefined : copyEntry(entry);
   }
 
@@ -217,7 +223,7 @@ export class ProducerStateManager {
   transactionView(
     producerId: number,
   ): Pick<ProducerEntry, 'producerEpoch' | 'coordinatorEpoch' | 'currentTransactionFirstOffset'> | undefined {
-    return this.#entries.get(producerId);
+    return this.#entries?.get(producerId);
   }
 
   /**
@@ -247,7 +253,7 @@ export class ProducerStateManager {
         `sequences ${firstSequence}..${lastSequence} are not valid`,
       );
     }
-    const entry = this.#entries.get(producerId);
+    const entry = this.#entries?.get(producerId);
     // Kafka accepts any first sequence from a producer it does not know: the producer may have
     // expired here while still running, or this may be the first batch after a restart.
     if (entry === undefined) return { kind: 'append' };
@@ -324,7 +330,7 @@ export class ProducerStateManager {
   /** The smallest first offset of an open transaction, or undefined when none is open. */
   firstUnstableOffset(): number | undefined {
     let smallest: number | undefined;
-    for (const entry of this.#entries.values()) {
+    for (const entry of this.#known.values()) {
       const offset = entry.currentTransactionFirstOffset;
       if (offset !== NO_OPEN_TRANSACTION && (smallest === undefined || offset < smallest)) smallest = offset;
     }
@@ -337,10 +343,10 @@ export class ProducerStateManager {
    */
   removeExpiredProducers(nowMs: number, producerIdExpirationMs: number): number[] {
     const removed: number[] = [];
-    for (const [producerId, entry] of this.#entries) {
+    for (const [producerId, entry] of this.#known) {
       const idle = entry.currentTransactionFirstOffset === NO_OPEN_TRANSACTION;
       if (idle && nowMs - entry.lastTimestampMs >= producerIdExpirationMs) {
-        this.#entries.delete(producerId);
+        this.#entries?.delete(producerId);
         removed.push(producerId);
       }
     }
@@ -350,13 +356,13 @@ export class ProducerStateManager {
   /** Forgets every producer; the state then describes an empty log ending at `mapEndOffset`. */
   clear(mapEndOffset = 0): void {
     if (!isOffset(mapEndOffset)) throw new RangeError(`clear: bad map end offset ${mapEndOffset}`);
-    this.#entries.clear();
+    this.#entries = undefined;
     this.#mapEndOffset = mapEndOffset;
   }
 
   /** A copy of the whole state, producers sorted by id so equal states encode to equal bytes. */
   snapshot(): ProducerStateSnapshot {
-    const entries = [...this.#entries.values()]
+    const entries = [...this.#known.values()]
       .sort((left, right) => left.producerId - right.producerId)
       .map((entry) => copyEntry(entry));
     return { mapEndOffset: this.#mapEndOffset, entries };
@@ -375,9 +381,13 @@ export class ProducerStateManager {
         throw new RangeError(`loadSnapshot: producer ${entry.producerId} twice`);
       loaded.set(entry.producerId, copyEntry(entry));
     }
-    this.#entries.clear();
-    for (const [producerId, entry] of loaded) this.#entries.set(producerId, entry);
+    this.#entries = loaded.size > 0 ? loaded : undefined;
     this.#mapEndOffset = snapshot.mapEndOffset;
+  }
+
+  /** The producers tracked, read-only; an empty map until the first one. */
+  get #known(): ReadonlyMap<number, MutableEntry> {
+    return this.#entries ?? NO_ENTRIES;
   }
 
   #assertAppendable(batch: AppendedBatch): void {
@@ -397,7 +407,7 @@ export class ProducerStateManager {
       );
     }
     if (!Number.isSafeInteger(batch.timestampMs)) throw new RangeError(`recordBatch: bad timestamp`);
-    const entry = this.#entries.get(batch.producerId);
+    const entry = this.#entries?.get(batch.producerId);
     if (entry !== undefined && batch.producerEpoch < entry.producerEpoch) {
       throw new RangeError(
         `recordBatch: epoch ${batch.producerEpoch} of producer ${batch.producerId} is older than ${entry.producerEpoch}`,
@@ -419,7 +429,7 @@ export class ProducerStateManager {
 
   /** The producer's entry, created if new, and reset if `producerEpoch` is newer than its epoch. */
   #entryForEpoch(producerId: number, producerEpoch: number): MutableEntry {
-    let entry = this.#entries.get(producerId);
+    let entry = this.#entries?.get(producerId);
     if (entry === undefined) {
       entry = {
         producerId,
@@ -429,6 +439,7 @@ export class ProducerStateManager {
         coordinatorEpoch: NO_COORDINATOR_EPOCH,
         currentTransactionFirstOffset: NO_OPEN_TRANSACTION,
       };
+      this.#entries ??= new Map();
       this.#entries.set(producerId, entry);
     } else if (producerEpoch > entry.producerEpoch) {
       // The old epoch's sequences mean nothing to the new one, which starts again at 0. An open

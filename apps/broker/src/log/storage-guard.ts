@@ -1,4 +1,5 @@
 import { ErrorCode, WeirError } from '@weir/protocol';
+import type { Clock } from './partition-log-types';
 import { StorageError } from './storage';
 
 /**
@@ -51,7 +52,7 @@ export class StorageGuard {
     private readonly topic: string,
     private readonly partition: number,
     private readonly events: StorageGuardEvents,
-    private readonly nowMs: () => number = Date.now,
+    private readonly clock: Clock = { nowMs: () => Date.now() },
   ) {}
 
   get state(): StorageState {
@@ -148,7 +149,7 @@ export class StorageGuard {
     if (next === undefined) return false;
     this.#state = next;
     this.#error = error;
-    this.#sinceMs = this.nowMs();
+    this.#sinceMs = this.clock.nowMs();
     return true;
   }
 }

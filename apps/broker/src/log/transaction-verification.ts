@@ -28,13 +28,15 @@ export interface Admission {
  * asked again.
  */
 export class TransactionVerifications {
-  readonly #current = new Map<number, { guard: VerificationGuard; admitted: Admission | undefined }>();
+  /** Created with the first guard: most partitions never see a transactional producer. */
+  #current: Map<number, { guard: VerificationGuard; admitted: Admission | undefined }> | undefined;
 
   /** The producer's current guard, or a new one. */
   begin(producerId: number): VerificationGuard {
-    let current = this.#current.get(producerId);
+    let current = this.#current?.get(producerId);
     if (current === undefined) {
       current = { guard: Symbol(`verification of producer ${producerId}`), admitted: undefined };
+      this.#current ??= new Map();
       this.#current.set(producerId, current);
     }
     return current.guard;
@@ -42,26 +44,26 @@ export class TransactionVerifications {
 
   /** The coordinator admitted a batch under `guard`; ignored if a marker dropped the guard since. */
   admitted(producerId: number, guard: VerificationGuard, admission: Admission): void {
-    const current = this.#current.get(producerId);
+    const current = this.#current?.get(producerId);
     if (current?.guard === guard) current.admitted = admission;
   }
 
   /** The current guard when the coordinator has admitted a batch of the same epochs under it. */
   admittedGuard(producerId: number, admission: Admission): VerificationGuard | undefined {
-    const admitted = this.#current.get(producerId)?.admitted;
+    const admitted = this.#current?.get(producerId)?.admitted;
     return admitted?.producerEpoch === admission.producerEpoch &&
       admitted.leaderEpoch === admission.leaderEpoch
-      ? this.#current.get(producerId)?.guard
+      ? this.#current?.get(producerId)?.guard
       : undefined;
   }
 
   /** A marker for the producer was written: whatever was verified before it no longer holds. */
   end(producerId: number): void {
-    this.#current.delete(producerId);
+    this.#current?.delete(producerId);
   }
 
   /** Whether `guard` is still the producer's current one. */
   holds(producerId: number, guard: VerificationGuard): boolean {
-    return this.#current.get(producerId)?.guard === guard;
+    return this.#current?.get(producerId)?.guard === guard;
   }
 }
