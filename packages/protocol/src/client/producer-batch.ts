@@ -4,6 +4,7 @@ import { compressionCodec } from '../records/compression/registry';
 import type { RecordHeaderInput } from '../records/record';
 import { recordBodySizeBytes, recordSizeBytes, writeRecord } from '../records/record';
 import { writeRecordBatchHeader } from '../records/record-batch';
+import type { BatchBufferPool } from './batch-buffer-pool';
 import type { RecordMetadata } from './message';
 
 /** The producer id and epoch an idempotent producer's sequence numbers belong to. */
@@ -98,6 +99,7 @@ export function estimateRecordBytes(
 
 /** The smallest record buffer a batch starts with; it doubles as records arrive. */
 const MIN_CAPACITY_BYTES = 256;
+const EMPTY_BUFFER = Buffer.alloc(0);
 
 /**
  * Records for one partition that travel together in one RecordBatch. Each record is encoded into
@@ -144,13 +146,24 @@ export class ProducerBatch {
   #baseSequence = -1;
   #settled = false;
 
-  /** `capacityBytes` is a guess of the final size, so a batch that fills up rarely reallocates. */
-  constructor(topic: string, partition: number, serial: number, createdAtMs: number, capacityBytes = 0) {
+  /**
+   * `capacityBytes` is a guess of the final size, so a batch that fills up rarely reallocates.
+   * With `buffers`, the buffer comes from that pool and goes back to it once nothing can read it.
+   */
+  constructor(
+    topic: string,
+    partition: number,
+    serial: number,
+    createdAtMs: number,
+    capacityBytes = 0,
+    private readonly buffers?: BatchBufferPool,
+  ) {
     this.topic = topic;
     this.partition = partition;
     this.serial = serial;
     this.createdAtMs = createdAtMs;
-    this.#buffer = Buffer.allocUnsafe(Math.max(MIN_CAPACITY_BYTES, capacityBytes));
+    const bytes = Math.max(MIN_CAPACITY_BYTES, capacityBytes);
+    this.#buffer = buffers === undefined ? Buffer.allocUnsafe(bytes) : buffers.take(bytes);
   }
 
   get settled(): boolean {
@@ -271,6 +284,7 @@ export class ProducerBatch {
           this.#buffer.subarray(BATCH_HEADER_BYTES, this.#lengthBytes),
         );
         // The uncompressed records are not needed any more.
+        this.buffers?.give(this.#buffer);
         this.#buffer = Buffer.alloc(0);
       }
       batch = Buffer.allocUnsafe(BATCH_HEADER_BYTES + this.#compressed.length);
@@ -302,6 +316,7 @@ export class ProducerBatch {
   complete(baseOffset: bigint, logAppendTimeMs: bigint): void {
     if (this.#settled) return;
     this.#settled = true;
+    this.#releaseBuffer();
     const appendTimeMs = logAppendTimeMs >= 0n ? Number(logAppendTimeMs) : undefined;
     // One BigInt per record instead of two: offsets are added as numbers while that stays exact.
     const base = Number(baseOffset);
@@ -318,6 +333,19 @@ export class ProducerBatch {
         });
       }
     }
+  }
+
+  /**
+   * Gives the buffer back once the batch is answered. Only a batch sent once qualifies: the answer
+   * to its one request proves the broker read every byte of it. After a retry, an earlier attempt
+   * may still sit unsent in a connection's write queue, and a reused buffer would change its bytes.
+   * A failed batch keeps its buffer for the same reason.
+   */
+  #releaseBuffer(): void {
+    if (this.buffers === undefined || this.attempts !== 1 || this.#compressed !== undefined) return;
+    this.buffers.give(this.#buffer);
+    this.#buffer = EMPTY_BUFFER;
+    this.#encoded = undefined;
   }
 
   /** Fails every record's send. */

@@ -2,6 +2,7 @@ import { ErrorCode } from '../errors/error-codes';
 import { WeirError } from '../errors/weir-error';
 import { Produce } from '../messages/apis/produce';
 import type { RequestOf, ResponseOf } from '../schema/api';
+import { BatchBufferPool } from './batch-buffer-pool';
 import { BatchOutcomes } from './batch-outcomes';
 import { type BatchSequencing, prepareBatch } from './batch-sequencing';
 import { ByteBudget } from './byte-budget';
@@ -24,6 +25,11 @@ import type { ProducerTransactionGate } from './transaction/transaction-gate';
 
 /** Room beyond batchBytes a new batch's buffer gets: the record that fills a batch may pass it. */
 const BATCH_SLACK_BYTES = 1024;
+/**
+ * At most this many answered batch buffers are kept for reuse, however large the producer's
+ * buffer: enough for the batches a default producer has in flight (32 MiB of 1 MiB batches).
+ */
+const MAX_POOLED_BATCH_BUFFERS = 32;
 
 /**
  * Sends records to topics. Records are grouped per partition into batches, which are sent to the
@@ -42,6 +48,8 @@ export class Producer {
   readonly #settings: ProducerSettings;
   readonly #hooks: ProducerTestHooks | undefined;
   readonly #budget: ByteBudget;
+  /** Buffers of answered full-size batches, reused by new ones. */
+  readonly #batchBuffers: BatchBufferPool;
   readonly #sticky: StickyPartitioner;
   readonly #queues = new PartitionQueues();
   readonly #leaders: LeaderLinks;
@@ -68,6 +76,11 @@ export class Producer {
     this.#gate = gate;
     this.#settings = producerSettings(options);
     this.#budget = new ByteBudget(this.#settings.bufferBytes);
+    const { batchBytes, bufferBytes } = this.#settings;
+    this.#batchBuffers = new BatchBufferPool(
+      batchBytes + BATCH_SLACK_BYTES,
+      Math.min(MAX_POOLED_BATCH_BUFFERS, Math.ceil(bufferBytes / batchBytes)),
+    );
     this.#hooks = options.testHooks;
     this.#sticky = new StickyPartitioner(client.random);
     const wake = () => this.#scheduleDrain(0);
@@ -223,7 +236,14 @@ export class Producer {
     if (batch === undefined) {
       // Sized like the partition's previous batch, so a busy partition's batches rarely grow.
       const capacityBytes = Math.min(queue.lastBatchBytes, batchBytes + BATCH_SLACK_BYTES);
-      batch = new ProducerBatch(queue.topic, queue.partition, this.#nextSerial++, Date.now(), capacityBytes);
+      batch = new ProducerBatch(
+        queue.topic,
+        queue.partition,
+        this.#nextSerial++,
+        Date.now(),
+        capacityBytes,
+        this.#batchBuffers,
+      );
       queue.open = batch;
       this.#scheduleDrain(this.#settings.lingerMs);
     }
