@@ -72,6 +72,27 @@ describe('reads left on disk as segment regions', () => {
     }
   });
 
+  it('read into a buffer the caller passes, as views of it, the same bytes as fresh reads', async () => {
+    for (let index = 0; index < 50; index++) {
+      await log.append(makeBatch({ count: 3, label: `b${index}`, valueBytes: 200 }), { origin: 'client' });
+    }
+    const options = { maxBytes: 20_000, maxOffset: Number.MAX_SAFE_INTEGER, deferAboveBytes: 0 };
+    const region = (await log.read(0, options)).records;
+    if (!(region instanceof SegmentRegion)) throw new Error('expected the read to stay on disk');
+    const expected = await bytesOf((await log.read(0, options)).records);
+    const into = Buffer.alloc(1000);
+    const chunks: Buffer[] = [];
+    for (let fromByte = 0; fromByte < region.length; ) {
+      const chunk = await region.read(fromByte, 1000, into);
+      expect(chunk.buffer).toBe(into.buffer);
+      chunks.push(Buffer.from(chunk));
+      fromByte += chunk.length;
+    }
+    expect(Buffer.concat(chunks).equals(expected)).toBe(true);
+    await expect(region.read(0, 1000, Buffer.alloc(999))).rejects.toThrow(/999-byte buffer/);
+    region.release();
+  });
+
   it('stay readable after retention deletes their segment, and close its file once released', async () => {
     for (let index = 0; index < 400; index++) {
       await log.append(makeBatch({ count: 2, label: `b${index}`, valueBytes: 300 }), { origin: 'client' });

@@ -32,10 +32,15 @@ export class SegmentRegion implements DeferredBytes {
     return this.lastOffset - this.baseOffset + 1;
   }
 
-  async read(fromByte: number, maxBytes: number): Promise<Uint8Array> {
+  async read(fromByte: number, maxBytes: number, into?: Uint8Array): Promise<Uint8Array> {
     if (this.#released) throw new Error('a released segment region was read');
     const byteCount = Math.max(0, Math.min(maxBytes, this.length - fromByte));
-    const buffer = Buffer.allocUnsafe(byteCount);
+    if (into !== undefined && into.length < byteCount)
+      throw new Error(`a region read of ${byteCount} bytes was given a ${into.length}-byte buffer`);
+    const buffer =
+      into === undefined
+        ? Buffer.allocUnsafe(byteCount)
+        : Buffer.from(into.buffer, into.byteOffset, byteCount);
     const bytesRead = await readFully(this.lease.file, buffer, this.positionBytes + fromByte);
     return buffer.subarray(0, bytesRead);
   }

@@ -10,9 +10,11 @@ export interface DeferredBytes {
   readonly length: number;
   /**
    * Reads up to `maxBytes` of the content from `fromByte` on. Fewer bytes than asked for (other than
-   * at the end) mean the content is gone; the writer then cannot finish the frame.
+   * at the end) mean the content is gone; the writer then cannot finish the frame. With `into` (at
+   * least `maxBytes` long) the bytes are read into it and a view of it is returned, so a writer can
+   * reuse one buffer for every chunk instead of allocating each.
    */
-  read(fromByte: number, maxBytes: number): Promise<Uint8Array>;
+  read(fromByte: number, maxBytes: number, into?: Uint8Array): Promise<Uint8Array>;
   /** Frees what holds the content (an open file); called once, whether or not it was written. */
   release(): void;
 }
